@@ -1,0 +1,120 @@
+"""The ruleset model: every parameter of the game the engine reads, each with its rule sentence.
+
+Rules change by proposal in a nomic, so the rules are data (``rules/<name>/ruleset.toml`` plus
+the rule text as enacted). The engine never hard-codes a reading of the text: it asks the
+:class:`Ruleset`. Every parameter carries the sentence it encodes so a rejection can quote it.
+
+The loader (``load_ruleset`` / ``load_ruleset_file``) lives in :mod:`nomicpoker.rulesets`; this
+module only holds the immutable model so the pure core can import it without touching disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+RaiseAmount = Literal["added", "raise_to"]
+MinRaise = Literal["more_than_call", "previous_bet_or_raise"]
+FirstToAct = Literal["after_button", "after_big_blind"]
+OddChips = Literal["destroy", "first_left_of_button"]
+DeckKind = Literal["per_player", "shared"]
+DeadlineAction = Literal["check_or_fold"]
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A rule sentence (verbatim from the enacted text) and where it comes from."""
+
+    sentence: str
+    source: str = ""  # e.g. 'Dealing and Play (seed 001)' or "Robert's Rules, No-limit, rule 3"
+    note: str = ""  # how the sentence is read where the text is silent or inconsistent
+
+
+_EMPTY: Mapping[str, Citation] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every parameter the engine, grammar and dealer read. Defaults are ``blognomic-2008``.
+
+    Field meanings (the TOML files cite the sentence behind each):
+
+    - ``raise_amount``: ``"added"`` — Z in ``raise Z`` is the chips the player adds with this
+      action; ``"raise_to"`` — Z is the player's new total for the round.
+    - ``min_raise``: ``"more_than_call"`` — a raise must add more than the amount to call, no
+      other minimum; ``"previous_bet_or_raise"`` — a raise is at least the previous bet or raise
+      in the round (and the first bet at least ``min_bet`` / the big blind).
+    - ``check_in_first_round``: may a player check in round 1 when nothing is owed (the big
+      blind's option)? ``False`` for Dealing and Play ("No Player may Check before the Flop").
+    - ``blinds``: the hand may have blinds (else only antes).
+    - ``first_to_act``: round 1 first actor; later rounds always start after the button.
+    - ``short_all_in_reopens``: does an all-in short of a full raise reopen betting for players
+      who already acted? (Robert's rules 3 and 4: no, unless multiple shorts add up to a raise.)
+    - ``all_in_for_less``: a player may call (or go all-in) with all remaining Money when short.
+    - ``side_pots``: build side pots with eligibility; ``False``: the winner takes the whole pot.
+    - ``return_uncalled``: return the part of a bet nobody could or did match.
+    - ``min_hole_cards``: a showdown hand must use at least this many hole cards.
+    - ``odd_chips``: what happens to a split's remainder.
+    - ``split_pots_separately``: each pot is split on its own (Robert's odd chip rule 5b).
+    - ``five_of_a_kind``: five of a kind exists (players draw from their own decks).
+    - ``deck``: ``"per_player"`` (each player's own deck) or ``"shared"`` (one deck).
+    - ``redraw_identical_dice``: a hole-card draw with two identical results is drawn again.
+    - ``require_hand_and_round``: a player action must name its hand and round.
+    - ``deadline_hours``: ``None`` (the text sets no deadline) or hours to act.
+    - ``deadline_action``: what happens on expiry: check if legal, else fold.
+    - ``showdown_order``: ``"last_aggressor"`` shows first, else first seat after the button.
+    """
+
+    name: str = "blognomic-2008"
+    title: str = "Dealing and Play (BlogNomic, enacted 3 Jan 2008)"
+    content_hash: str = ""
+    raise_amount: RaiseAmount = "added"
+    min_raise: MinRaise = "more_than_call"
+    check_in_first_round: bool = False
+    blinds: bool = False
+    first_to_act: FirstToAct = "after_button"
+    short_all_in_reopens: bool = True
+    all_in_for_less: bool = True
+    side_pots: bool = False
+    return_uncalled: bool = False
+    min_hole_cards: int = 1
+    odd_chips: OddChips = "destroy"
+    split_pots_separately: bool = True
+    five_of_a_kind: bool = True
+    deck: DeckKind = "per_player"
+    hole_cards: int = 2
+    redraw_identical_dice: bool = True
+    require_hand_and_round: bool = True
+    deadline_hours: int | None = None
+    deadline_action: DeadlineAction = "check_or_fold"
+    showdown_order: Literal["last_aggressor", "after_button"] = "after_button"
+    #: parameter name -> the sentence it encodes
+    params: Mapping[str, Citation] = field(default=_EMPTY, compare=False, repr=False)
+    #: rejection code -> the sentence a rejection with that code quotes
+    rejections: Mapping[str, Citation] = field(default=_EMPTY, compare=False, repr=False)
+
+    def cite(self, code_or_param: str) -> str:
+        """The rule sentence for a rejection code or parameter name ('' when none is recorded)."""
+        c = self.rejections.get(code_or_param) or self.params.get(code_or_param)
+        return c.sentence if c else ""
+
+
+#: Parameter names as they appear in ruleset TOML files (``[params.<name>]``).
+PARAM_NAMES: tuple[str, ...] = (
+    "raise_amount", "min_raise", "check_in_first_round", "blinds", "first_to_act",
+    "short_all_in_reopens", "all_in_for_less", "side_pots", "return_uncalled",
+    "min_hole_cards", "odd_chips", "split_pots_separately", "five_of_a_kind", "deck",
+    "hole_cards", "redraw_identical_dice", "require_hand_and_round", "deadline_hours",
+    "deadline_action", "showdown_order",
+)
+
+#: Rejection codes the engine and grammar emit. A ruleset TOML may cite a sentence for each.
+REJECTION_CODES: tuple[str, ...] = (
+    "not_seated", "not_your_turn", "hand_over", "stale_hand", "stale_round",
+    "missing_hand_round", "check_before_flop", "check_facing_raise", "call_nothing_to_call",
+    "call_amount_mismatch", "raise_too_small", "raise_not_more_than_call", "raise_too_large",
+    "insufficient_money", "betting_closed", "already_revealed", "reveal_not_allowed",
+    "wrong_card_count", "bad_card", "unparseable", "ambiguous", "not_player_action",
+    "identical_dice", "draw_mismatch", "false_reveal",
+)
