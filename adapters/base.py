@@ -32,6 +32,9 @@ class RemoteComment:
     deleted: bool = False
     parent_id: str | None = None
     permalink: str = ""
+    #: Results of the forum's own dice roller for this comment, in order (BlogNomic's roller
+    #: appends them to the comment); empty where the forum has none and the bot rolls.
+    dice: tuple[int, ...] = ()
 
 
 class ForumError(Exception):
