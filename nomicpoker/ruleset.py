@@ -116,5 +116,5 @@ REJECTION_CODES: tuple[str, ...] = (
     "call_amount_mismatch", "raise_too_small", "raise_not_more_than_call", "raise_too_large",
     "insufficient_money", "betting_closed", "already_revealed", "reveal_not_allowed",
     "wrong_card_count", "bad_card", "unparseable", "ambiguous", "not_player_action",
-    "identical_dice", "draw_mismatch", "false_reveal",
+    "identical_dice", "draw_mismatch", "false_reveal", "lookalike", "edited_after_verdict",
 )
