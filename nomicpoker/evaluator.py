@@ -1,0 +1,231 @@
+"""Poker hand evaluation over *multisets* of cards.
+
+Why not a library: in Dealing and Play every player draws from their own deck, so the same
+card can occur twice at a table and even twice in one hand (hole AsAh, board AdAcAs2c3d is
+five aces). treys, pokerkit, phevaluator and eval7 all assume one 52-card deck and give
+wrong answers or crash on such hands (docs/evaluator.md records what each does). Here each
+card *instance* is used at most once, ranks may repeat up to any count, and five of a kind
+ranks above a straight flush.
+
+Two independent implementations live side by side and the tests compare them:
+
+* the reference path: :func:`evaluate5` classifies five cards directly by grouping ranks,
+  and :func:`best_hand` maximises it over every five-card subset of the card instances
+  (honouring ``min_hole_cards``); it also yields the cards used and a human name;
+* the fast path: :func:`value7` sums per-card integer keys and looks the sum up in tables
+  built at import (:mod:`nomicpoker.evaluator_tables`).
+
+Values are plain ints, totally ordered, higher is better, equal exactly when hands tie:
+``category << 20`` plus five 4-bit tie-break ranks (2..14), most significant first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Sequence
+
+from nomicpoker.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
+from nomicpoker.evaluator_tables import (
+    CARD_KEY,
+    CATEGORY_SHIFT,
+    FIVE_OF_A_KIND,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    pack,
+    value_fast,
+)
+
+__all__ = [
+    "HIGH_CARD", "ONE_PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH",
+    "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH", "FIVE_OF_A_KIND", "CATEGORY_NAMES",
+    "HandValue", "EvaluatorError", "evaluate5", "best_hand", "value7", "category_of",
+]
+
+CATEGORY_NAMES: tuple[str, ...] = (
+    "High Card", "One Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
+    "Full House", "Four of a Kind", "Straight Flush", "Five of a Kind",
+)
+
+_RANK_CHAR = {i + 2: r for i, r in enumerate(RANKS)}  # 2..14 -> "2".."A"
+
+
+@dataclass(frozen=True)
+class EvaluatorError(ValueError):
+    """Input no hand can be made from. ``code`` is stable: ``too_few_cards``, ``bad_card``,
+    ``not_five_cards``, ``bad_min_hole_cards``."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class HandValue:
+    """The best five-card hand: comparable ``value``, its category, the cards, a name.
+
+    ``cards`` is ordered for display: the biggest group first (trips before the pair of a
+    full house, the pair before kickers), higher ranks first within equal groups, straights
+    from the top card down (the wheel as 5 4 3 2 A).
+    """
+
+    value: int
+    category: int
+    cards: tuple[Card, ...]
+    name: str
+
+
+def category_of(value: int) -> int:
+    """The category constant packed into a value (from :func:`value7` or HandValue.value)."""
+    return value >> CATEGORY_SHIFT
+
+
+def _check_cards(cards: Sequence[Card]) -> None:
+    for c in cards:
+        if c not in CARD_KEY:
+            raise EvaluatorError("bad_card", f"{c!r} is not a canonical card like '7h' or 'Ts'")
+
+
+def _rank_value(card: Card) -> int:
+    return RANKS.index(card[0]) + 2
+
+
+def _classify5(cards: Sequence[Card]) -> tuple[int, list[int], list[Card]]:
+    """Category, tie-break ranks and display order of exactly five cards (reference path).
+
+    With repeats several categories can apply at once (Ah Ah Ah Kh Kh is a full house *and*
+    a flush); the hand is the best of them. A rank pattern (five/four of a kind, full house,
+    trips, pairs) never coexists with a straight, which needs five distinct ranks; a flush
+    can accompany any pattern, and beats only trips and below.
+    """
+    ranks = [_rank_value(c) for c in cards]
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    # Groups biggest first, then higher rank first: (count, rank).
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    shape = tuple(n for n, _ in groups)
+    group_ranks = [r for _, r in groups]
+    flush = len({c[1] for c in cards}) == 1
+    by_group = sorted(cards, key=lambda c: (counts[_rank_value(c)], _rank_value(c)), reverse=True)
+
+    straight_top = 0
+    if len(counts) == 5:
+        hi = max(ranks)
+        if hi - min(ranks) == 4:
+            straight_top = hi
+        elif sorted(ranks) == [2, 3, 4, 5, 14]:
+            straight_top = 5
+
+    pattern = {
+        (5,): FIVE_OF_A_KIND, (4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE,
+        (3, 1, 1): THREE_OF_A_KIND, (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): ONE_PAIR,
+        (1, 1, 1, 1, 1): HIGH_CARD,
+    }[shape]
+
+    if straight_top:
+        order = sorted(cards, key=_rank_value, reverse=True)
+        if straight_top == 5:  # wheel: the ace plays low
+            order = order[1:] + order[:1]
+        return (STRAIGHT_FLUSH if flush else STRAIGHT), [straight_top], order
+    if flush and pattern < FLUSH:
+        return FLUSH, sorted(ranks, reverse=True), sorted(cards, key=_rank_value, reverse=True)
+    return pattern, group_ranks, by_group
+
+
+def _name(category: int, tiebreak: list[int]) -> str:
+    """Human name; scheme documented in docs/evaluator.md."""
+    one = lambda r: RANK_NAMES[_RANK_CHAR[r]]  # noqa: E731
+    many = lambda r: RANK_PLURALS[_RANK_CHAR[r]]  # noqa: E731
+    a = tiebreak[0]
+    if category == FIVE_OF_A_KIND:
+        return f"Five of a Kind, {many(a)}"
+    if category == STRAIGHT_FLUSH:
+        return "Royal Flush" if a == 14 else f"Straight Flush, {one(a)} high"
+    if category == FOUR_OF_A_KIND:
+        return f"Four of a Kind, {many(a)}"
+    if category == FULL_HOUSE:
+        return f"Full House, {many(a)} over {many(tiebreak[1])}"
+    if category == FLUSH:
+        return f"Flush, {one(a)} high"
+    if category == STRAIGHT:
+        return f"Straight, {one(a)} high"
+    if category == THREE_OF_A_KIND:
+        return f"Three of a Kind, {many(a)}"
+    if category == TWO_PAIR:
+        return f"Two Pair, {many(a)} and {many(tiebreak[1])}"
+    if category == ONE_PAIR:
+        return f"Pair of {many(a)}"
+    return f"High Card, {one(a)}"
+
+
+def _value5(cards: Sequence[Card]) -> int:
+    category, tiebreak, _ = _classify5(cards)
+    return pack(category, tiebreak)
+
+
+def evaluate5(cards: Sequence[Card]) -> HandValue:
+    """Evaluate exactly five cards (a multiset: repeats allowed)."""
+    if len(cards) != 5:
+        raise EvaluatorError("not_five_cards", f"evaluate5 needs exactly 5 cards, got {len(cards)}")
+    _check_cards(cards)
+    category, tiebreak, order = _classify5(cards)
+    return HandValue(pack(category, tiebreak), category, tuple(order), _name(category, tiebreak))
+
+
+def best_hand(hole: Sequence[Card], board: Sequence[Card], min_hole_cards: int = 0) -> HandValue:
+    """Best five-card hand from ``hole + board``, each card instance used at most once.
+
+    ``min_hole_cards`` is how many of the five must come from ``hole``: 0 for standard
+    hold'em (playing the board is allowed), 1 for Dealing and Play ("including one or both
+    of such Seated Player's Hole Cards"). Among subsets of equal value the first in
+    enumeration order (hole cards first) is reported, so the result is deterministic.
+    """
+    if min_hole_cards < 0 or min_hole_cards > 5:
+        raise EvaluatorError("bad_min_hole_cards", f"min_hole_cards must be 0..5, got {min_hole_cards}")
+    allc = tuple(hole) + tuple(board)
+    _check_cards(allc)
+    if len(allc) < 5:
+        raise EvaluatorError("too_few_cards", f"a poker hand needs 5 cards, got {len(allc)}")
+    if len(hole) < min_hole_cards:
+        raise EvaluatorError(
+            "too_few_cards",
+            f"must use at least {min_hole_cards} hole card(s) but only {len(hole)} given",
+        )
+    nh = len(hole)
+    best: tuple[int, tuple[int, ...]] | None = None
+    for idx in combinations(range(len(allc)), 5):
+        if min_hole_cards and sum(1 for i in idx if i < nh) < min_hole_cards:
+            continue
+        v = _value5([allc[i] for i in idx])
+        if best is None or v > best[0]:
+            best = (v, idx)
+    assert best is not None  # len(allc) >= 5 and nh >= min_hole_cards guarantee a subset
+    return evaluate5([allc[i] for i in best[1]])
+
+
+def value7(cards: Sequence[Card]) -> int:
+    """Value of the best five of ``cards`` (5..7 fast; more via :func:`best_hand`).
+
+    Equal to ``best_hand(cards, (), 0).value``. No hole-card constraint, no names: this is
+    the scalar path for bulk work (cross-checks, benchmarks, equity estimates).
+    """
+    n = len(cards)
+    if 5 <= n <= 7:
+        try:
+            return value_fast(cards)
+        except (KeyError, TypeError, IndexError):
+            _check_cards(cards)
+            raise
+    if n < 5:
+        raise EvaluatorError("too_few_cards", f"a poker hand needs 5 cards, got {n}")
+    return best_hand(tuple(cards), (), 0).value
