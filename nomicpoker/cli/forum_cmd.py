@@ -1,9 +1,261 @@
-"""CLI command group (stub: filled in by its issue)."""
+"""``nomicpoker forum ...``: play by hand on the local forum, and check a real forum's setup.
+
+The local forum is where people play without a blog: ``forum post --as alice 1 "HAND1 ROUND1
+raise 10"`` comments as alice, ``forum show 1`` prints the thread as a reader sees it.
+``forum check`` tries a forum's connection and login without posting, one line per check, so
+the Dealer can fix the setup before cron runs ``nomicpoker poll``.
+
+Every failure is one line on stderr naming what went wrong (a ForumError code and message);
+the user never sees a traceback, and credentials are never printed.
+"""
 
 from __future__ import annotations
 
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Optional
+
 import typer
+
+from ..paths import forum_db_path, state_dir
+
+forum_app = typer.Typer(
+    name="forum",
+    help="Post and read on the local forum; check a forum's connection and login.",
+    no_args_is_help=True,
+)
+
+_STATE_HELP = "State directory (default: $NOMICPOKER_STATE, else ./state)."
+StateOpt = typer.Option(None, "--state", help=_STATE_HELP)
+AsOpt = typer.Option(..., "--as", help="The player account acting on the local forum.")
+
+
+def _fail(message: str, code: int = 1) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _state(ctx: typer.Context, explicit: Optional[str]) -> Path:
+    """``--state`` on the command, else a global one the root callback may have stored."""
+    if explicit:
+        return state_dir(explicit)
+    root = ctx.find_root().obj
+    inherited = None
+    if isinstance(root, dict):
+        inherited = root.get("state")
+    elif root is not None:
+        inherited = getattr(root, "state", None)
+    return state_dir(inherited)
+
+
+def _local(ctx: typer.Context, state: Optional[str]) -> Any:
+    from ..adapters.base import ForumError
+    from ..adapters.local import LocalForum
+
+    try:
+        return LocalForum(forum_db_path(_state(ctx, state)))
+    except ForumError as exc:
+        _fail(str(exc))
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _run(action: Any) -> Any:
+    """Run a forum call, turning a ForumError into a one-line error and exit 1."""
+    from ..adapters.base import ForumError
+
+    try:
+        return action()
+    except ForumError as exc:
+        _fail(str(exc))
+
+
+@forum_app.command("post")
+def post(
+    ctx: typer.Context,
+    thread: str = typer.Argument(..., help="Thread id or slug."),
+    body: str = typer.Argument(..., help="The comment text (Markdown)."),
+    author: str = AsOpt,
+    reply_to: Optional[str] = typer.Option(None, "--reply-to", help="Reply to this comment id."),
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Comment on a local thread as a player."""
+    forum = _local(ctx, state)
+    cid = _run(lambda: forum.post_as(author, thread, body, reply_to=reply_to))
+    typer.echo(f"posted comment {cid} in thread {thread} as {author}")
+
+
+@forum_app.command("show")
+def show(
+    ctx: typer.Context,
+    thread: str = typer.Argument(..., help="Thread id or slug."),
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Print a local thread as a reader sees it: author, time, body, edited/deleted marks."""
+    forum = _local(ctx, state)
+    head = _run(lambda: forum.thread(thread))
+    comments = _run(lambda: forum.list_comments(thread))
+    typer.echo(f"== {head.title} ==  (thread {head.ref}, by {head.author}, {_when(head.created)})")
+    if head.body.strip():
+        typer.echo(head.body.rstrip())
+    typer.echo("")
+    for c in comments:
+        marks = []
+        if c.parent_id:
+            marks.append(f"reply to #{c.parent_id}")
+        if c.edited:
+            marks.append(f"edited {_when(c.edited)}")
+        if c.deleted:
+            marks.append("deleted")
+        suffix = f"  [{'; '.join(marks)}]" if marks else ""
+        typer.echo(f"#{c.id} {c.author} · {_when(c.created)}{suffix}")
+        for line in (c.body.rstrip() or "").splitlines() or [""]:
+            typer.echo(f"    {line}")
+        typer.echo("")
+    typer.echo(f"{len(comments)} comment(s)")
+
+
+@forum_app.command("threads")
+def threads(ctx: typer.Context, state: Optional[str] = StateOpt) -> None:
+    """List the local forum's threads."""
+    forum = _local(ctx, state)
+    rows = _run(forum.threads)
+    if not rows:
+        typer.echo("no threads yet (the Dealer creates one with `nomicpoker hand start`)")
+    for t in rows:
+        count = len(_run(lambda: forum.list_comments(t.ref)))
+        typer.echo(f"{t.ref}\t{t.title}\t{t.author}\t{_when(t.created)}\t{count} comment(s)")
+
+
+@forum_app.command("new-thread")
+def new_thread(
+    ctx: typer.Context,
+    title: str = typer.Argument(..., help="The story post's title."),
+    body: str = typer.Argument("", help="The story post's text."),
+    author: str = typer.Option("Dealer", "--as", help="Who posts it."),
+    slug: Optional[str] = typer.Option(None, "--slug", help="A short reference, e.g. hand-1."),
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Create a story post on the local forum."""
+    forum = _local(ctx, state)
+    ref = _run(lambda: forum.create_thread_as(author, title, body, slug=slug))
+    typer.echo(f"created thread {ref}")
+
+
+@forum_app.command("edit")
+def edit(
+    ctx: typer.Context,
+    comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
+    body: str = typer.Argument(..., help="The new text."),
+    author: str = AsOpt,
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Edit your own comment (the dealer notes edits; the first reading binds)."""
+    forum = _local(ctx, state)
+    _run(lambda: forum.edit_comment(comment_id, body, author=author))
+    typer.echo(f"edited comment {comment_id}")
+
+
+@forum_app.command("delete")
+def delete(
+    ctx: typer.Context,
+    comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
+    author: str = AsOpt,
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Delete your own comment (its action, once adjudicated, still stands)."""
+    forum = _local(ctx, state)
+    _run(lambda: forum.delete_comment(comment_id, author=author))
+    typer.echo(f"deleted comment {comment_id}")
+
+
+@forum_app.command("inbox")
+def inbox(ctx: typer.Context, author: str = AsOpt, state: Optional[str] = StateOpt) -> None:
+    """Read a player's private messages on the local forum (decks arrive here)."""
+    forum = _local(ctx, state)
+    messages = _run(lambda: forum.inbox(author))
+    if not messages:
+        typer.echo(f"no messages for {author}")
+    for m in messages:
+        typer.echo(f"{m.id} from {m.sender} · {_when(m.created)} · {m.subject}")
+        for line in m.body.rstrip().splitlines():
+            typer.echo(f"    {line}")
+        typer.echo("")
+
+
+def _table_forum(table: str, state: Path) -> tuple[str, dict[str, object]]:
+    """The table's forum kind and config from the ledger, if the ledger offers a reader."""
+    try:
+        from .. import ledger  # type: ignore[attr-defined]
+    except ImportError:
+        _fail("--table needs the ledger, which is not available; use --kind/--config")
+    reader = getattr(ledger, "table_forum_config", None)
+    if reader is None:
+        _fail("this ledger cannot read a table's forum config yet; use --kind and --config")
+    try:
+        kind, config = reader(table, state)
+    except LookupError as exc:
+        _fail(f"no table {table!r}: {exc}")
+    return str(kind), dict(config)
+
+
+def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"config: cannot read {path}: {exc.strerror}")
+    except tomllib.TOMLDecodeError as exc:
+        _fail(f"config: {path} is not valid TOML: {exc}")
+    section = data.get("forum", data)
+    if not isinstance(section, dict):
+        _fail(f"config: [forum] in {path} must be a table")
+    section = dict(section)
+    kind = section.pop("kind", None)
+    return (str(kind) if kind is not None else None), section
+
+
+@forum_app.command("check")
+def check(
+    ctx: typer.Context,
+    table: Optional[str] = typer.Option(None, "--table", help="Check this table's forum."),
+    kind: Optional[str] = typer.Option(None, "--kind", help="local | blognomic | reddit."),
+    config: Optional[Path] = typer.Option(
+        None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
+    ),
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Try the connection and the login without posting; exit 1 if any check fails."""
+    from ..adapters.base import ForumError
+    from ..adapters.registry import open_forum
+
+    where = _state(ctx, state)
+    settings: dict[str, object] = {}
+    if table:
+        if kind or config:
+            _fail("give either --table or --kind/--config, not both")
+        kind, settings = _table_forum(table, where)
+    else:
+        if config is not None:
+            file_kind, settings = _config_file(config)
+            kind = kind or file_kind
+        kind = kind or "local"
+    try:
+        forum = open_forum(kind, settings, where)
+        rows = forum.check()
+    except ForumError as exc:
+        rows = [(f"{kind} forum setup", False, str(exc))]
+    failed = False
+    for what, ok, detail in rows:
+        failed = failed or not ok
+        typer.echo(f"{'ok  ' if ok else 'FAIL'} {what}: {detail}")
+    if failed:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this group's commands to the main app."""
+    """Add the ``forum`` group to the main app."""
+    app.add_typer(forum_app, name="forum")
+

@@ -1,0 +1,365 @@
+"""The embedded local forum: threads, comments and private inboxes in one SQLite file.
+
+It is the default forum and the one ``nomicpoker demo`` and the tests play on, so it behaves
+like the real forums the poll cycle meets: comments have stable ids and UTC timestamps, an
+edit keeps the id and sets ``edited``, a deletion leaves a ``[deleted]`` placeholder (as Reddit
+does) whose action the ledger keeps. Players post with :meth:`LocalForum.post_as`; the Dealer
+posts with :meth:`LocalForum.post_comment`.
+
+Why stdlib ``sqlite3`` and a connection per call: the poll cycle (cron) and a player typing
+``nomicpoker forum post`` are two processes on one file. WAL lets readers run beside a writer,
+``busy_timeout`` waits instead of failing, and ``BEGIN IMMEDIATE`` takes the write lock up
+front so two writers never deadlock half-way through a transaction. Short-lived connections
+mean no process holds a lock between calls.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .base import ForumError, RemoteComment
+
+Clock = Callable[[], datetime]
+
+DELETED_BODY = "[deleted]"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS threads (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    slug TEXT UNIQUE,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    author TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS comments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id INTEGER NOT NULL REFERENCES threads(id),
+    parent_id INTEGER REFERENCES comments(id),
+    author TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created TEXT NOT NULL,
+    edited TEXT,
+    deleted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS comments_thread ON comments(thread_id, id);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    recipient TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_recipient ON messages(recipient, id);
+"""
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ForumError("config", "the local forum's clock must return timezone-aware datetimes")
+    return moment.astimezone(timezone.utc).isoformat()
+
+
+def _parse(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class LocalThread:
+    """A story post on the local forum. ``ref`` is what tables store: the slug if it has one,
+    else the numeric id as a string."""
+
+    id: int
+    ref: str
+    slug: str | None
+    title: str
+    body: str
+    author: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """One message in a user's inbox (decks from the Trading Post arrive this way)."""
+
+    id: str
+    recipient: str
+    sender: str
+    subject: str
+    body: str
+    created: datetime
+
+
+class LocalForum:
+    """The Forum protocol on a local SQLite file, plus what players and tests need.
+
+    ``dealer`` is the account the poll cycle posts as. ``clock`` returns aware datetimes; tests
+    inject a fixed or stepping clock so timestamps are reproducible.
+    """
+
+    name = "local"
+
+    def __init__(self, path: Path | str, dealer: str = "Dealer", clock: Clock | None = None):
+        self.path = Path(path)
+        self.dealer = dealer
+        self._clock: Clock = clock or _utcnow
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise ForumError("config", f"cannot open the local forum at {self.path}: {exc}") from exc
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction: take the write lock first, commit or roll back."""
+        with self._connect() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise ForumError("network", f"local forum is busy: {exc}", retry=True) from exc
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _now(self) -> str:
+        return _iso(self._clock())
+
+    def _thread_id(self, conn: sqlite3.Connection, thread: str) -> int:
+        ref = str(thread).strip()
+        row = None
+        if ref.isdigit():
+            row = conn.execute("SELECT id FROM threads WHERE id = ?", (int(ref),)).fetchone()
+        if row is None:
+            row = conn.execute("SELECT id FROM threads WHERE slug = ?", (ref,)).fetchone()
+        if row is None:
+            raise ForumError("not_found", f"no thread {ref!r} on the local forum")
+        return int(row["id"])
+
+    def _comment_row(self, conn: sqlite3.Connection, comment_id: str) -> sqlite3.Row:
+        ref = str(comment_id).strip()
+        row = None
+        if ref.isdigit():
+            row = conn.execute("SELECT * FROM comments WHERE id = ?", (int(ref),)).fetchone()
+        if row is None:
+            raise ForumError("not_found", f"no comment {ref!r} on the local forum")
+        return row
+
+    @staticmethod
+    def _thread_value(row: sqlite3.Row) -> LocalThread:
+        return LocalThread(
+            id=int(row["id"]),
+            ref=row["slug"] or str(row["id"]),
+            slug=row["slug"],
+            title=row["title"],
+            body=row["body"],
+            author=row["author"],
+            created=_parse(row["created"]),  # type: ignore[arg-type]
+        )
+
+    @staticmethod
+    def _comment_value(row: sqlite3.Row, thread_ref: str) -> RemoteComment:
+        deleted = bool(row["deleted"])
+        return RemoteComment(
+            id=str(row["id"]),
+            author=row["author"],
+            created=_parse(row["created"]),  # type: ignore[arg-type]
+            body=DELETED_BODY if deleted else row["body"],
+            body_format="markdown",
+            edited=_parse(row["edited"]),
+            deleted=deleted,
+            parent_id=None if row["parent_id"] is None else str(row["parent_id"]),
+            permalink=f"local:{thread_ref}#comment-{row['id']}",
+        )
+
+    # -- the Forum protocol ---------------------------------------------------------------
+
+    def list_comments(self, thread: str) -> list[RemoteComment]:
+        """Every comment in posting order (ids ascend with time), deleted ones as placeholders."""
+        with self._connect() as conn:
+            tid = self._thread_id(conn, thread)
+            trow = conn.execute("SELECT * FROM threads WHERE id = ?", (tid,)).fetchone()
+            ref = self._thread_value(trow).ref
+            rows = conn.execute(
+                "SELECT * FROM comments WHERE thread_id = ? ORDER BY id", (tid,)
+            ).fetchall()
+        return [self._comment_value(r, ref) for r in rows]
+
+    def post_comment(self, thread: str, body: str, reply_to: str | None = None) -> str:
+        """Post as the dealer account."""
+        return self.post_as(self.dealer, thread, body, reply_to=reply_to)
+
+    def find_comment_with(self, thread: str, tag: str) -> str | None:
+        """The oldest live dealer comment in ``thread`` containing ``tag``."""
+        if not tag:
+            raise ForumError("config", "find_comment_with needs a non-empty tag")
+        with self._connect() as conn:
+            tid = self._thread_id(conn, thread)
+            rows = conn.execute(
+                "SELECT id, body FROM comments WHERE thread_id = ? AND author = ? AND deleted = 0"
+                " ORDER BY id",
+                (tid, self.dealer),
+            ).fetchall()
+        for row in rows:
+            if tag in row["body"]:
+                return str(row["id"])
+        return None
+
+    def create_thread(self, title: str, body: str, slug: str | None = None) -> str:
+        """Create a story post by the dealer; return its reference (the slug, or the id)."""
+        return self.create_thread_as(self.dealer, title, body, slug=slug)
+
+    def send_private(self, user: str, subject: str, body: str) -> str:
+        """Deliver to ``user``'s inbox from the dealer; return the message id."""
+        user = user.strip()
+        if not user:
+            raise ForumError("comment_refused", "a private message needs a recipient")
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO messages (recipient, sender, subject, body, created)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (user, self.dealer, subject, body, self._now()),
+            )
+            return f"m{cur.lastrowid}"
+
+    def check(self) -> list[tuple[str, bool, str]]:
+        """The file opens and answers a query; the dealer account needs no login here."""
+        try:
+            with self._connect() as conn:
+                count = conn.execute("SELECT COUNT(*) FROM threads").fetchone()[0]
+                mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        except sqlite3.Error as exc:
+            return [("local forum database", False, f"{self.path}: {exc}")]
+        return [
+            ("local forum database", True, f"{self.path} ({count} threads, journal {mode})"),
+            ("dealer account", True, f"posting as {self.dealer!r} (no login on the local forum)"),
+        ]
+
+    # -- what players, the CLI and tests need ---------------------------------------------
+
+    def create_thread_as(self, author: str, title: str, body: str, slug: str | None = None) -> str:
+        if slug is not None and not _SLUG.match(slug):
+            raise ForumError("config", f"bad thread slug {slug!r}: use a-z, 0-9 and '-'")
+        if slug is not None and slug.isdigit():
+            raise ForumError("config", f"thread slug {slug!r} must not be all digits")
+        with self._write() as conn:
+            try:
+                cur = conn.execute(
+                    "INSERT INTO threads (slug, title, body, author, created) VALUES (?, ?, ?, ?, ?)",
+                    (slug, title, body, author, self._now()),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ForumError("comment_refused", f"thread slug {slug!r} is taken") from exc
+            return slug or str(cur.lastrowid)
+
+    def post_as(self, author: str, thread: str, body: str, reply_to: str | None = None) -> str:
+        """Post ``body`` in ``thread`` as ``author``; return the new comment id."""
+        author = author.strip()
+        if not author:
+            raise ForumError("comment_refused", "a comment needs an author")
+        if not body.strip():
+            raise ForumError("comment_refused", "an empty comment is not posted")
+        with self._write() as conn:
+            tid = self._thread_id(conn, thread)
+            parent = None
+            if reply_to is not None:
+                prow = self._comment_row(conn, reply_to)
+                if prow["thread_id"] != tid:
+                    raise ForumError(
+                        "comment_refused", f"comment {reply_to} is not in thread {thread}"
+                    )
+                parent = int(prow["id"])
+            cur = conn.execute(
+                "INSERT INTO comments (thread_id, parent_id, author, body, created)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (tid, parent, author, body, self._now()),
+            )
+            return str(cur.lastrowid)
+
+    def edit_comment(self, comment_id: str, body: str, author: str | None = None) -> None:
+        """Replace a comment's body and stamp ``edited``. With ``author``, only its own author
+        may edit it (the CLI passes ``--as``)."""
+        if not body.strip():
+            raise ForumError("comment_refused", "an edit cannot empty a comment; delete it instead")
+        with self._write() as conn:
+            row = self._comment_row(conn, comment_id)
+            self._check_owner(row, author, "edit")
+            if row["deleted"]:
+                raise ForumError("comment_refused", f"comment {comment_id} is deleted")
+            conn.execute(
+                "UPDATE comments SET body = ?, edited = ? WHERE id = ?",
+                (body, self._now(), int(row["id"])),
+            )
+
+    def delete_comment(self, comment_id: str, author: str | None = None) -> None:
+        """Mark a comment deleted; it stays listed as a placeholder, in its place."""
+        with self._write() as conn:
+            row = self._comment_row(conn, comment_id)
+            self._check_owner(row, author, "delete")
+            conn.execute("UPDATE comments SET deleted = 1 WHERE id = ?", (int(row["id"]),))
+
+    @staticmethod
+    def _check_owner(row: sqlite3.Row, author: str | None, verb: str) -> None:
+        if author is not None and row["author"] != author:
+            raise ForumError(
+                "comment_refused",
+                f"{author} cannot {verb} comment {row['id']}: it was posted by {row['author']}",
+            )
+
+    def inbox(self, user: str) -> list[PrivateMessage]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT * FROM messages WHERE recipient = ? ORDER BY id", (user,)
+            ).fetchall()
+        return [
+            PrivateMessage(
+                id=f"m{r['id']}",
+                recipient=r["recipient"],
+                sender=r["sender"],
+                subject=r["subject"],
+                body=r["body"],
+                created=_parse(r["created"]),  # type: ignore[arg-type]
+            )
+            for r in rows
+        ]
+
+    def threads(self) -> list[LocalThread]:
+        with self._connect() as conn:
+            rows = conn.execute("SELECT * FROM threads ORDER BY id").fetchall()
+        return [self._thread_value(r) for r in rows]
+
+    def thread(self, ref: str) -> LocalThread:
+        with self._connect() as conn:
+            tid = self._thread_id(conn, ref)
+            row = conn.execute("SELECT * FROM threads WHERE id = ?", (tid,)).fetchone()
+        return self._thread_value(row)

@@ -1,0 +1,88 @@
+"""Choose and configure a table's forum: ``open_forum(kind, config, state)``.
+
+A table stores its forum ``kind`` and a small ``config`` mapping (plain, non-secret values).
+Credentials are never in that mapping: they come from the environment or an owner-only file
+the config points to, so a ledger dump or an audit never leaks a password.
+
+Config keys per kind (all optional unless marked):
+
+``local``
+    ``path`` (the SQLite file; default ``<state>/forum.db``), ``dealer`` (default ``Dealer``).
+
+``blognomic``
+    ``base_url`` (required: the site root, e.g. ``https://www.blognomic.com/``),
+    ``profile`` (``wordpress`` | ``expressionengine`` | a path to a profile TOML; default
+    ``wordpress``), ``dealer`` (the member name the Dealer posts as; default from the
+    credentials' user), ``credentials_file`` (an owner-only TOML with ``user``/``password``;
+    default: the ``NOMICPOKER_BLOGNOMIC_USER`` / ``NOMICPOKER_BLOGNOMIC_PASSWORD`` environment
+    variables), ``contact`` (put in the User-Agent), ``delay`` (seconds between requests,
+    default 2), ``timeout`` (seconds, default 30), ``max_retries`` (default 3),
+    ``cache_dir`` (default ``<state>/blognomic-cache``).
+
+``reddit``
+    ``site`` (a praw.ini site name; otherwise praw reads ``praw_*`` environment variables),
+    ``user_agent``, ``dealer`` (default: the authenticated account), ``comment_sort``
+    (default ``old``), ``subreddit`` (for ``create_thread``), ``oauth_url``/``reddit_url``
+    (only to point praw at another server, as the tests do).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+from .base import Forum, ForumError
+
+KINDS = ("local", "blognomic", "reddit")
+
+
+def _str(config: Mapping[str, object], key: str, kind: str, default: str | None = None) -> str | None:
+    value = config.get(key, default)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ForumError("config", f"{kind} forum config key {key!r} must be a non-empty string")
+    return value.strip()
+
+
+def _number(config: Mapping[str, object], key: str, kind: str, default: float) -> float:
+    value = config.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ForumError("config", f"{kind} forum config key {key!r} must be a number >= 0")
+    return float(value)
+
+
+def _known(config: Mapping[str, object], kind: str, allowed: set[str]) -> None:
+    unknown = sorted(set(config) - allowed)
+    if unknown:
+        raise ForumError(
+            "config",
+            f"unknown {kind} forum config key {unknown[0]!r} (known: {', '.join(sorted(allowed))})",
+        )
+
+
+def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
+    """Build the adapter for ``kind`` from the table's ``config``; ``ForumError('config')``
+    names the missing or bad key."""
+    config = dict(config or {})
+    if kind == "local":
+        _known(config, kind, {"path", "dealer"})
+        from nomicpoker.paths import forum_db_path
+        from .local import LocalForum
+
+        path = _str(config, "path", kind)
+        return LocalForum(
+            Path(path).expanduser() if path else forum_db_path(state),
+            dealer=_str(config, "dealer", kind, "Dealer") or "Dealer",
+        )
+    if kind == "blognomic":
+        from .blognomic import BlogNomicForum, blognomic_config_keys
+
+        _known(config, kind, blognomic_config_keys())
+        return BlogNomicForum.from_config(config, state)
+    if kind == "reddit":
+        from .reddit import RedditForum, reddit_config_keys
+
+        _known(config, kind, reddit_config_keys())
+        return RedditForum.from_config(config)
+    raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
