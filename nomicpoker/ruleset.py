@@ -20,6 +20,7 @@ FirstToAct = Literal["after_button", "after_big_blind"]
 OddChips = Literal["destroy", "first_left_of_button"]
 DeckKind = Literal["per_player", "shared"]
 DeadlineAction = Literal["check_or_fold"]
+ShowdownOrder = Literal["last_aggressor", "after_button"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,12 @@ class Citation:
 
 
 _EMPTY: Mapping[str, Citation] = MappingProxyType({})
+
+
+def _empty() -> Mapping[str, Citation]:
+    """Default for the citation maps. A factory because dataclasses refuse an unhashable
+    default such as a ``mappingproxy``; the shared read-only empty map is safe to reuse."""
+    return _EMPTY
 
 
 @dataclass(frozen=True)
@@ -88,16 +95,34 @@ class Ruleset:
     require_hand_and_round: bool = True
     deadline_hours: int | None = None
     deadline_action: DeadlineAction = "check_or_fold"
-    showdown_order: Literal["last_aggressor", "after_button"] = "after_button"
+    showdown_order: ShowdownOrder = "after_button"
+    #: where the ruleset comes from (the proposal or rulebook); shown by ``rules show``
+    source: str = ""
     #: parameter name -> the sentence it encodes
-    params: Mapping[str, Citation] = field(default=_EMPTY, compare=False, repr=False)
+    params: Mapping[str, Citation] = field(default_factory=_empty, compare=False, repr=False)
     #: rejection code -> the sentence a rejection with that code quotes
-    rejections: Mapping[str, Citation] = field(default=_EMPTY, compare=False, repr=False)
+    rejections: Mapping[str, Citation] = field(default_factory=_empty, compare=False, repr=False)
 
     def cite(self, code_or_param: str) -> str:
         """The rule sentence for a rejection code or parameter name ('' when none is recorded)."""
-        c = self.rejections.get(code_or_param) or self.params.get(code_or_param)
+        c = self.citation(code_or_param)
         return c.sentence if c else ""
+
+    def citation(self, code_or_param: str) -> Citation | None:
+        """The full :class:`Citation` (sentence, source, note) for a rejection code or parameter.
+
+        Rejection codes are looked up first: a code and a parameter never share a name, but a
+        rejection's sentence is the more specific one when a caller passes a code."""
+        return self.rejections.get(code_or_param) or self.params.get(code_or_param)
+
+    def value(self, param: str) -> object:
+        """The value of parameter ``param`` (one of :data:`PARAM_NAMES`); ``KeyError`` otherwise.
+
+        Lets generic code (``rules show``, the ledger's hand header) walk the parameters by name
+        without reaching into the dataclass."""
+        if param not in PARAM_NAMES:
+            raise KeyError(param)
+        return getattr(self, param)
 
 
 #: Parameter names as they appear in ruleset TOML files (``[params.<name>]``).
@@ -118,3 +143,62 @@ REJECTION_CODES: tuple[str, ...] = (
     "wrong_card_count", "bad_card", "unparseable", "ambiguous", "not_player_action",
     "identical_dice", "draw_mismatch", "false_reveal", "lookalike", "edited_after_verdict",
 )
+
+
+#: How ``deadline_hours = None`` ("the text sets no deadline") is written in a ruleset TOML:
+#: ``value = "none"``. TOML has no null, and ``0`` would read as "act immediately".
+DEADLINE_NONE = "none"
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """What a parameter's TOML ``value`` may be, so the loader can say exactly what is allowed.
+
+    ``kind`` is ``"choice"`` (one of ``choices``), ``"bool"``, ``"int"`` (an integer
+    ``>= minimum``) or ``"hours"`` (an integer ``>= 1``, or :data:`DEADLINE_NONE`)."""
+
+    kind: Literal["choice", "bool", "int", "hours"]
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+
+    def allowed(self) -> str:
+        """Human description of the allowed values, used verbatim in loader error messages."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(f'"{c}"' for c in self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "int":
+            return f"an integer >= {self.minimum}"
+        return f'a whole number of hours >= 1, or "{DEADLINE_NONE}" (no deadline)'
+
+
+def _choice(*choices: str) -> ParamSpec:
+    return ParamSpec("choice", choices)
+
+
+_BOOL = ParamSpec("bool")
+
+#: The allowed TOML values of every parameter (kept in step with the field annotations above;
+#: a test checks the two agree).
+PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
+    "raise_amount": _choice("added", "raise_to"),
+    "min_raise": _choice("more_than_call", "previous_bet_or_raise"),
+    "check_in_first_round": _BOOL,
+    "blinds": _BOOL,
+    "first_to_act": _choice("after_button", "after_big_blind"),
+    "short_all_in_reopens": _BOOL,
+    "all_in_for_less": _BOOL,
+    "side_pots": _BOOL,
+    "return_uncalled": _BOOL,
+    "min_hole_cards": ParamSpec("int", minimum=0),
+    "odd_chips": _choice("destroy", "first_left_of_button"),
+    "split_pots_separately": _BOOL,
+    "five_of_a_kind": _BOOL,
+    "deck": _choice("per_player", "shared"),
+    "hole_cards": ParamSpec("int", minimum=1),
+    "redraw_identical_dice": _BOOL,
+    "require_hand_and_round": _BOOL,
+    "deadline_hours": ParamSpec("hours"),
+    "deadline_action": _choice("check_or_fold"),
+    "showdown_order": _choice("last_aggressor", "after_button"),
+})
