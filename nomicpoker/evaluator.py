@@ -39,8 +39,8 @@ from nomicpoker.evaluator_tables import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    build_value_fast,
     pack,
-    value_fast,
 )
 
 __all__ = [
@@ -213,6 +213,16 @@ def best_hand(hole: Sequence[Card], board: Sequence[Card], min_hole_cards: int =
     return evaluate5([allc[i] for i in best[1]])
 
 
+def _first_value_fast(cards: Sequence[Card]) -> int:
+    """Build the tables on first use, then route every later call straight to them."""
+    global _value_fast
+    _value_fast = build_value_fast()
+    return _value_fast(cards)
+
+
+_value_fast = _first_value_fast
+
+
 def value7(cards: Sequence[Card]) -> int:
     """Value of the best five of ``cards`` (5..7 fast; more via :func:`best_hand`).
 
@@ -222,7 +232,7 @@ def value7(cards: Sequence[Card]) -> int:
     n = len(cards)
     if 5 <= n <= 7:
         try:
-            return value_fast(cards)
+            return _value_fast(cards)
         except (KeyError, TypeError, IndexError):
             _check_cards(cards)
             raise

@@ -15,8 +15,9 @@ cheapest evaluation is "a few integer additions and two lookups", so we precompu
   with at most seven cards).
 * ``STRAIGHT_TOP[mask]``: the top rank of the best straight in a 13-bit rank mask, or 0.
 
-Values are packed integers, see :func:`pack`. The build enumerates the 75,140 rank
-multisets once, at import; docs/benchmarks.md records its cost.
+Values are packed integers, see :func:`pack`. The small tables are built at import
+(milliseconds); ``NONFLUSH`` (75,140 rank multisets, ~0.1 s) only by
+:func:`build_value_fast`, on the first scalar evaluation. docs/benchmarks.md records it.
 
 This module is pure (no I/O, clock or randomness) and imports nothing from the rest of the
 package except the card alphabet, so the evaluator's reference path and this fast path are
@@ -26,6 +27,7 @@ two independent implementations that the tests compare.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import Callable, Sequence
 
 from nomicpoker.cards import RANKS, SUITS
 
@@ -78,62 +80,48 @@ FLUSH_SUIT: tuple[int, ...] = tuple(
 )
 
 
-def nonflush_value(counts: list[int]) -> int:
-    """Best value of any five cards drawn from a rank multiset, ignoring suits.
+def _value5_from_counts(counts: list[int]) -> int:
+    """Value of exactly five cards given only their rank counts (suits ignored).
 
-    ``counts[i]`` is how many cards of rank index ``i`` (0 = deuce .. 12 = ace) there are,
-    at least five in all. Categories are tried best first; each uses the highest ranks it
-    can, so the first category that fits gives the maximum.
+    ``counts[i]`` is how many of the five have rank index ``i`` (0 = deuce .. 12 = ace).
     """
     desc = [i for i in range(12, -1, -1) if counts[i]]
-    for i in desc:
-        if counts[i] >= 5:
-            return pack(FIVE_OF_A_KIND, [i + 2])
-    for i in desc:
-        if counts[i] == 4:
-            kicker = next(j for j in desc if j != i)
-            return pack(FOUR_OF_A_KIND, [i + 2, kicker + 2])
-    trips = [i for i in desc if counts[i] == 3]
-    pairs = [i for i in desc if counts[i] == 2]
-    if trips:
-        t = trips[0]
-        partner = [j for j in desc if j != t and counts[j] >= 2]
-        if partner:
-            return pack(FULL_HOUSE, [t + 2, partner[0] + 2])
-    mask = 0
-    for i in desc:
-        mask |= 1 << i
-    top = STRAIGHT_TOP[mask]
-    if top:
-        return pack(STRAIGHT, [top])
-    if trips:
-        t = trips[0]
-        return pack(THREE_OF_A_KIND, [t + 2] + [j + 2 for j in desc if j != t][:2])
-    if len(pairs) >= 2:
-        p, q = pairs[0], pairs[1]
-        kicker = next(j for j in desc if j != p and j != q)
-        return pack(TWO_PAIR, [p + 2, q + 2, kicker + 2])
-    if pairs:
-        p = pairs[0]
-        return pack(ONE_PAIR, [p + 2] + [j + 2 for j in desc if j != p][:3])
-    return pack(HIGH_CARD, [j + 2 for j in desc[:5]])
+    # Groups biggest first, higher rank first: the tie-break order of every pattern.
+    groups = sorted(desc, key=lambda i: counts[i], reverse=True)
+    shape = tuple(counts[i] for i in groups)
+    ranks = [i + 2 for i in groups]
+    if shape == (1, 1, 1, 1, 1):
+        mask = 0
+        for i in desc:
+            mask |= 1 << i
+        top = STRAIGHT_TOP[mask]
+        return pack(STRAIGHT, [top]) if top else pack(HIGH_CARD, ranks)
+    category = {
+        (5,): FIVE_OF_A_KIND, (4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE,
+        (3, 1, 1): THREE_OF_A_KIND, (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): ONE_PAIR,
+    }[shape]
+    return pack(category, ranks)
 
 
-def _build_nonflush() -> dict[int, int]:
+def build_nonflush() -> dict[int, int]:
+    """``NONFLUSH`` table: rank-multiset key (sum of ``8 ** rank_index``) -> best value.
+
+    Five-card multisets (6,188) are classified directly; a six- or seven-card multiset's
+    best hand is the best of its multisets with one card removed, which is exactly "the
+    best five-card subset", built up one size at a time. 75,140 entries, ~0.1 s.
+    """
+    powers = [8 ** i for i in range(13)]
     table: dict[int, int] = {}
-    for n in (5, 6, 7):
+    for combo in combinations_with_replacement(range(13), 5):
+        counts = [0] * 13
+        for i in combo:
+            counts[i] += 1
+        table[sum(powers[i] for i in combo)] = _value5_from_counts(counts)
+    for n in (6, 7):
         for combo in combinations_with_replacement(range(13), n):
-            counts = [0] * 13
-            key = 0
-            for i in combo:
-                counts[i] += 1
-                key += 8 ** i
-            table[key] = nonflush_value(counts)
+            key = sum(powers[i] for i in combo)
+            table[key] = max(table[key - powers[i]] for i in set(combo))
     return table
-
-
-#: Keyed by the rank part of the card-key sum (``sum >> 12``).
-NONFLUSH: dict[int, int] = _build_nonflush()
 
 
 def flush_value(ranks: list[int]) -> int:
@@ -141,7 +129,8 @@ def flush_value(ranks: list[int]) -> int:
 
     A straight flush needs five distinct ranks in sequence; otherwise the best flush is the
     five highest ranks, repeats included (a multiset A A K 9 5 beats A K Q J 9, since flushes
-    compare rank by rank). Pattern categories (full house ...) come from NONFLUSH.
+    compare rank by rank). Pattern categories (full house ...) come from NONFLUSH, and the
+    caller takes the larger of the two.
     """
     mask = 0
     for r in ranks:
@@ -152,16 +141,29 @@ def flush_value(ranks: list[int]) -> int:
     return pack(FLUSH, sorted(ranks, reverse=True)[:5])
 
 
-def value_fast(cards) -> int:
-    """Value of the best five of 5..7 cards via the tables (callers check the count)."""
-    key = 0
-    for c in cards:
-        key += CARD_KEY[c]
-    v = NONFLUSH[key >> 12]
-    s = FLUSH_SUIT[key & 4095]
-    if s >= 0:
-        suit = SUITS[s]
-        f = flush_value([CARD_RANK[c] for c in cards if c[1] == suit])
-        if f > v:
-            return f
-    return v
+def build_value_fast() -> Callable[[Sequence[str]], int]:
+    """Build the tables and return the scalar evaluator for 5..7 cards.
+
+    Built on demand (the first :func:`nomicpoker.evaluator.value7` call), not at import,
+    so the CLI and the engine, which only need :func:`best_hand`, never pay for it. The
+    returned closure binds every table as a local cell: cheaper than global lookups.
+    """
+    nonflush = build_nonflush()
+    key_of = CARD_KEY.__getitem__
+    flush_suit = FLUSH_SUIT
+    card_rank = CARD_RANK
+    suits = SUITS
+
+    def value_fast(cards: Sequence[str]) -> int:
+        """Value of the best five of 5..7 cards (the caller checks the count)."""
+        key = sum(map(key_of, cards))
+        v = nonflush[key >> 12]
+        s = flush_suit[key & 4095]
+        if s >= 0:
+            suit = suits[s]
+            f = flush_value([card_rank[c] for c in cards if c[1] == suit])
+            if f > v:
+                return f
+        return v
+
+    return value_fast
