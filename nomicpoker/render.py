@@ -1,0 +1,616 @@
+"""Dealer comments: the text the Dealer posts under the story post, as pure functions of values.
+
+Why pure: the poll cycle writes a dealer comment into the outbox in the same transaction as
+the verdict that caused it, and ``nomicpoker audit`` rebuilds the outbox from the archive and
+compares it byte for byte. So a comment must depend only on its arguments: no clock (a deadline
+arrives as a string), no database, no I/O. This module never imports the ledger, the poll
+cycle, the CLI or the adapters.
+
+Every comment is short, reads as plain text AND as Markdown, and ends with a visible
+reference tag (:func:`reference_tag`) that :func:`find_tag` recovers from the body as any forum
+shows it (raw Markdown, or WordPress/Reddit HTML). That tag is how a run that crashed after
+posting knows not to post again. HTML comments (``<!-- -->``) would be invisible, but
+BlogNomic and Reddit strip them, so the tag is visible inline code instead.
+
+Status tables follow the WRGPT dealer (seed ``000_…``): ``#``, ``Name`` with ``D`` for the
+button and ``>`` for the player to act, ``Bankroll``, ``Action`` (chips in this hand),
+``Status``, ``Pot#`` and ``Pot size`` for side pots, then the board and the pot. They sit in a
+fenced code block: monospaced and aligned in Markdown, and still aligned as plain text. Table
+rows start with a seat number, so no player name can close the fence.
+
+Player names, comment references and checksums are untrusted: prose escapes them with
+:func:`nomicpoker.gndt.md_escape`; inside the code block they are printed literally (a code
+block shows its content verbatim) with control characters removed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .cards import Card, pretty
+from .engine import Hand, LegalActions, Seat
+from .gndt import GndtRow, change_log, gndt, is_url, md_escape, md_link, one_line
+
+__all__ = [
+    "TableView", "GndtRow", "gndt", "change_log", "reference_tag", "find_tag", "hand_start",
+    "turn_notice", "rejection", "dice_rolled", "draw_accepted", "street", "call_for_reveals",
+    "payout", "edit_noted", "status_table", "gndt_rows", "turn_of", "side_pots",
+]
+
+BOARD_SIZE = 5
+ROUND_NAMES = {1: "pre-flop", 2: "flop", 3: "turn", 4: "river"}
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the renderer needs about the table, as plain values (no database rows).
+
+    ``players`` is every table player in GNDT order, seated or not; ``money`` is each one's
+    Money behind (not in the pot). For :func:`payout`, ``money`` is the Money *after* the
+    payout, as the ledger holds it once the hand is settled.
+    """
+
+    name: str
+    players: tuple[str, ...]
+    money: Mapping[str, int] = field(default_factory=dict)
+    button: str | None = None
+
+
+# --------------------------------------------------------------------------- reference tags
+
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,79}$")
+_TAG = re.compile(r"\[np:([A-Za-z0-9][A-Za-z0-9._:-]{0,79})\]")
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"), "-")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+def reference_tag(key: str) -> str:
+    """The visible tag that ends every dealer comment: ``[np:KEY]`` in inline code.
+
+    Inline code keeps Markdown from touching the key (underscores, dashes) and shows as
+    ``<code>[np:KEY]</code>`` in HTML. Keys are limited to letters, digits and ``. _ : -``
+    (80 characters) so the tag survives every sanitiser; anything else is a programming
+    error in the caller and raises :class:`ValueError`.
+    """
+    if not _KEY.match(key):
+        raise ValueError(f"reference key {key!r} must match {_KEY.pattern}")
+    return f"`[np:{key}]`"
+
+
+def find_tag(text: str) -> str | None:
+    """The key of the last reference tag in a comment body, or ``None``.
+
+    Works on the raw Markdown we posted and on the HTML a forum serves back: tags are removed,
+    entities decoded (``&#91;`` for ``[``), typographic dashes that WordPress's texturizer may
+    put in (``–``) read as ``-``, and invisible soft hyphens or zero-width spaces dropped. The
+    last tag wins because ours ends the comment; an earlier one would be a quotation.
+    """
+    t = _HTML_TAG.sub("", text)
+    t = html.unescape(html.unescape(t))  # double-escaped bodies happen with some exporters
+    t = t.translate(_DASHES).translate(_INVISIBLE)
+    found = _TAG.findall(t)
+    return found[-1] if found else None
+
+
+def _finish(parts: Sequence[str], key: str) -> str:
+    """Join paragraphs and end with the reference tag on its own line."""
+    body = "\n\n".join(p.rstrip("\n") for p in parts if p)
+    return f"{body}\n\n{reference_tag(key)}\n"
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _name(name: str) -> str:
+    """A player name for Markdown prose."""
+    return md_escape(name)
+
+
+def _names(names: Sequence[str]) -> str:
+    names = [_name(n) for n in names]
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _ref(comment_ref: str) -> str:
+    """A comment reference for prose: a permalink stays a (clickable) link, an id is text."""
+    r = one_line(comment_ref).strip()
+    return md_link(r) if is_url(r) else md_escape(r)
+
+
+def _code(text: str) -> str:
+    """Inline code: shown verbatim by Markdown, so only backticks (which would end it) and
+    control characters are removed, never backslash-escaped."""
+    return "`" + one_line(text).replace("`", "'") + "`"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(pretty(c) for c in cards)
+
+
+def _board(board: Sequence[Card]) -> str:
+    shown = [pretty(c) for c in board]
+    return " ".join(shown + ["?"] * max(0, BOARD_SIZE - len(shown)))
+
+
+def _quote(text: str) -> str:
+    """A Markdown block quote (also reads as a quotation in plain text)."""
+    lines = [ln.strip() for ln in str(text).strip().splitlines()] or [""]
+    return "\n".join("> " + md_escape(ln) if ln else ">" for ln in lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _hand_label(hand: Hand) -> str:
+    return f"HAND{hand.number}"
+
+
+def _form(hand: Hand, words: str) -> str:
+    """An action in the rule's own form, e.g. ``HAND3 ROUND2 raise Z`` in inline code."""
+    return f"`HAND{hand.number} ROUND{hand.round} {words}`"
+
+
+def _seat_of(hand: Hand, name: str) -> Seat | None:
+    for s in hand.seats:
+        if s.name == name:
+            return s
+    return None
+
+
+def _to_act_name(hand: Hand) -> str | None:
+    if hand.to_act is None or not (0 <= hand.to_act < len(hand.seats)):
+        return None
+    return hand.seats[hand.to_act].name
+
+
+def _button_name(table: TableView, hand: Hand | None) -> str | None:
+    if hand is not None and 0 <= hand.button < len(hand.seats):
+        return hand.seats[hand.button].name
+    return table.button
+
+
+# --------------------------------------------------------------------------- derived views
+
+
+def turn_of(hand: Hand | None, players: Sequence[str]) -> dict[str, str]:
+    """The GNDT Turn column per the rule "Turn Indicator": ``x`` for the seated player to act,
+    ``-`` for other seated players who have not folded, ``o`` for everyone else. Computed here
+    from the seats so the renderer does not depend on engine internals; with no hand running
+    everybody is ``o``."""
+    out = {p: "o" for p in players}
+    if hand is None:
+        return out
+    actor = _to_act_name(hand)
+    for s in hand.seats:
+        out[s.name] = "o" if s.folded else ("x" if s.name == actor else "-")
+    return out
+
+
+def gndt_rows(table: TableView, hand: Hand | None = None) -> tuple[GndtRow, ...]:
+    """GNDT rows for the table: Money from the seat while a hand runs (Money behind), else from
+    the table; Pot is each player's chips in the running hand (0 once it is settled)."""
+    turn = turn_of(hand if hand is not None and hand.result is None else None, table.players)
+    rows = []
+    names = list(table.players) + [s.name for s in (hand.seats if hand else ()) if s.name not in table.players]
+    for p in names:
+        seat = _seat_of(hand, p) if hand is not None else None
+        running = hand is not None and hand.result is None and seat is not None
+        money = seat.money if running and seat is not None else table.money.get(p, 0)
+        pot = seat.total_bet if running and seat is not None else 0
+        rows.append(GndtRow(player=p, money=money, turn=turn.get(p, "o"), pot=pot))
+    return tuple(rows)
+
+
+def side_pots(hand: Hand) -> list[tuple[int, tuple[str, ...]]]:
+    """The pots as WRGPT numbers them: ``[(amount, players still in it)]`` with pot 1 first.
+
+    Each distinct contribution level of a player still in the hand closes a pot; pot 1 is the
+    top one (fewest players, e.g. uncalled chips) and the last is the main pot everyone still
+    in is part of. A player in pot N is also in every pot > N. Folded players' chips count
+    towards the pots up to what they put in."""
+    live = [s for s in hand.seats if not s.folded and s.total_bet > 0]
+    levels = sorted({s.total_bet for s in live})
+    pots: list[tuple[int, tuple[str, ...]]] = []
+    prev = 0
+    for lv in levels:
+        amount = sum(min(s.total_bet, lv) - min(s.total_bet, prev) for s in hand.seats)
+        members = tuple(s.name for s in live if s.total_bet >= lv)
+        pots.append((amount, members))
+        prev = lv
+    pots.reverse()
+    return pots
+
+
+def _width(text: str) -> int:
+    """Display width in a monospaced font: wide East Asian characters take two cells,
+    combining marks none, so names in other scripts do not skew the columns."""
+    w = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return w
+
+
+def _fit(text: str, width: int, right: bool = False) -> str:
+    pad = " " * max(0, width - _width(text))
+    return pad + text if right else text + pad
+
+
+def _clip(text: str, limit: int) -> str:
+    if _width(text) <= limit:
+        return text
+    out = ""
+    for ch in text:
+        if _width(out + ch) > limit - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+NAME_LIMIT = 24
+
+
+def status_table(table: TableView, hand: Hand) -> str:
+    """The WRGPT-style status table in a fenced code block, with the board and the pot.
+
+    Rows are every table player in GNDT order (``#`` is the GNDT position). Name carries
+    ``D`` for the button and ``>`` for the player to act. Bankroll is Money behind, Action the
+    chips put in this hand, Status ``folded`` / ``all-in`` / ``out`` (not seated this hand) or
+    blank. Pot# and Pot size are filled only when side pots exist (the ruleset builds them and
+    somebody still in is all-in), as WRGPT does: the smallest pot each player is in and its size.
+    """
+    actor = _to_act_name(hand)
+    button = _button_name(table, hand)
+    pots = side_pots(hand) if hand.ruleset.side_pots and any(s.all_in for s in hand.seats) else []
+    if len(pots) < 2:
+        pots = []
+    smallest: dict[str, tuple[int, int]] = {}
+    for i, (amount, members) in enumerate(pots, start=1):
+        for m in members:
+            smallest.setdefault(m, (i, amount))
+
+    names = list(table.players) + [s.name for s in hand.seats if s.name not in table.players]
+    head = ("#", "Name", "Bankroll", "Action", "Status", "Pot#", "Pot size")
+    rows: list[tuple[str, ...]] = []
+    for i, p in enumerate(names, start=1):
+        seat = _seat_of(hand, p)
+        mark = ("D" if p == button else " ") + (">" if p == actor else " ")
+        shown = _clip(one_line(p), NAME_LIMIT)
+        if seat is None:
+            rows.append((str(i), f"{mark} {shown}", str(table.money.get(p, 0)), "", "out", "", ""))
+            continue
+        status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
+        pot_no, pot_size = smallest.get(p, (None, None)) if not seat.folded else (None, None)
+        rows.append((
+            str(i), f"{mark} {shown}", str(seat.money), str(seat.total_bet), status,
+            "" if pot_no is None else str(pot_no), "" if pot_size is None else str(pot_size),
+        ))
+    widths = [max(_width(h), *(_width(r[c]) for r in rows)) if rows else _width(h) for c, h in enumerate(head)]
+    right = (True, False, True, True, False, True, True)
+
+    def line(cells: Sequence[str]) -> str:
+        return "|" + "|".join(" " + _fit(c, w, r) + " " for c, w, r in zip(cells, widths, right)) + "|"
+
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    out = [rule, "|" + "|".join(" " + _fit(h, w) + " " for h, w in zip(head, widths)) + "|", rule]
+    out += [line(r) for r in rows]
+    out.append(rule)
+    out.append(f"Board: {_board(hand.board)}")
+    out.append(f"Pot: {hand.pot}")
+    return "```\n" + "\n".join(out) + "\n```"
+
+
+# --------------------------------------------------------------------------- comments
+
+_COMMITMENT_PURPOSE = {
+    "deck": "shuffles the dealer's deck for the community cards",
+    "board": "shuffles the dealer's deck for the community cards",
+    "dice": "rolls the dice the dealer rolls for players",
+    "decks": "prints the decks issued to players",
+}
+
+
+def hand_start(
+    table: TableView,
+    hand: Hand,
+    *,
+    ante: int,
+    blinds: Sequence[int] = (),
+    commitments: Mapping[str, str] = {},
+    decks_issued: bool = False,
+    key: str,
+) -> str:
+    """The hand-start comment: hand number, antes (and blinds) collected and the pot, who is
+    seated, the button, the SHA-256 commitments of the hand's secrets (never the secrets: they
+    are published with the payout), what players must do first, and the status table."""
+    n = hand.number
+    seated = [s.name for s in hand.seats]
+    parts = [f"**Hand #{n} has commenced** at {md_escape(table.name)} ({md_escape(hand.ruleset.title or hand.ruleset.name)})."]
+    money_line = f"Ante {ante}"
+    if blinds:
+        money_line += ", blinds " + "/".join(str(b) for b in blinds)
+    short = [s for s in hand.seats if s.money == 0]
+    money_line += f": collected from {_plural(len(seated), 'seated player')}, the pot is {hand.pot}."
+    if short:
+        money_line += " " + " ".join(
+            f"{_name(s.name)} posted {s.total_bet}, all their Money, and is all-in." for s in short
+        )
+    parts.append(money_line)
+    parts.append(
+        f"Seated, in GNDT order: {_names(seated)}. The Button: {_name(_button_name(table, hand) or 'nobody')}."
+    )
+    not_seated = [p for p in table.players if p not in seated]
+    if not_seated:
+        parts[-1] += f" Not seated this hand: {_names(not_seated)}."
+    if commitments:
+        lines = [
+            "Commitments (SHA-256 of this hand's secrets; the secrets are published with the payout, "
+            "so anyone can recompute every card and die):"
+        ]
+        for label, digest in commitments.items():
+            why = _COMMITMENT_PURPOSE.get(label, "")
+            lines.append(f"- {md_escape(label)}: {_code(digest)}" + (f" ({why})" if why else ""))
+        parts.append("\n".join(lines))
+    if hand.ruleset.deck == "per_player":
+        deck = (
+            "your new Deck of Cards for this hand has been sent to you privately."
+            if decks_issued
+            else "obtain a new Deck of Cards from the Trading Post for this hand."
+        )
+        parts.append(
+            f"First, every seated player: {deck} Then make your Hole Card Draw: "
+            f"`HAND#{n} DICE52 DICE52` (identical results are drawn again), and post the "
+            "results and your deck's checksum: "
+            "`cards 14, 26, Cards printed by: <printer>, <town>`."
+        )
+    actor = _to_act_name(hand)
+    if actor is not None:
+        parts.append(f"First to act in round {hand.round}: {_name(actor)}.")
+    parts.append(status_table(table, hand))
+    return _finish(parts, key)
+
+
+def _raise_words(hand: Hand, legal: LegalActions) -> str:
+    lo, hi = legal.raise_min, legal.raise_max
+    span = f"Z = {lo}" if lo == hi else f"Z from {lo} to {hi}"
+    if hand.ruleset.raise_amount == "raise_to":
+        return f"{span}: your new total for the round"
+    return f"{span}: the chips you add"
+
+
+def turn_notice(
+    table: TableView, hand: Hand, legal: LegalActions, *, key: str, deadline: str | None = None
+) -> str:
+    """Whose turn it is, the amount to call, and every legal action in the rule's own form with
+    its range, then the status table. The forms are what a player can copy into a comment."""
+    who = _name(legal.player)
+    rnd = ROUND_NAMES.get(hand.round, f"round {hand.round}")
+    to_call = legal.call or 0
+    owed = f"{to_call} to call" if to_call else "nothing to call"
+    parts = [f"Hand #{hand.number}, round {hand.round} ({rnd}): **{who}** to act, {owed}. Pot: {hand.pot}."]
+    opts = []
+    if legal.check:
+        opts.append(f"- {_form(hand, 'check')}")
+    if legal.call is not None:
+        note = " (all your Money)" if legal.all_in and legal.call == legal.all_in else ""
+        opts.append(f"- {_form(hand, 'call')} ({legal.call}){note}")
+    if legal.raise_min is not None and legal.raise_max is not None:
+        opts.append(f"- {_form(hand, 'raise Z')} ({_raise_words(hand, legal)})")
+    if legal.all_in:
+        opts.append(f"- {_form(hand, 'all in')} ({legal.all_in}, all your Money)")
+    if legal.fold:
+        opts.append(f"- {_form(hand, 'folds')}")
+    parts.append("Legal actions:\n" + "\n".join(opts))
+    if not legal.check and hand.round == 1 and not hand.ruleset.check_in_first_round:
+        parts.append("No check before the flop.")
+    if deadline:
+        parts.append(
+            f"Deadline: {md_escape(deadline)}. After it the dealer checks for you if that is legal, "
+            "otherwise folds."
+        )
+    parts.append(status_table(table, hand))
+    return _finish(parts, key)
+
+
+#: What to do instead, per rejection code, when it is obvious.
+_HINTS = {
+    "not_seated": "Only seated players act in this hand.",
+    "not_your_turn": "Wait for the dealer's turn notice that names you.",
+    "stale_hand": "Name the current hand, as the latest turn notice shows.",
+    "stale_round": "Name the current hand and round, as the latest turn notice shows.",
+    "missing_hand_round": "Write the hand and round, e.g. `HAND3 ROUND1 raise 20`.",
+    "check_before_flop": "Before the flop you may call, raise or fold.",
+    "check_facing_raise": "Somebody has raised this round: call, raise or fold.",
+    "call_nothing_to_call": "There is nothing to call: check, raise or fold.",
+    "call_amount_mismatch": "Call without an amount, or with the amount the turn notice gives.",
+    "raise_too_small": "Raise at least the minimum the turn notice gives.",
+    "raise_not_more_than_call": "A raise must add more than the amount to call; to match it, call.",
+    "raise_too_large": "You cannot put in more than all of your Money; `all in` puts in all of it.",
+    "insufficient_money": "`all in` puts in all of your Money.",
+    "identical_dice": "Make another Hole Card Draw comment.",
+    "ambiguous": "Post one action per comment.",
+    "unparseable": "Use the form the turn notice shows, e.g. `HAND3 ROUND1 raise 20`.",
+    "bad_card": "Write cards like `7h 2s` or `7 of hearts, 2 of spades`.",
+    "wrong_card_count": "Reveal exactly your two hole cards.",
+    "lookalike": "Type the action in plain ASCII letters.",
+}
+
+
+def rejection(author: str, comment_ref: str, code: str, message: str, citation: str, *, key: str) -> str:
+    """A refused comment: who and which comment, the code and the reason, the rule sentence it
+    rests on as a quotation, and what to do instead when that is obvious."""
+    parts = [f"{_name(author)}: your comment {_ref(comment_ref)} was not accepted ({_code(code)}): {md_escape(message)}"]
+    if citation:
+        parts.append("The rule:\n\n" + _quote(citation))
+    hint = _HINTS.get(code)
+    if hint:
+        parts.append(hint)
+    return _finish(parts, key)
+
+
+def dice_rolled(
+    player: str,
+    comment_ref: str,
+    sides: Sequence[int],
+    results: Sequence[int],
+    *,
+    identical: bool,
+    key: str,
+    citation: str = "",
+) -> str:
+    """The dealer's dice roll for a player's ``DICEn`` comment (forums without a roller), or
+    the record of the forum's own roll. Identical Hole Card Draw results are drawn again."""
+    rolls = ", ".join(f"DICE{s}: {r}" for s, r in zip(sides, results))
+    parts = [f"Dice for {_name(player)} ({_ref(comment_ref)}): {rolls}."]
+    if identical:
+        parts.append(
+            "Both results are the same number, so this Hole Card Draw does not count: "
+            "make another Hole Card Draw comment."
+        )
+        if citation:
+            parts.append(_quote(citation))
+    else:
+        positions = " and ".join(str(r) for r in results)
+        parts.append(
+            f"Your hole cards are cards {positions} of your deck: now post "
+            f"`cards {', '.join(str(r) for r in results)}, Cards printed by: <printer>, <town>` "
+            "with your deck's checksum."
+        )
+    return _finish(parts, key)
+
+
+def draw_accepted(player: str, comment_ref: str, positions: Sequence[int], checksum: str, *, key: str) -> str:
+    """A draw statement checked against the dice log and the deck's checksum. The cards stay
+    secret: only the positions and the printer are public until the showdown."""
+    pos = " and ".join(str(p) for p in positions)
+    return _finish(
+        [
+            f"{_name(player)}'s Hole Card Draw is recorded ({_ref(comment_ref)}): cards {pos} of the "
+            f"deck with \"{md_escape(checksum)}\". The cards stay hidden until the showdown."
+        ],
+        key,
+    )
+
+
+def street(table: TableView, hand: Hand, name: str, new_cards: Sequence[str], *, key: str) -> str:
+    """The Flop, the Turn or the River: the new cards, the whole board, the pot, and who acts
+    first in the round that begins (or that nobody can bet, when all are all-in)."""
+    parts = [
+        f"**{md_escape(name)}**: {_cards(new_cards)}",
+        f"Board: {_cards(hand.board)}. Pot: {hand.pot}.",
+    ]
+    actor = _to_act_name(hand)
+    if actor is not None:
+        parts.append(f"Round {hand.round} begins: {_name(actor)} acts first.")
+    else:
+        parts.append("Nobody can bet: every player still in is all-in (or only one can act).")
+    return _finish(parts, key)
+
+
+def call_for_reveals(table: TableView, hand: Hand, players: Sequence[str], *, key: str) -> str:
+    """The showdown: who must reveal, in showdown order, and the form to use."""
+    order = "\n".join(f"{i}. {_name(p)}" for i, p in enumerate(players, start=1))
+    parts = [
+        f"Hand #{hand.number}: betting is over. Showdown; board {_cards(hand.board)}, pot {hand.pot}.",
+        f"Reveal your hole cards, in this order:\n\n{order}",
+        f"Form: `HAND{hand.number} reveal 7h 2s` (or `7 of hearts, 2 of spades`).",
+    ]
+    return _finish(parts, key)
+
+
+def _side_pots_mattered(hand: Hand) -> bool:
+    """Would a side-pot ruleset have split this pot? True when a player still in put in less
+    than another player still in (an all-in for less)."""
+    live = [s for s in hand.seats if not s.folded]
+    if len(live) < 2:
+        return False
+    return len({s.total_bet for s in live}) > 1
+
+
+def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, key: str) -> str:
+    """The end of the hand: every revealed hand with its name and best five, each pot and who
+    won it, the money moved (returned uncalled bets and rounding remainders included), the
+    published secrets, and the GNDT table after it. ``table.money`` is Money after the payout.
+    """
+    res = hand.result
+    if res is None:
+        raise ValueError("payout needs a settled hand (hand.result is None)")
+    parts = [f"**Hand #{hand.number} is over.** Board: {_cards(hand.board)}."]
+    if res.uncontested:
+        winners = sorted({w for a in res.awards for w in a.winners})
+        parts.append(f"Everyone else folded: {_names(winners)} wins without a showdown.")
+    if res.shown:
+        lines = ["Shown hands:"]
+        for sh in res.shown:
+            lines.append(
+                f"- {_name(sh.player)}: {_cards(sh.hole)}, {md_escape(sh.name)} ({_cards(sh.best_five)})"
+            )
+        mucked = [s.name for s in hand.seats if s.mucked]
+        for m in mucked:
+            lines.append(f"- {_name(m)}: mucked")
+        parts.append("\n".join(lines))
+    pot_lines = []
+    many = len(res.awards) > 1
+    for i, aw in enumerate(res.awards, start=1):
+        label = ("Main pot" if i == 1 else f"Side pot {i - 1}") if many else "Pot"
+        if len(aw.winners) == 1:
+            line = f"- {label} {aw.amount}: {_name(aw.winners[0])} wins {aw.shares.get(aw.winners[0], aw.amount)}."
+        else:
+            shares = ", ".join(f"{_name(w)} {aw.shares.get(w, 0)}" for w in aw.winners)
+            line = f"- {label} {aw.amount}: split between {_names(aw.winners)} ({shares})."
+        if aw.remainder:
+            line += (
+                f" {_plural(aw.remainder, 'chip')} left over by rounding down "
+                f"{'is' if aw.remainder == 1 else 'are'} destroyed."
+            )
+        pot_lines.append(line)
+    if pot_lines:
+        parts.append("\n".join(pot_lines))
+    notes = []
+    for p, amt in res.returned.items():
+        if amt:
+            notes.append(f"Returned to {_name(p)}: {amt} (uncalled).")
+    if res.destroyed:
+        notes.append(f"Removed from the game by rounding: {res.destroyed}.")
+    if not hand.ruleset.side_pots and _side_pots_mattered(hand):
+        notes.append(
+            "Side pots: none under this ruleset; the winner takes the whole pot, "
+            "even from a player who put in more than an all-in player could match."
+        )
+    if notes:
+        parts.append(" ".join(notes))
+    moved = ["Money moved:"]
+    for s in hand.seats:
+        got = res.payouts.get(s.name, 0)
+        net = got - s.total_bet
+        moved.append(f"- {_name(s.name)}: put in {s.total_bet}, receives {got} ({net:+d})")
+    parts.append("\n".join(moved))
+    if secrets:
+        lines = ["Secrets of this hand (each one's SHA-256 is the commitment posted at the start):"]
+        for label, value in secrets.items():
+            lines.append(f"- {md_escape(label)}: {_code(value)}")
+        parts.append("\n".join(lines))
+    parts.append(gndt(gndt_rows(table, None), "md", title=f"GNDT after hand #{hand.number}").rstrip("\n"))
+    return _finish(parts, key)
+
+
+def edit_noted(author: str, comment_ref: str, *, key: str) -> str:
+    """An edit after adjudication: the first reading binds, like a spoken action at a table."""
+    return _finish(
+        [
+            f"{_name(author)} edited a comment ({_ref(comment_ref)}) after it was adjudicated; "
+            "the first reading stands (as a spoken action does)."
+        ],
+        key,
+    )
