@@ -142,6 +142,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "insufficient_money", "betting_closed", "already_revealed", "reveal_not_allowed",
     "wrong_card_count", "bad_card", "unparseable", "ambiguous", "not_player_action",
     "identical_dice", "draw_mismatch", "false_reveal", "lookalike", "edited_after_verdict",
+    "bad_amount",
 )
 
 

@@ -1,0 +1,659 @@
+"""The comment grammar: what a player's comment asks the Dealer to do.
+
+The enacted rule asks for comments "in substantially the form" ``HANDx ROUNDy raise Z``,
+``HANDx ROUNDy folds``, ``HANDx ROUNDy check``, ``HAND#X DICE52 DICE52``, the draw statement
+``Spikebrennan cards 14, 26, Cards printed by: J. J. Grimes Printing, Elko`` and reveals. This
+module turns one comment into exactly one of
+
+- :class:`Intent` — a well-formed action (the engine then decides whether it is *legal*),
+- :class:`GrammarError` — something that is plainly an attempt but not well formed, with a
+  stable ``code`` and a message saying what was expected, so the Dealer can reply,
+- :class:`NoAction` — ordinary chat.
+
+Where an action may appear (the rule players can predict; docs/comment-grammar.md says it
+for players):
+
+1. Only visible, unquoted text acts (:func:`nomicpoker.markup.visible_text`).
+2. A *HAND tag* (``HAND3``, ``Hand #3``, ``HAND#3``, ``hand 3``) anywhere on a line starts an
+   attempt **if** it is followed (after spaces and punctuation) by a ROUND tag, an action word
+   or a DICE roll. A HAND tag followed by anything else is chat ("hand 3 was fun"). Once a
+   ROUND tag is seen, whatever follows must be an action, else it is an error.
+3. The statement ends where the action is complete. What follows on the line is chat, unless
+   the very next word is a number or an action word ("raise 20 30", "raise 20 fold"): then the
+   action is garbled and rejected rather than guessed.
+4. Without a HAND tag only two things act: the draw statement (recognised by
+   ``Cards printed by``) and a line that is nothing but a reveal (``reveal 7h 2s``, or at least
+   two cards alone on their line: ``7♥ 2♠``). Words like "fold" or "call" in chat never act.
+5. One comment, one action. The same action repeated (say in the text and again in a
+   signature) counts once; two different actions are rejected as ``ambiguous``; if any attempt
+   in the comment is malformed, the comment is rejected with that attempt's error.
+
+Look-alike letters: the grammar reads a *skeleton* of the text in which Cyrillic, Greek,
+fullwidth and other letters that look Latin are mapped to the Latin letter they imitate, so
+``rаise`` (Cyrillic ``а``) is *recognised* — and then rejected with code ``lookalike`` naming
+the character, never read as the command and never silently ignored. Fullwidth digits and
+punctuation (``２０``, ``＃``) are the one silent normalisation (NFKC), because they cannot
+spell a different command. Invisible characters were already removed by the markup layer.
+
+Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Literal, Union
+
+from . import actions
+from .cards import CardError, parse_card
+from .markup import visible_text
+
+__all__ = [
+    "Intent", "GrammarError", "NoAction", "Result", "parse_comment", "canonical", "to_action",
+    "visible_text", "FORMS",
+]
+
+Kind = Literal["fold", "check", "call", "raise", "all_in", "dice", "draw", "reveal"]
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A well-formed action as the comment states it. Nothing here is checked against the
+    table (turn, amounts, hand number): that is the engine's and the dealer's job."""
+
+    kind: Kind
+    hand: int | None = None
+    round: int | None = None
+    #: raise: chips stated; call: the amount stated (optional; the engine rejects a mismatch)
+    amount: int | None = None
+    #: hole-card draw: the sides of each die requested ("DICE52 DICE52" -> (52, 52))
+    dice: tuple[int, ...] = ()
+    #: draw statement: the deck positions stated ("cards 14, 26" -> (14, 26))
+    positions: tuple[int, ...] = ()
+    #: draw statement: the deck's "Cards printed by:" checksum, whitespace collapsed
+    checksum: str | None = None
+    #: reveal: canonical cards ("7h", "Ts")
+    cards: tuple[str, ...] = ()
+    #: the visible source text that matched, for quoting back
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class GrammarError:
+    """An attempt that does not parse. ``code`` is stable (see ``ruleset.REJECTION_CODES``);
+    ``message`` says what was wrong and what was expected; ``text`` is the offending fragment."""
+
+    code: str
+    message: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class NoAction:
+    """Ordinary chat: nothing in the comment looks like an attempt to act."""
+
+
+Result = Union[Intent, GrammarError, NoAction]
+
+#: What each kind of action should look like, for error messages.
+FORMS: dict[str, str] = {
+    "raise": '"HANDx ROUNDy raise Z" with Z a whole number of chips',
+    "call": '"HANDx ROUNDy call" (or "HANDx ROUNDy call Z" with Z the amount to call)',
+    "check": '"HANDx ROUNDy check"',
+    "fold": '"HANDx ROUNDy folds"',
+    "all_in": '"HANDx ROUNDy all in"',
+    "reveal": '"HANDx reveal 7h 2s" (cards like 7h, Ts, 10♠ or "7 of hearts")',
+    "dice": '"HAND#X DICE52 DICE52"',
+    "draw": '"cards 14, 26, Cards printed by: <printer>, <town>"',
+}
+_ANY_ACTION = ('one of "HANDx ROUNDy raise Z", "HANDx ROUNDy call", "HANDx ROUNDy check", '
+               '"HANDx ROUNDy folds", "HANDx ROUNDy all in", "HAND#X DICE52 DICE52", '
+               '"HANDx reveal 7h 2s"')
+
+_MAX_DIGITS = 12  # larger numbers are nonsense (and int() of huge strings is slow or refused)
+
+# ---------------------------------------------------------------------------------------------
+# Look-alike skeleton
+# ---------------------------------------------------------------------------------------------
+
+#: Letters from other scripts that render like a Latin letter (beyond what NFKC maps).
+_CONFUSABLES: dict[str, str] = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l",
+    "ԛ": "q", "ԝ": "w", "ү": "y", "ɡ": "g", "ո": "n", "ս": "u", "օ": "o", "զ": "q",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Һ": "H", "Ӏ": "I",
+    "Ԛ": "Q", "Ԝ": "W", "Ү": "Y", "Ѵ": "V", "ѵ": "v",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+    "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
+    # Latin letters that imitate other Latin letters
+    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ʟ": "L", "ᴀ": "A", "ᴄ": "C", "ᴅ": "D", "ᴇ": "E",
+    "ᴋ": "K", "ᴍ": "M", "ᴏ": "O", "ᴘ": "P", "ᴛ": "T", "ᴜ": "U", "ᴠ": "V", "ᴡ": "W", "ᴢ": "Z",
+    "ʀ": "R", "ɪ": "I", "ɴ": "N", "ʜ": "H", "ꜱ": "S", "ƒ": "f", "ℓ": "l",
+}
+
+
+@dataclass(frozen=True)
+class _Skeleton:
+    text: str                    # ASCII-ish text the grammar reads
+    origin: tuple[int, ...]      # skeleton index -> index in the visible text
+    flagged: dict[int, str]      # visible-text index -> look-alike character found there
+    visible: str
+
+
+def _skeleton(visible: str) -> _Skeleton:
+    chars: list[str] = []
+    origin: list[int] = []
+    flagged: dict[int, str] = {}
+    for i, ch in enumerate(visible):
+        o = ord(ch)
+        if o < 128:
+            chars.append(ch)
+            origin.append(i)
+            continue
+        if ch.isspace():
+            chars.append(" ")
+            origin.append(i)
+            continue
+        if 0xFF01 <= o <= 0xFF5E:  # fullwidth ASCII block
+            n = unicodedata.normalize("NFKC", ch)
+            if not n.isalpha():  # digits and punctuation: silent
+                chars.append(n)
+                origin.append(i)
+                continue
+        if unicodedata.category(ch).startswith("M"):  # combining mark: decorates a letter
+            flagged[i] = ch
+            continue
+        mapped = _CONFUSABLES.get(ch)
+        if mapped is None:
+            n = unicodedata.normalize("NFKC", ch)
+            if n.isascii() and n.isalnum():
+                mapped = n
+            elif unicodedata.category(ch) == "Nd":
+                mapped = str(unicodedata.digit(ch, 0))
+        if mapped:
+            flagged[i] = ch
+            for c in mapped:
+                chars.append(c)
+                origin.append(i)
+        else:
+            chars.append(ch)
+            origin.append(i)
+    return _Skeleton("".join(chars), tuple(origin), flagged, visible)
+
+
+def _orig_span(sk: _Skeleton, start: int, end: int) -> tuple[int, int]:
+    """Visible-text span of a skeleton span (combining marks on the last letter included)."""
+    if not sk.origin:
+        return 0, 0
+    a = sk.origin[start] if start < len(sk.origin) else len(sk.visible)
+    b = sk.origin[end] if end < len(sk.origin) else len(sk.visible)
+    return a, max(a, b)
+
+
+def _char_desc(ch: str) -> str:
+    return f'"{ch}" (U+{ord(ch):04X} {unicodedata.name(ch, "UNNAMED CHARACTER")})'
+
+
+# ---------------------------------------------------------------------------------------------
+# Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
+# ---------------------------------------------------------------------------------------------
+
+_F = re.IGNORECASE | re.ASCII
+_SP = r"[^\S\n]"
+_SEP = re.compile(r"(?:[^\S\n]|[,:;.\-/|()\[\]\"'=~–—“”‘’])*")
+_SPACES = re.compile(r"[^\S\n]*")
+_HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
+_DICE_ANY = re.compile(r"(?<![A-Za-z0-9])dice[0-9]+(?![0-9A-Za-z])", _F)
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*", _F)
+_ALL_IN_TAIL = re.compile(rf"{_SP}*(?:-|_)?{_SP}*in(?![A-Za-z0-9])", _F)
+_AMOUNT_LEAD = re.compile(rf"{_SP}*[:=,]?{_SP}*")
+_AMOUNT = re.compile(
+    rf"(?P<neg>[-−–]{_SP}*)?\$?{_SP}*(?P<num>[0-9]{{1,3}}(?:,[0-9]{{3}})+(?![0-9])|[0-9]+)"
+    r"(?P<frac>[.,][0-9]+)?", _F)
+_UNIT = re.compile(rf"{_SP}*(?:chips?|coins?|money)(?![A-Za-z])", _F)
+_RANK_WORD = (r"(?:10|[2-9]|[ajqkt]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
+              r"|ace|deuce|trey)")
+_SUIT_CH = "shdc♠♤♥♡♦♢♣♧"
+_CARD = re.compile(
+    rf"(?:{_RANK_WORD}{_SP}+of{_SP}+[A-Za-z]+(?![A-Za-z]))"
+    rf"|(?:(?:10|[2-9tjqka]){_SP}*[{_SUIT_CH}](?=(?:10|[2-9tjqka])[{_SUIT_CH}]|[^A-Za-z0-9]|$))", _F)
+_CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
+_CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
+_TOKEN = re.compile(r"[^\s,;]+")
+_PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
+_DRAW_CARDS = re.compile(rf"(?<![A-Za-z])cards?(?={_SP}*[:#]?{_SP}*[0-9])", _F)
+_POSITIONS = re.compile(
+    rf"{_SP}*[:#]?{_SP}*(?P<list>[0-9]+(?:{_SP}*(?:,|&|\+|and)?{_SP}*[0-9]+)*)(?![0-9])", _F)
+_PRINTED_LEAD = re.compile(
+    rf"{_SP}*[,;:.\-]?{_SP}*(?:cards?{_SP}+)?printed{_SP}+by{_SP}*:?{_SP}*", _F)
+_REVEAL_LINE_LEAD = re.compile(
+    rf"{_SP}*(?P<verb>(?:i{_SP}+)?(?:reveals?|shows?)(?![A-Za-z])|(?:my{_SP}+)?(?:hole{_SP}+)?"
+    rf"cards(?:{_SP}+are)?(?![A-Za-z]))?{_SP}*[:\-]?{_SP}*", _F)
+
+_VERBS: dict[str, str] = {
+    "fold": "fold", "folds": "fold", "check": "check", "checks": "check", "call": "call",
+    "calls": "call", "raise": "raise", "raises": "raise", "allin": "all_in", "all-in": "all_in",
+    "reveal": "reveal", "reveals": "reveal", "show": "reveal", "shows": "reveal",
+    "card": "draw", "cards": "draw",
+}
+#: Words that show a player *meant* to act but did not use the rule's words.
+_NEAR_MISS = frozenset({
+    "bet", "bets", "betting", "raised", "raising", "reraise", "re-raise", "reraises", "folded",
+    "folding", "called", "calling", "checked", "checking", "muck", "mucks", "limp", "limps",
+    "shove", "shoves", "jam", "jams", "pass", "passes", "see", "sees", "revealed", "showing",
+    "all", "dice", "stand", "stay",
+})
+_NUMBER_WORDS = frozenset({
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "half", "all",
+})
+
+
+class _Reject(Exception):
+    def __init__(self, code: str, message: str, start: int, end: int):
+        super().__init__(message)
+        self.code, self.message, self.start, self.end = code, message, start, end
+
+
+def _near(word: str) -> str | None:
+    """The action word ``word`` is one typo away from (edit or swap), for verbs of 4+ letters."""
+    w = word.lower()
+    for v in ("raise", "raises", "fold", "folds", "check", "checks", "call", "calls", "reveal",
+              "reveals"):
+        if abs(len(v) - len(w)) > 1 or w == v:
+            continue
+        if len(v) == len(w):
+            diff = [i for i in range(len(v)) if v[i] != w[i]]
+            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and v[diff[0]] == w[diff[1]] and v[diff[1]] == w[diff[0]]):
+                return v
+        else:
+            a, b = (v, w) if len(v) > len(w) else (w, v)
+            if any(a[:i] + a[i + 1:] == b for i in range(len(a))):
+                return v
+    return None
+
+
+def _number(digits: str, start: int, end: int, what: str) -> int:
+    if len(digits) > _MAX_DIGITS:
+        raise _Reject("bad_amount", f"{what} {digits[:20]}... is too large to be a number of "
+                      f"chips or a hand.", start, end)
+    return int(digits)
+
+
+# ---------------------------------------------------------------------------------------------
+# The parser (cursor-based over the skeleton)
+# ---------------------------------------------------------------------------------------------
+
+class _Parser:
+    def __init__(self, sk: _Skeleton):
+        self.sk = sk
+        self.s = sk.text
+
+    def frag(self, start: int, end: int) -> str:
+        a, b = _orig_span(self.sk, start, end)
+        return self.sk.visible[a:b].strip()
+
+    def line_end(self, pos: int) -> int:
+        e = self.s.find("\n", pos)
+        return len(self.s) if e < 0 else e
+
+    def next_word(self, pos: int) -> tuple[str, int, int] | None:
+        p = _SPACES.match(self.s, pos).end()
+        m = _TOKEN.match(self.s, p)
+        if not m or m.start() >= self.line_end(pos):
+            return None
+        return m.group(0), m.start(), m.end()
+
+    # -- tail rule --------------------------------------------------------------------------
+    def check_tail(self, start: int, end: int, kind: str) -> None:
+        """After a complete action the line is chat, unless the next word shows the action was
+        garbled (a number or an action word directly after it)."""
+        p = _SPACES.match(self.s, end).end()
+        m = _WORD.match(self.s, p) or re.compile(r"[0-9][0-9A-Za-z.,]*").match(self.s, p)
+        if not m:
+            return
+        w = m.group(0)
+        lw = w.lower()
+        if lw[0].isdigit() or lw in _VERBS or lw in _NEAR_MISS or lw in _NUMBER_WORDS:
+            raise _Reject(
+                "unparseable",
+                f'"{self.frag(start, m.end())}": unexpected "{self.frag(m.start(), m.end())}" '
+                f"after the action. Expected {FORMS[kind]}, then a full stop or a new line "
+                "before any chat.", start, m.end())
+
+    # -- pieces ---------------------------------------------------------------------------
+    def amount(self, start: int, pos: int, kind: str, required: bool) -> tuple[int | None, int]:
+        p = _AMOUNT_LEAD.match(self.s, pos).end()
+        m = _AMOUNT.match(self.s, p)
+        if not m:
+            if required:
+                nw = self.next_word(pos)
+                shown = self.frag(start, nw[2] if nw else pos)
+                if nw and nw[0].lower() in ("to", "by"):
+                    raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}" is not that '
+                                  f'form: write "raise Z" where Z is the amount of the Raise.',
+                                  start, nw[2])
+                raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}" has no amount.',
+                              start, nw[2] if nw else pos)
+            return None, pos
+        shown = self.frag(start, m.end())
+        if m.group("neg"):
+            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}" is negative: the '
+                          "amount must be a whole number of chips, 1 or more.", start, m.end())
+        if m.group("frac"):
+            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}" is not a whole '
+                          "number: chips do not split.", start, m.end())
+        value = _number(m.group("num").replace(",", ""), start, m.end(), "The amount")
+        if kind == "raise" and value < 1:
+            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}": a raise must be at '
+                          "least 1 chip.", start, m.end())
+        end = m.end()
+        u = _UNIT.match(self.s, end)
+        return value, (u.end() if u else end)
+
+    def cards(self, start: int, pos: int, need_all: int | None = None
+              ) -> tuple[tuple[str, ...], int]:
+        """Scan a card list from ``pos``; stop at the first word that is not a card. A word
+        that looks like a card but is not one (``2x``, ``11h``, ``7 of hoarts``) is a
+        ``bad_card`` error naming it."""
+        found: list[str] = []
+        p = pos
+        end = pos
+        while True:
+            q = _CARD_SEP.match(self.s, p).end() if found else _SPACES.match(self.s, p).end()
+            m = _CARD.match(self.s, q)
+            if m and m.start() < self.line_end(pos):
+                tok = self.frag(m.start(), m.end())
+                try:
+                    found.append(parse_card(re.sub(r"\s+", " ", m.group(0))))
+                except CardError as e:
+                    raise _Reject("bad_card", f'"{tok}" is not a card: {e.reason}. Expected '
+                                  f"{FORMS['reveal']}.", start, m.end()) from None
+                p = end = m.end()
+                continue
+            t = _TOKEN.match(self.s, q)
+            if t and t.start() < self.line_end(pos):
+                tok = t.group(0).rstrip(".!?)\"'")
+                if tok and _CARDLIKE.match(tok):
+                    raise _Reject("bad_card", f'"{self.frag(t.start(), t.start() + len(tok))}" '
+                                  f"is not a card. Expected {FORMS['reveal']}.", start, t.end())
+            return tuple(found), end
+
+    def draw(self, start: int, pos: int, hand: int | None, rnd: int | None) -> tuple[Intent, int]:
+        m = _POSITIONS.match(self.s, pos)
+        if not m:
+            raise _Reject("unparseable", f'"{self.frag(start, self.line_end(pos))}" names no deck '
+                          f"positions. Expected {FORMS['draw']}.", start, self.line_end(pos))
+        positions = tuple(_number(d, start, m.end(), "The position")
+                          for d in re.findall(r"[0-9]+", m.group("list")))
+        lead = _PRINTED_LEAD.match(self.s, m.end())
+        if not lead:
+            raise _Reject("unparseable", f'"{self.frag(start, self.line_end(pos))}" has no '
+                          f'"Cards printed by:" checksum. Expected {FORMS["draw"]}.',
+                          start, self.line_end(pos))
+        end = self.line_end(pos)
+        a, b = _orig_span(self.sk, lead.end(), end)
+        checksum = " ".join(self.sk.visible[a:b].split()).strip(" \t.!?\"'“”‘’)").strip()
+        if not checksum:
+            raise _Reject("unparseable", f'"{self.frag(start, end)}" has an empty "Cards printed '
+                          f'by:" checksum. Expected {FORMS["draw"]}.', start, end)
+        return Intent("draw", hand=hand, round=rnd, positions=positions, checksum=checksum), end
+
+    # -- a HAND-tagged statement ----------------------------------------------------------
+    def tagged(self, m: re.Match[str]) -> tuple[Intent | None, int]:
+        """Parse the statement a HAND tag starts. ``(None, _)`` when it is chat."""
+        start = m.start()
+        hand = _number(m.group(1), start, m.end(), "The hand number")
+        pos = _SEP.match(self.s, m.end()).end()
+        rnd: int | None = None
+        r = _ROUND.match(self.s, pos)
+        if r:
+            rnd = _number(r.group(1), start, r.end(), "The round number")
+            pos = _SEP.match(self.s, r.end()).end()
+        committed = rnd is not None
+
+        if _DICE.match(self.s, pos):
+            sides: list[int] = []
+            end = pos
+            while (d := _DICE.match(self.s, pos)):
+                n = _number(d.group(1), start, d.end(), "The die size")
+                if n < 2:
+                    raise _Reject("unparseable", f'"{self.frag(start, d.end())}": a die needs at '
+                                  f"least 2 sides. Expected {FORMS['dice']}.", start, d.end())
+                sides.append(n)
+                end = d.end()
+                pos = _SEP.match(self.s, end).end()
+                if self.s.find("\n", end, pos) >= 0:
+                    break
+            return Intent("dice", hand=hand, round=rnd, dice=tuple(sides)), end
+
+        w = _WORD.match(self.s, pos)
+        if not w or w.start() >= self.line_end(m.end()):
+            if committed:
+                raise _Reject("unparseable", f'"{self.frag(start, pos)}" names no action. '
+                              f"Expected {_ANY_ACTION}.", start, pos)
+            return self.bare_reveal(start, pos, hand)
+        word = w.group(0).lower()
+        kind = _VERBS.get(word)
+        end = w.end()
+        if word == "all":
+            t = _ALL_IN_TAIL.match(self.s, end)
+            if t:
+                kind, end = "all_in", t.end()
+        if kind is None:
+            guess = _near(word)
+            if committed or guess or word in _NEAR_MISS:
+                hint = f' Did you mean "{guess}"?' if guess else ""
+                raise _Reject("unparseable", f'"{self.frag(start, w.end())}": "{w.group(0)}" is '
+                              f"not an action of this game.{hint} Expected {_ANY_ACTION}.",
+                              start, w.end())
+            return self.bare_reveal(start, pos, hand)
+
+        intent: Intent
+        if kind in ("fold", "check", "all_in"):
+            intent = Intent(kind, hand=hand, round=rnd)  # type: ignore[arg-type]
+        elif kind in ("raise", "call"):
+            amount, end = self.amount(start, end, kind, required=(kind == "raise"))
+            intent = Intent(kind, hand=hand, round=rnd, amount=amount)  # type: ignore[arg-type]
+        elif kind == "reveal":
+            p = _SPACES.match(self.s, end).end()
+            p = p + 1 if p < len(self.s) and self.s[p] in ":-" else p
+            cards, cend = self.cards(start, p)
+            if not cards:
+                nw = self.next_word(p)
+                what = f'"{self.frag(nw[1], nw[2])}" is not a card' if nw else "no cards follow"
+                raise _Reject("bad_card", f'"{self.frag(start, nw[2] if nw else end)}": {what}. '
+                              f"Expected {FORMS['reveal']}.", start, nw[2] if nw else end)
+            intent, end = Intent("reveal", hand=hand, round=rnd, cards=cards), cend
+        else:  # draw
+            return self.draw(start, end, hand, rnd)
+        self.check_tail(start, end, kind)
+        return intent, end
+
+    def bare_reveal(self, start: int, pos: int, hand: int) -> tuple[Intent | None, int]:
+        """``HAND3 7♥ 2♠``: a HAND tag followed by nothing but cards on its line."""
+        le = self.line_end(pos)
+        rest = self.s[pos:le].rstrip(" .!")
+        if not rest:
+            return None, pos
+        try:
+            cards, end = self.cards(start, pos)
+        except _Reject:
+            return None, pos
+        if cards and self.s[end:le].strip(" .!") == "":
+            return Intent("reveal", hand=hand, cards=cards), end
+        return None, pos
+
+    def reveal_line(self, ls: int, le: int) -> tuple[Intent | None, int]:
+        """A line that is only a reveal: ``reveal 7h 2s`` or two or more cards alone."""
+        lead = _REVEAL_LINE_LEAD.match(self.s, ls, le)
+        if not lead:
+            return None, ls
+        has_verb = bool(lead.group("verb"))
+        try:
+            cards, end = self.cards(ls, lead.end())
+        except _Reject:
+            if has_verb and lead.group("verb").lower().lstrip("i ").startswith(("reveal", "show")):
+                raise
+            return None, ls
+        if not cards or self.s[end:le].strip(" .!") != "":
+            return None, ls
+        if not has_verb and len(cards) < 2:
+            return None, ls
+        return Intent("reveal", cards=cards), end
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
+def _strip_text(i: Intent) -> Intent:
+    return replace(i, text="")
+
+
+def parse_comment(body: str, body_format: str = "markdown") -> Result:
+    """Read one comment: an :class:`Intent`, a :class:`GrammarError`, or :class:`NoAction`.
+
+    Never raises on any text. See the module docstring for where an action may appear.
+    """
+    vis = unicodedata.normalize("NFC", visible_text(body, body_format))
+    sk = _skeleton(vis)
+    p = _Parser(sk)
+    s = sk.text
+    found: list[tuple[int, int, Intent | GrammarError]] = []
+    covered: list[tuple[int, int]] = []
+
+    def record(start: int, end: int, res: Intent | GrammarError) -> None:
+        a, b = _orig_span(sk, start, end)
+        if isinstance(res, Intent):
+            res = replace(res, text=vis[a:b].strip())
+        bad = sorted(i for i in sk.flagged if a <= i < b)
+        if bad:
+            ch = sk.flagged[bad[0]]
+            res = GrammarError(
+                "lookalike",
+                f'"{vis[a:b].strip()}" contains {_char_desc(ch)}, which only looks like a plain '
+                "letter or digit. Commands are read in plain Latin letters and digits only; "
+                "retype it.", vis[a:b].strip())
+        found.append((start, end, res))
+        covered.append((start, max(end, start + 1)))
+
+    def is_covered(i: int) -> bool:
+        return any(a <= i < b for a, b in covered)
+
+    def attempt(start: int, fn) -> None:  # type: ignore[no-untyped-def]
+        try:
+            res, end = fn()
+        except _Reject as r:
+            record(r.start, r.end, GrammarError(r.code, r.message, p.frag(r.start, r.end)))
+            return
+        if res is not None:
+            record(start, end, res)
+
+    # 1. HAND-tagged statements, left to right.
+    for m in _HAND.finditer(s):
+        if not is_covered(m.start()):
+            attempt(m.start(), lambda m=m: p.tagged(m))
+    # 2. Untagged draw statements ("... cards 14, 26, Cards printed by: ...").
+    for m in _PRINTED.finditer(s):
+        if is_covered(m.start()):
+            continue
+        ls = s.rfind("\n", 0, m.start()) + 1
+        c = next((c for c in _DRAW_CARDS.finditer(s, ls, m.start()) if not is_covered(c.start())),
+                 None)
+        if c is None:
+            c_start = m.start()
+            attempt(c_start, lambda c_start=c_start: p.draw(c_start, c_start, None, None))
+        else:
+            attempt(c.start(), lambda c=c: p.draw(c.start(), c.end(), None, None))
+    # 3. Lines that are only a reveal; DICE rolls without a HAND tag.
+    pos = 0
+    while pos <= len(s):
+        le = p.line_end(pos)
+        if not any(a < le and pos < b for a, b in covered) and s[pos:le].strip():
+            attempt(pos, lambda pos=pos, le=le: p.reveal_line(pos, le))
+        pos = le + 1
+    for m in _DICE_ANY.finditer(s):
+        if not is_covered(m.start()):
+            record(m.start(), m.end(), GrammarError(
+                "unparseable", f'"{p.frag(m.start(), m.end())}" has no HAND tag. Expected '
+                f"{FORMS['dice']}.", p.frag(m.start(), m.end())))
+
+    found.sort(key=lambda t: t[0])
+    errors = [r for _, _, r in found if isinstance(r, GrammarError)]
+    if errors:
+        return errors[0]
+    intents = [r for _, _, r in found if isinstance(r, Intent)]
+    if not intents:
+        return NoAction()
+    distinct: list[Intent] = []
+    for i in intents:
+        if all(_strip_text(i) != _strip_text(d) for d in distinct):
+            distinct.append(i)
+    if len(distinct) > 1:
+        listed = " and ".join(f'"{canonical(d)}"' for d in distinct[:3])
+        return GrammarError(
+            "ambiguous", f"This comment makes {len(distinct)} different actions: {listed}. "
+            "Post exactly one action per comment.", "\n".join(d.text for d in distinct))
+    return intents[0]
+
+
+def canonical(intent: Intent) -> str:
+    """The standard spelling of an intent; ``parse_comment(canonical(i))`` gives ``i`` back
+    (apart from ``text``) for every intent the grammar can produce."""
+    tag = ""
+    if intent.hand is not None:
+        tag = f"HAND#{intent.hand}" if intent.kind == "dice" else f"HAND{intent.hand}"
+    if intent.round is not None:
+        tag = f"{tag} ROUND{intent.round}".strip()
+    k = intent.kind
+    if k == "raise":
+        body = f"raise {intent.amount}"
+    elif k == "call":
+        body = "call" if intent.amount is None else f"call {intent.amount}"
+    elif k == "fold":
+        body = "folds"
+    elif k == "check":
+        body = "check"
+    elif k == "all_in":
+        body = "all in"
+    elif k == "dice":
+        body = " ".join(f"DICE{n}" for n in intent.dice)
+    elif k == "reveal":
+        body = "reveal " + " ".join(intent.cards)
+    else:
+        body = (f"cards {', '.join(str(n) for n in intent.positions)}, "
+                f"Cards printed by: {intent.checksum}")
+    return f"{tag} {body}".strip()
+
+
+def to_action(intent: Intent, player: str
+              ) -> actions.Fold | actions.Check | actions.Call | actions.Raise | actions.AllIn \
+        | actions.Reveal:
+    """The engine event for a player action. Dice rolls and draw statements are the dealer's
+    business (they set up hole cards), not the engine's: they raise ``ValueError``."""
+    k, h, r = intent.kind, intent.hand, intent.round
+    if k == "fold":
+        return actions.Fold(player, h, r)
+    if k == "check":
+        return actions.Check(player, h, r)
+    if k == "call":
+        return actions.Call(player, h, r, amount=intent.amount)
+    if k == "raise":
+        return actions.Raise(player, h, r, amount=intent.amount or 0)
+    if k == "all_in":
+        return actions.AllIn(player, h, r)
+    if k == "reveal":
+        return actions.Reveal(player, intent.cards, hand=h)
+    raise ValueError(f"{k!r} is handled by the dealer, not the hand engine")
