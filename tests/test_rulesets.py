@@ -1,0 +1,484 @@
+"""Rulesets as data: both bundled rulesets load, every parameter cites its rule sentence word for
+word, the values are the readings DESIGN.md fixes, the content hash pins the bytes, and a broken
+amended copy gets every error at once, each naming the file, the key and what is allowed."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import typing
+from pathlib import Path
+
+import pytest
+
+from nomicpoker.ruleset import PARAM_NAMES, PARAM_SPECS, REJECTION_CODES, Ruleset
+from nomicpoker.rulesets import (
+    RulesetError,
+    RulesetErrors,
+    bundled_rulesets,
+    load_ruleset,
+    load_ruleset_file,
+)
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+SEEDS = Path("/work/shared/seeds")
+BUNDLED = ("blognomic-2008", "roberts-nlhe")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def plain_text(path: Path) -> str:
+    """The rule text as the tests read it: '#' lines dropped, whitespace collapsed."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
+    return " ".join(" ".join(lines).split())
+
+
+def sha(b: bytes) -> str:
+    return hashlib.sha256(b).hexdigest()
+
+
+def expected_hash(d: Path) -> str:
+    """The documented recipe, computed here independently of the loader."""
+    inner = f"{sha((d / 'ruleset.toml').read_bytes())}\n{sha((d / 'rule.txt').read_bytes())}\n"
+    return sha(inner.encode())
+
+
+@pytest.fixture
+def copy(tmp_path: Path):
+    """Copy a bundled ruleset to tmp and return its directory (a Dealer's amended copy)."""
+
+    def _copy(name: str = "blognomic-2008") -> Path:
+        dest = tmp_path / f"{name}-copy"
+        shutil.copytree(RULES_DIR / name, dest)
+        return dest
+
+    return _copy
+
+
+def edit(d: Path, old: str, new: str, file: str = "ruleset.toml") -> None:
+    p = d / file
+    s = p.read_text(encoding="utf-8")
+    assert old in s, f"test setup: {old!r} not in {file}"
+    p.write_text(s.replace(old, new, 1), encoding="utf-8")
+
+
+def errors_of(d: Path) -> tuple[RulesetError, ...]:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset_file(d)
+    return info.value.errors
+
+
+def only_error(d: Path) -> RulesetError:
+    errs = errors_of(d)
+    assert len(errs) == 1, [str(e) for e in errs]
+    return errs[0]
+
+
+# ------------------------------------------------------------------------------ bundled rulesets
+
+
+def test_both_rulesets_are_bundled():
+    assert set(BUNDLED) <= set(bundled_rulesets())
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_parameter_cites_a_sentence_found_in_the_rule_text(name):
+    rs = load_ruleset(name)
+    text = plain_text(RULES_DIR / name / "rule.txt")
+    assert set(rs.params) == set(PARAM_NAMES)
+    for p in PARAM_NAMES:
+        sentence = rs.params[p].sentence
+        assert len(sentence) > 10, p
+        assert sentence in text, (p, sentence)
+        assert rs.cite(p) == sentence
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_rejection_citation_is_found_in_the_rule_text(name):
+    rs = load_ruleset(name)
+    text = plain_text(RULES_DIR / name / "rule.txt")
+    assert rs.rejections, "a ruleset should cite at least some rejections"
+    for code, c in rs.rejections.items():
+        assert code in REJECTION_CODES
+        assert c.sentence in text, (code, c.sentence)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_rule_text_lines_are_verbatim_from_the_seed(name):
+    seed = {"blognomic-2008": "001_", "roberts-nlhe": "004_"}[name]
+    found = list(SEEDS.glob(seed + "*"))
+    if not found:
+        pytest.skip("seeds not available")
+    seed_lines = set(found[0].read_text(encoding="utf-8").splitlines())
+    body = [
+        ln for ln in (RULES_DIR / name / "rule.txt").read_text(encoding="utf-8").splitlines()
+        if ln.strip() and not ln.startswith("#") and not ln.startswith("== ")
+    ]
+    assert len(body) > 10
+    for ln in body:
+        assert ln in seed_lines, ln
+
+
+def test_blognomic_text_keeps_the_enacted_typos():
+    text = (RULES_DIR / "blognomic-2008" / "rule.txt").read_text(encoding="utf-8")
+    assert "Play procees as per the second round" in text
+    assert "No Player may Check before the Flop.The Dealer" in text
+    assert "(including one or both of such Seated Player’s Hole Cards and the balance" in text
+    assert "I have a few questions" not in text  # the discussion is not rule text
+
+
+def test_roberts_text_has_the_heads_up_rule_and_the_no_limit_example():
+    text = plain_text(RULES_DIR / "roberts-nlhe" / "rule.txt")
+    assert "In heads-up play with two blinds, the small blind is on the button." in text
+    assert "Example: Player A bets $100 and Player B raises $100 more" in text
+    assert "The first hand clockwise from the button gets the odd chip." in text
+
+
+BLOGNOMIC = [
+    # (parameter, value DESIGN.md gives, a fragment the citation must contain)
+    ("raise_amount", "added", "Z is the amount of the Raise"),
+    ("min_raise", "more_than_call", "must be more than the amount needed to Call"),
+    ("check_in_first_round", False, "No Player may Check before the Flop."),
+    ("blinds", False, "Ante"),
+    ("first_to_act", "after_button", "after the Button Player"),
+    ("all_in_for_less", True, "but not more than all of his Money"),
+    ("side_pots", False, "the winner adds to his Money an amount equal to the amount of Money in the Pot"),
+    ("return_uncalled", False, "amount of Money in the Pot"),
+    ("min_hole_cards", 1, "one or both of such Seated Player’s Hole Cards"),
+    ("five_of_a_kind", True, "new Deck of Cards"),
+    ("deck", "per_player", "Each Seated Player shall obtain a new Deck of Cards"),
+    ("hole_cards", 2, "Hole Cards"),
+    ("odd_chips", "destroy", "all fractions rounded down"),
+    ("redraw_identical_dice", True, "not identical to each other"),
+    ("require_hand_and_round", True, "substantially the form"),
+    ("deadline_hours", None, ""),
+    ("deadline_action", "check_or_fold", ""),
+    ("showdown_order", "after_button", "reveals his Hole Cards"),
+]
+
+
+@pytest.mark.parametrize("param, value, fragment", BLOGNOMIC)
+def test_blognomic_2008_reads_the_text_as_design_resolves_it(param, value, fragment):
+    rs = load_ruleset("blognomic-2008")
+    assert getattr(rs, param) == value
+    assert fragment in rs.cite(param)
+
+
+@pytest.mark.parametrize("param", ["raise_amount", "min_raise", "side_pots", "odd_chips", "deadline_hours",
+                                   "short_all_in_reopens", "min_hole_cards", "five_of_a_kind"])
+def test_blognomic_resolutions_carry_a_note(param):
+    assert load_ruleset("blognomic-2008").params[param].note
+
+
+ROBERTS = [
+    ("raise_amount", "raise_to", "a raise must be to at least a total of $120"),
+    ("min_raise", "previous_bet_or_raise", "equal to or greater than the size of the previous bet or raise"),
+    ("check_in_first_round", True, "you have the option to raise"),
+    ("blinds", True, "the big blind is posted"),
+    ("first_to_act", "after_big_blind", "first player to the left of the blinds"),
+    ("short_all_in_reopens", False, "may not subsequently raise an all-in bet"),
+    ("all_in_for_less", True, "going all-in for a lesser sum"),
+    ("side_pots", True, "side pot"),
+    ("return_uncalled", True, ""),
+    ("min_hole_cards", 0, "PLAY THE BOARD"),
+    ("odd_chips", "first_left_of_button", "The first hand clockwise from the button gets the odd chip."),
+    ("split_pots_separately", True, "split as separate pots"),
+    ("five_of_a_kind", False, "two cards of the same rank and suit"),
+    ("deck", "shared", "52 cards"),
+    ("hole_cards", 2, ""),
+    ("redraw_identical_dice", False, ""),
+    ("require_hand_and_round", False, ""),
+    ("deadline_hours", None, "maximum time limit"),
+    ("showdown_order", "last_aggressor", "last player to take aggressive action"),
+]
+
+
+@pytest.mark.parametrize("param, value, fragment", ROBERTS)
+def test_roberts_nlhe_values_follow_roberts_rules(param, value, fragment):
+    rs = load_ruleset("roberts-nlhe")
+    assert getattr(rs, param) == value
+    assert fragment in rs.cite(param)
+
+
+def test_rejections_quote_the_sentence_they_rest_on():
+    rs = load_ruleset("blognomic-2008")
+    assert rs.cite("check_before_flop") == "No Player may Check before the Flop."
+    assert "whose turn it is to play" in rs.cite("not_your_turn")
+    assert "must be more than the amount needed to Call" in rs.cite("raise_not_more_than_call")
+    for code in ("stale_round", "stale_hand", "missing_hand_round"):
+        assert "substantially the form" in rs.cite(code), code
+    assert "not identical to each other" in rs.cite("identical_dice")
+    assert "no player may Check if any player has Raised" in rs.cite("check_facing_raise")
+    assert "All raises must be equal to or greater" in load_ruleset("roberts-nlhe").cite("raise_too_small")
+
+
+def test_model_defaults_are_the_blognomic_reading():
+    """Code that builds ``Ruleset()`` (engine tests) gets exactly what the TOML says."""
+    loaded, default = load_ruleset("blognomic-2008"), Ruleset()
+    for p in PARAM_NAMES:
+        assert getattr(loaded, p) == getattr(default, p), p
+
+
+def test_param_specs_agree_with_the_model_annotations():
+    hints = typing.get_type_hints(Ruleset)
+    for p in PARAM_NAMES:
+        spec, hint = PARAM_SPECS[p], hints[p]
+        if spec.kind == "choice":
+            assert set(spec.choices) == set(typing.get_args(hint)), p
+        elif spec.kind == "bool":
+            assert hint is bool, p
+        elif spec.kind == "int":
+            assert hint is int, p
+        else:
+            assert set(typing.get_args(hint)) == {int, type(None)}, p
+
+
+def test_cite_of_unknown_code_is_empty():
+    assert load_ruleset("blognomic-2008").cite("no_such_code") == ""
+
+
+# ------------------------------------------------------------------------------ hash
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_content_hash_follows_the_documented_recipe(name):
+    assert load_ruleset(name).content_hash == expected_hash(RULES_DIR / name)
+
+
+def test_content_hash_is_stable_for_an_unchanged_copy(copy):
+    d = copy()
+    first = load_ruleset_file(d).content_hash
+    assert load_ruleset_file(d).content_hash == first
+    assert first == load_ruleset("blognomic-2008").content_hash  # location does not matter
+
+
+def test_content_hash_changes_when_the_toml_changes(copy):
+    d = copy()
+    before = load_ruleset_file(d).content_hash
+    edit(d, 'name = "blognomic-2008"', '# amended\nname = "blognomic-2008"')
+    after = load_ruleset_file(d).content_hash
+    assert after != before and after == expected_hash(d)
+
+
+def test_content_hash_changes_when_the_rule_text_changes(copy):
+    d = copy()
+    before = load_ruleset_file(d).content_hash
+    (d / "rule.txt").write_bytes((d / "rule.txt").read_bytes() + b"\n")
+    assert load_ruleset_file(d).content_hash != before
+
+
+# ------------------------------------------------------------------------------ loading
+
+
+def test_load_ruleset_accepts_a_directory_or_a_toml_path(copy):
+    d = copy("roberts-nlhe")
+    assert load_ruleset(str(d)).name == "roberts-nlhe"
+    assert load_ruleset(str(d / "ruleset.toml")).raise_amount == "raise_to"
+    assert load_ruleset(d).name == "roberts-nlhe"
+
+
+def test_unknown_bundled_name_lists_the_bundled_ones():
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("roberts-plo")
+    assert info.value.code == "unknown_ruleset"
+    assert "blognomic-2008" in info.value.message and "roberts-nlhe" in info.value.message
+
+
+def test_missing_file_is_reported(tmp_path):
+    with pytest.raises(RulesetError) as info:
+        load_ruleset_file(tmp_path / "nothing")
+    assert info.value.errors[0].code == "missing_file"
+
+
+def test_an_amended_copy_loads_with_its_new_value_and_sentence(copy):
+    """The proposal workflow: the text gains a sentence, the parameter cites it."""
+    d = copy()
+    with (d / "rule.txt").open("a", encoding="utf-8") as f:
+        f.write("\nA Player who is all in wins only what he has matched from each other Player.\n")
+    edit(d, 'name = "blognomic-2008"', 'name = "blognomic-2008-side-pots"')
+    s = (d / "ruleset.toml").read_text(encoding="utf-8")
+    start = s.index("[params.side_pots]")
+    end = s.index("[params.return_uncalled]")
+    s = s[:start] + (
+        "[params.side_pots]\nvalue = true\n"
+        'cite = "A Player who is all in wins only what he has matched from each other Player."\n\n'
+    ) + s[end:]
+    (d / "ruleset.toml").write_text(s, encoding="utf-8")
+    rs = load_ruleset_file(d)
+    assert rs.name == "blognomic-2008-side-pots" and rs.side_pots is True
+    assert rs.cite("side_pots").startswith("A Player who is all in")
+    assert rs.content_hash != load_ruleset("blognomic-2008").content_hash
+
+
+def test_a_deadline_in_hours_loads_as_an_int(copy):
+    d = copy()
+    edit(d, 'value = "none"', "value = 48")
+    assert load_ruleset_file(d).deadline_hours == 48
+
+
+# ------------------------------------------------------------------------------ errors
+
+
+def test_unknown_top_level_key_is_named(copy):
+    d = copy()
+    edit(d, 'text = "rule.txt"', 'text = "rule.txt"\nauthor = "me"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("unknown_key", "author")
+    assert e.file == str(d / "ruleset.toml")
+    assert "allowed: name, title, source, text, params, rejections" in e.message
+
+
+def test_unknown_parameter_suggests_the_close_name(copy):
+    d = copy()
+    edit(d, "[params.side_pots]", "[params.side_pot]")
+    errs = {e.code: e for e in errors_of(d)}
+    assert errs["unknown_key"].key == "params.side_pot"
+    assert 'did you mean "side_pots"' in errs["unknown_key"].message
+    assert errs["missing_param"].key == "params.side_pots"  # and the real one is missing
+
+
+def test_unknown_key_inside_a_parameter_table(copy):
+    d = copy()
+    edit(d, 'value = "added"', 'value = "added"\ncomment = "x"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("unknown_key", "params.raise_amount.comment")
+    assert "allowed: value, cite, note, source" in e.message
+
+
+def test_bad_choice_says_what_is_allowed(copy):
+    d = copy()
+    edit(d, 'value = "added"', 'value = "raise"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("bad_value", "params.raise_amount.value")
+    assert 'raise_amount must be one of "added", "raise_to"' in e.message
+    assert 'got "raise"' in e.message
+
+
+def test_wrong_type_says_what_is_allowed(copy):
+    d = copy()
+    edit(d, "[params.side_pots]\nvalue = false", '[params.side_pots]\nvalue = "no"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("wrong_type", "params.side_pots.value")
+    assert "true or false" in e.message
+
+
+def test_zero_deadline_is_refused_with_the_none_spelling(copy):
+    d = copy()
+    edit(d, 'value = "none"', "value = 0")
+    e = only_error(d)
+    assert (e.code, e.key) == ("bad_value", "params.deadline_hours.value")
+    assert '"none"' in e.message
+
+
+def test_negative_hole_card_minimum_is_refused(copy):
+    d = copy()
+    edit(d, "[params.min_hole_cards]\nvalue = 1", "[params.min_hole_cards]\nvalue = -1")
+    e = only_error(d)
+    assert (e.code, e.key) == ("bad_value", "params.min_hole_cards.value")
+    assert ">= 0" in e.message
+
+
+def test_missing_parameter_is_named(copy):
+    d = copy()
+    s = (d / "ruleset.toml").read_text(encoding="utf-8")
+    start, end = s.index("[params.five_of_a_kind]"), s.index("[params.deck]")
+    (d / "ruleset.toml").write_text(s[:start] + s[end:], encoding="utf-8")
+    e = only_error(d)
+    assert (e.code, e.key) == ("missing_param", "params.five_of_a_kind")
+    assert "true or false" in e.message
+
+
+def test_empty_citation_is_refused(copy):
+    d = copy()
+    edit(d, 'cite = "No Player may Check before the Flop."\nnote', 'cite = ""\nnote')
+    e = only_error(d)
+    assert (e.code, e.key) == ("missing_citation", "params.check_in_first_round.cite")
+
+
+def test_citation_not_in_text_shows_where_it_departs(copy):
+    d = copy()
+    edit(d, 'cite = "No Player may Check before the Flop."\nnote', 'cite = "No Player may Check before the Turn."\nnote')
+    e = only_error(d)
+    assert (e.code, e.key) == ("citation_not_in_text", "params.check_in_first_round.cite")
+    assert "Check before the " in e.message and "Turn" in e.message
+
+
+def test_straight_quotes_for_curly_ones_get_a_hint(copy):
+    d = copy()
+    edit(d, "has an entry of “o”.", 'has an entry of \\"o\\".')
+    e = only_error(d)
+    assert (e.code, e.key) == ("citation_not_in_text", "rejections.not_seated.cite")
+    assert "quotation marks" in e.message
+
+
+def test_citation_is_matched_across_line_breaks(copy):
+    d = copy()
+    edit(d, "No Player may Check before the Flop.", "No Player may Check\nbefore the Flop.", file="rule.txt")
+    assert load_ruleset_file(d).cite("check_before_flop") == "No Player may Check before the Flop."
+
+
+def test_editorial_comment_lines_cannot_be_cited(copy):
+    d = copy()
+    with (d / "rule.txt").open("a", encoding="utf-8") as f:
+        f.write("\n# Editor: blinds are fine really.\n")
+    edit(d, 'cite = "All Seated Players then Ante, which occurs only once per Hand."',
+         'cite = "Editor: blinds are fine really."')
+    e = only_error(d)
+    assert (e.code, e.key) == ("citation_not_in_text", "params.blinds.cite")
+
+
+def test_unknown_rejection_code_lists_the_codes(copy):
+    d = copy()
+    edit(d, "[rejections.not_seated]", "[rejections.not_sitting]")
+    e = only_error(d)
+    assert (e.code, e.key) == ("unknown_key", "rejections.not_sitting")
+    assert "not_seated" in e.message
+
+
+def test_missing_text_file_is_named(copy):
+    d = copy()
+    edit(d, 'text = "rule.txt"', 'text = "rules.txt"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("missing_text", "text")
+    assert "rules.txt" in e.message
+
+
+def test_text_outside_the_directory_is_refused(copy):
+    d = copy()
+    edit(d, 'text = "rule.txt"', 'text = "../rule.txt"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("bad_value", "text")
+
+
+def test_bad_name_is_refused(copy):
+    d = copy()
+    edit(d, 'name = "blognomic-2008"', 'name = "Blog Nomic"')
+    e = only_error(d)
+    assert (e.code, e.key) == ("bad_value", "name")
+
+
+def test_invalid_toml_reports_the_line(copy):
+    d = copy()
+    edit(d, 'name = "blognomic-2008"', 'name = "blognomic-2008')
+    e = only_error(d)
+    assert e.code == "bad_toml" and "line" in e.message
+
+
+def test_all_errors_in_a_file_are_reported_together(copy):
+    d = copy()
+    edit(d, 'value = "added"', 'value = "raise"')
+    edit(d, "[params.side_pots]\nvalue = false", '[params.side_pots]\nvalue = "no"')
+    edit(d, 'cite = "No Player may Check before the Flop."\nnote', 'cite = "No Player may Check."\nnote')
+    edit(d, 'text = "rule.txt"', 'text = "rule.txt"\nauthor = "me"')
+    errs = errors_of(d)
+    assert {(e.code, e.key) for e in errs} == {
+        ("bad_value", "params.raise_amount.value"),
+        ("wrong_type", "params.side_pots.value"),
+        ("citation_not_in_text", "params.check_in_first_round.cite"),
+        ("unknown_key", "author"),
+    }
+    with pytest.raises(RulesetErrors) as info:
+        load_ruleset_file(d)
+    assert len(str(info.value).splitlines()) == 4
+    assert all(line.startswith(str(d / "ruleset.toml") + ": ") for line in str(info.value).splitlines())
