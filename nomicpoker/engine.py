@@ -1,8 +1,9 @@
 """The hand engine: a pure, immutable fold of events over a hand of hold'em.
 
-CONTRACT STUB — the public names and fields below are what the rest of nomicpoker codes
-against (ledger, render, poll, PHH replay). The implementation fills the bodies and may add
-fields or helpers, but must not rename or remove what is here.
+The public names here are what the rest of nomicpoker codes against (ledger, render, poll,
+PHH replay). The value types live in :mod:`nomicpoker.hand` and are re-exported here; betting
+is in :mod:`nomicpoker.betting`, showdown and payout in :mod:`nomicpoker.showdown`, pots in
+:mod:`nomicpoker.pots`. ``docs/engine.md`` lists every reading of the rule text.
 
 A hand is created by :func:`start_hand` from the ruleset, the seats in GNDT order with their
 Money, the button and the forced bets, and is advanced by :func:`apply` with player actions
@@ -12,133 +13,39 @@ exceptions; only programming errors (an event for a player who is not in the han
 the caller promised it would be, etc.) raise.
 """
 
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Mapping, Sequence
+from dataclasses import replace
+from typing import Callable, Sequence
 
-from .actions import Event
-from .cards import Card
+from .actions import AllIn, Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal, Timeout
+from .betting import (
+    BOARD_FOR_ROUND,
+    do_all_in,
+    do_call,
+    do_check,
+    do_fold,
+    do_raise,
+    do_timeout,
+    first_after_button,
+    legal,
+    next_actor,
+    reject,
+    seat_index,
+)
+from .cards import FULL_DECK
+from .hand import Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand
 from .ruleset import Ruleset
+from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
 
+__all__ = [
+    "Hand", "LegalActions", "Need", "PotAward", "Rejection", "Result", "Seat", "ShownHand",
+    "start_hand", "apply", "legal_actions", "need", "turn_column", "end_round", "settle",
+    "settle_if_done",
+]
 
-@dataclass(frozen=True)
-class Rejection:
-    """Why an event was refused: a stable ``code`` (see ``ruleset.REJECTION_CODES``), a human
-    ``message`` with the numbers that matter, and the rule sentence it rests on."""
-
-    code: str
-    message: str
-    citation: str = ""
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One player's state within a hand."""
-
-    name: str
-    money: int  # Money still behind (not in the pot)
-    round_bet: int = 0  # chips put in during the current betting round
-    total_bet: int = 0  # chips put in during the hand (antes and blinds included)
-    folded: bool = False
-    hole: tuple[Card, ...] = ()
-    revealed: tuple[Card, ...] | None = None
-    mucked: bool = False
-
-    @property
-    def all_in(self) -> bool:
-        return self.money == 0 and not self.folded and self.total_bet > 0
-
-
-@dataclass(frozen=True)
-class LegalActions:
-    """What the player to act may do now (the ``valid_actions`` idea of the bot server seed).
-
-    ``call`` is the chips a call adds (``None`` when there is nothing to call or calling is
-    not allowed); ``raise_min``/``raise_max`` are in the ruleset's ``raise_amount`` semantics
-    (``None`` when no raise is possible); ``all_in`` is the chips an all-in adds (0 = none).
-    """
-
-    player: str
-    fold: bool
-    check: bool
-    call: int | None
-    raise_min: int | None
-    raise_max: int | None
-    all_in: int
-
-
-@dataclass(frozen=True)
-class Need:
-    """What the hand waits for next.
-
-    - ``action``: ``players[0]`` must act (see :func:`legal_actions`).
-    - ``board``: the dealer must deal ``cards`` community cards.
-    - ``reveal``: ``players`` must reveal (or muck) their hole cards.
-    - ``complete``: the hand is over; ``hand.result`` holds the payout.
-    """
-
-    kind: Literal["action", "board", "reveal", "complete"]
-    players: tuple[str, ...] = ()
-    cards: int = 0
-
-
-@dataclass(frozen=True)
-class ShownHand:
-    player: str
-    hole: tuple[Card, ...]
-    best_five: tuple[Card, ...]
-    name: str  # "Full House, Kings over Fours"
-    value: int  # evaluator's totally ordered value
-
-
-@dataclass(frozen=True)
-class PotAward:
-    """One pot (main or side) and how it was split."""
-
-    amount: int
-    eligible: tuple[str, ...]
-    winners: tuple[str, ...]
-    shares: Mapping[str, int]
-    remainder: int = 0  # odd chips destroyed (odd_chips = "destroy")
-
-
-@dataclass(frozen=True)
-class Result:
-    awards: tuple[PotAward, ...]
-    returned: Mapping[str, int]  # uncalled bets returned, per player
-    destroyed: int  # total removed from the game by odd-chip rounding
-    payouts: Mapping[str, int]  # total each player receives (awards + returned)
-    shown: tuple[ShownHand, ...]  # every revealed hand, best first
-    uncontested: bool  # one player left; nobody had to show
-
-
-@dataclass(frozen=True)
-class Hand:
-    ruleset: Ruleset
-    number: int
-    seats: tuple[Seat, ...]  # GNDT order
-    button: int  # index into seats
-    round: int  # 1..4 betting rounds (round 1 before the flop); 5 after the river's betting
-    board: tuple[Card, ...] = ()
-    to_act: int | None = None  # index into seats of the player to act, if betting
-    result: Result | None = None
-    log: tuple[Event, ...] = ()  # accepted events, in order
-    # Implementation state (betting bookkeeping) goes below; keep it derived where possible.
-    extra: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def pot(self) -> int:
-        """Chips in the middle (sum of total bets not yet paid out)."""
-        if self.result is not None:
-            return 0
-        return sum(s.total_bet for s in self.seats)
-
-    def seat(self, name: str) -> Seat:
-        for s in self.seats:
-            if s.name == name:
-                return s
-        raise KeyError(name)
+_DECK = frozenset(FULL_DECK)
 
 
 def start_hand(
@@ -152,29 +59,200 @@ def start_hand(
     min_bet: int | None = None,
 ) -> Hand:
     """Start hand ``number``: seats in GNDT order with their Money, the button player's name,
-    antes (one amount for all, or per seat), blinds clockwise from the button (small, big;
-    heads-up the button posts the small blind), a big-blind ante, and the minimum bet
-    (defaults to the big blind). Players short of a forced bet post what they have."""
-    raise NotImplementedError
+    antes (one amount for all, or per seat), blinds clockwise from the button (small, big,
+    then straddles; heads-up the button posts the small blind), a big-blind ante, and the
+    minimum bet (defaults to the big blind). Players short of a forced bet post what they have.
+
+    Forced bets are posted antes first, then the big-blind ante, then blinds: a short stack
+    antes before it blinds (as pokerkit and the TDA do). A big-blind ante is dead money: it
+    goes to the main pot and buys no eligibility for side pots.
+
+    A setup no hand can start from (fewer than two players, an unknown button, blinds under
+    a ruleset without blinds) is a programming error and raises ``ValueError``.
+    """
+    n = len(players)
+    if n < 2:
+        raise ValueError(f"a hand needs at least two players, got {n}")
+    names = [p[0] for p in players]
+    if len(set(names)) != n:
+        raise ValueError(f"duplicate player names: {names}")
+    if button not in names:
+        raise ValueError(f"button {button!r} is not seated ({', '.join(names)})")
+    if blinds and not ruleset.blinds:
+        raise ValueError(f"ruleset {ruleset.name} has no blinds")
+    if big_blind_ante and len(blinds) < 2:
+        raise ValueError("a big-blind ante needs a big blind")
+    b = names.index(button)
+    antes = [ante] * n if isinstance(ante, int) else list(ante)
+    if len(antes) != n:
+        raise ValueError(f"{len(antes)} antes for {n} seats")
+    money = [int(m) for _, m in players]
+    if any(m < 0 for m in money) or any(a < 0 for a in antes) or any(x < 0 for x in blinds):
+        raise ValueError("Money, antes and blinds must not be negative")
+    round_bet = [0] * n
+    total = [0] * n
+    dead = [0] * n
+    for i in range(n):
+        a = min(antes[i], money[i])
+        money[i] -= a
+        total[i] += a
+    first_blind = b if n == 2 else (b + 1) % n
+    if big_blind_ante:
+        bb = (first_blind + 1) % n
+        a = min(big_blind_ante, money[bb])
+        money[bb] -= a
+        total[bb] += a
+        dead[bb] += a
+    for k, amount in enumerate(blinds):
+        j = (first_blind + k) % n
+        a = min(amount, money[j])
+        money[j] -= a
+        round_bet[j] += a
+        total[j] += a
+    if min_bet is None:
+        min_bet = blinds[1] if len(blinds) > 1 else (blinds[0] if blinds else 0)
+    seats = tuple(Seat(names[i], money[i], round_bet[i], total[i], dead=dead[i]) for i in range(n))
+    hand = Hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
+                min_bet=min_bet, high_bet=max(round_bet))
+    if ruleset.first_to_act == "after_big_blind" and blinds:
+        start = (first_blind + len(blinds)) % n
+    else:
+        start = (b + 1) % n
+    j = next_actor(hand, start)
+    if j is None:  # forced bets put everyone but one all in: no betting at all
+        return end_round(hand)
+    return replace(hand, to_act=j)
+
+
+def end_round(hand: Hand) -> Hand:
+    """The betting round is over: after the river go to showdown, else wait for the next
+    board cards. When at most one player can still bet, betting is closed for the hand
+    (``runout``) and the board runs out without more rounds of betting."""
+    if hand.round >= 4:
+        return settle_if_done(replace(hand, round=5, to_act=None))
+    seats = tuple(
+        s if not s.round_bet else
+        Seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
+        for s in hand.seats
+    )
+    can = sum(1 for s in seats if not s.folded and s.money > 0)
+    return replace(hand, seats=seats, round=hand.round + 1, to_act=None, high_bet=0,
+                   last_raise=0, acted=frozenset(), full_acted=frozenset(), short_sum=0,
+                   runout=can <= 1, aggressor=None)
+
+
+def _seen(hand: Hand) -> set[str]:
+    seen = set(hand.board)
+    for s in hand.seats:
+        seen.update(s.hole)
+        if s.revealed:
+            seen.update(s.revealed)
+    return seen
+
+
+def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
+    missing = BOARD_FOR_ROUND[hand.round] - len(hand.board)
+    if hand.to_act is not None or missing <= 0:
+        why = (f"{hand.seats[hand.to_act].name} is to act" if hand.to_act is not None
+               else "the board is complete" if len(hand.board) >= 5 else "the players are still to show")
+        return reject(hand, "board_not_due", f"no board cards are due in hand {hand.number}: {why}")
+    cards = tuple(ev.cards)
+    if len(cards) != missing:
+        return reject(hand, "wrong_card_count",
+                      f"{missing} board card{'s' if missing > 1 else ''} due, not {len(cards)}")
+    for c in cards:
+        if c not in _DECK:
+            return reject(hand, "bad_card", f"{c!r} is not a card")
+    if hand.ruleset.deck == "shared":
+        seen = _seen(hand)
+        for k, c in enumerate(cards):
+            if c in seen or c in cards[:k]:
+                return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
+    board = hand.board + cards
+    if hand.runout:
+        h = replace(hand, board=board, log=hand.log + (ev,),
+                    round=5 if len(board) >= 5 else hand.round + 1)
+        return settle_if_done(h)
+    h = replace(hand, board=board, log=hand.log + (ev,))
+    j = next_actor(h, first_after_button(h))
+    if j is None:
+        return end_round(h)
+    return replace(h, to_act=j)
+
+
+def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
+    i = seat_index(hand, ev.player)
+    if i is None:
+        return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
+    s = hand.seats[i]
+    cards = tuple(ev.cards)
+    if len(cards) != hand.ruleset.hole_cards:
+        return reject(hand, "wrong_card_count",
+                      f"{ev.player} gets {hand.ruleset.hole_cards} hole cards, not {len(cards)}")
+    if s.hole:
+        return reject(hand, "already_dealt", f"{ev.player} already has hole cards")
+    for c in cards:
+        if c not in _DECK:
+            return reject(hand, "bad_card", f"{c!r} is not a card")
+    if hand.ruleset.deck == "shared":
+        seen = _seen(hand)
+        for k, c in enumerate(cards):
+            if c in seen or c in cards[:k]:
+                return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
+    seats = list(hand.seats)
+    seats[i] = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
+                    s.mucked, s.dead)
+    return replace(hand, seats=tuple(seats), log=hand.log + (ev,))
+
+
+_HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {
+    Fold: do_fold, Check: do_check, Call: do_call, Raise: do_raise, AllIn: do_all_in,
+    Timeout: do_timeout, DealBoard: _deal_board, DealHole: _deal_hole, Reveal: do_reveal,
+    Muck: do_muck,
+}
 
 
 def apply(hand: Hand, event: Event) -> Hand | Rejection:
     """Advance the hand by one event, or refuse it with a :class:`Rejection`."""
-    raise NotImplementedError
+    if hand.result is not None:
+        return reject(hand, "hand_over", f"hand {hand.number} is over")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"not an event: {event!r}")
+    return handler(hand, event)
 
 
 def legal_actions(hand: Hand) -> LegalActions | None:
     """The legal actions of the player to act, or ``None`` when nobody is to act."""
-    raise NotImplementedError
+    return legal(hand)
 
 
 def need(hand: Hand) -> Need:
-    """What the hand waits for next."""
-    raise NotImplementedError
+    """What the hand waits for next. While the board runs out (players all in) reveals are
+    accepted too; ``need`` reports the board first because the hand cannot settle without it."""
+    if hand.result is not None:
+        return Need("complete")
+    if hand.to_act is not None:
+        return Need("action", (hand.seats[hand.to_act].name,))
+    missing = BOARD_FOR_ROUND[hand.round] - len(hand.board)
+    if missing > 0:
+        return Need("board", cards=missing)
+    return Need("reveal", needs_reveal(hand))
 
 
 def turn_column(hand: Hand, players: Sequence[str]) -> dict[str, str]:
     """The GNDT Turn column for every player of the table: ``x`` for the one seated player to
     act, ``-`` for other seated players still in the hand, ``o`` for everyone else (not seated
-    or folded)."""
-    raise NotImplementedError
+    or folded, and everyone once the hand is complete)."""
+    col: dict[str, str] = {}
+    done = hand.result is not None
+    actor = hand.seats[hand.to_act].name if hand.to_act is not None else None
+    for p in players:
+        i = seat_index(hand, p)
+        if done or i is None or hand.seats[i].folded:
+            col[p] = "o"
+        elif p == actor:
+            col[p] = "x"
+        else:
+            col[p] = "-"
+    return col

@@ -1,0 +1,322 @@
+"""Betting: who acts, what they may do, and what a fold, check, call, raise or all-in does.
+
+The two rulesets read betting differently and every difference is a :class:`Ruleset`
+parameter read here, never a branch on the ruleset's name:
+
+- amounts: ``raise Z`` adds Z chips (``raise_amount = "added"``, the 2008 text's "deducts an
+  amount from his Money ... and adds that amount to the Pot") or makes the player's round
+  total Z (``"raise_to"``, Robert's Rules and PHH's ``cbr``);
+- the minimum: more than the amount to call (``"more_than_call"``) or at least the size of
+  the previous bet or raise, the first bet at least the minimum bet (``"previous_bet_or_raise"``);
+- a short all-in reopening the betting (``short_all_in_reopens``; Robert's rules 3 and 4);
+- checking in round 1 (``check_in_first_round``; "No Player may Check before the Flop").
+
+Round end, for both: every player who can still act has acted since the last raise and
+matched it (or folded). The raiser's own matched raise counts as done: read literally, "until
+the last act by each Seated Player in that Round was either a Call or a Fold" never ends a
+round whose last raise was called (DESIGN.md, Rulesets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import AllIn, Call, Check, Fold, Raise, Timeout
+from .hand import Hand, LegalActions, Rejection, Seat
+
+#: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
+BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)
+
+
+def reject(hand: Hand, code: str, message: str) -> Rejection:
+    """A rejection quoting the ruleset's sentence for ``code``."""
+    return Rejection(code, message, hand.ruleset.cite(code))
+
+
+def seat_index(hand: Hand, name: str) -> int | None:
+    for i, s in enumerate(hand.seats):
+        if s.name == name:
+            return i
+    return None
+
+
+def put(seat: Seat, chips: int) -> Seat:
+    """The seat after moving ``chips`` from its Money into the pot (direct construction:
+    this is the hot path of replay, and ``dataclasses.replace`` is several times slower)."""
+    return Seat(seat.name, seat.money - chips, seat.round_bet + chips, seat.total_bet + chips,
+                seat.folded, seat.hole, seat.revealed, seat.mucked, seat.dead)
+
+
+def full_raise(hand: Hand) -> int:
+    """The smallest increment that is a full bet or raise: the previous bet or raise in the
+    round, and never less than the minimum bet (Robert's no-limit rules 2 and 3)."""
+    return hand.last_raise if hand.last_raise > hand.min_bet else hand.min_bet
+
+
+def may_raise(hand: Hand, i: int) -> bool:
+    """Whether seat ``i`` may put in more than a call. With ``short_all_in_reopens`` off, a
+    player who already acted since the last full raise may not raise while only short
+    all-ins (adding up to less than a full raise) have come since (rules 3 and 4)."""
+    s = hand.seats[i]
+    if s.money <= hand.high_bet - s.round_bet:
+        return False
+    if hand.ruleset.short_all_in_reopens:
+        return True
+    return not (hand.short_sum and i in hand.full_acted)
+
+
+def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
+    """Smallest and largest legal new round total for a raise by seat ``i`` (callers check
+    :func:`may_raise` first). The smallest is capped at all-in: a player who cannot make a
+    full raise may still go all-in for less (Robert's rule 3, "except for an all-in wager")."""
+    s = hand.seats[i]
+    cap = s.round_bet + s.money
+    if hand.ruleset.min_raise == "more_than_call":
+        low = hand.high_bet + 1
+    else:
+        low = hand.high_bet + full_raise(hand)
+    return (low if low < cap else cap), cap
+
+
+def legal(hand: Hand) -> LegalActions | None:
+    i = hand.to_act
+    if i is None or hand.result is not None:
+        return None
+    rs = hand.ruleset
+    s = hand.seats[i]
+    owe = hand.high_bet - s.round_bet
+    check = owe <= 0 and (hand.round > 1 or rs.check_in_first_round)
+    call: int | None = None
+    if owe > 0 and (s.money >= owe or rs.all_in_for_less):
+        call = owe if owe < s.money else s.money
+    rmin = rmax = None
+    all_in = 0
+    if may_raise(hand, i):
+        lo, hi = raise_bounds(hand, i)
+        if rs.raise_amount == "added":
+            lo, hi = lo - s.round_bet, hi - s.round_bet
+        rmin, rmax = lo, hi
+        all_in = s.money
+    elif call is not None and call == s.money:
+        all_in = s.money
+    return LegalActions(s.name, True, check, call, rmin, rmax, all_in)
+
+
+def _pending(hand: Hand, j: int) -> bool:
+    s = hand.seats[j]
+    return not s.folded and s.money > 0 and (j not in hand.acted or s.round_bet < hand.high_bet)
+
+
+def next_actor(hand: Hand, start: int) -> int | None:
+    """The first seat from ``start`` (inclusive, clockwise) still owing an action this round,
+    or ``None`` when the round is over. A lone player who can still bet and has matched the
+    high bet has nobody to bet against: the round is over for him too."""
+    seats = hand.seats
+    n = len(seats)
+    can = [j for j in range(n) if not seats[j].folded and seats[j].money > 0]
+    if not can or (len(can) == 1 and seats[can[0]].round_bet >= hand.high_bet):
+        return None
+    for k in range(n):
+        j = (start + k) % n
+        if _pending(hand, j):
+            return j
+    return None
+
+
+def first_after_button(hand: Hand) -> int:
+    return (hand.button + 1) % len(hand.seats)
+
+
+def continue_betting(hand: Hand, after: int) -> Hand:
+    """After seat ``after`` acted: the next actor, or the end of the round (and perhaps of
+    the hand). Imported lazily from the engine to keep the round/showdown logic in one place."""
+    from .engine import end_round, settle_if_done
+
+    live = 0
+    for s in hand.seats:
+        if not s.folded:
+            live += 1
+    if live <= 1:
+        return settle_if_done(hand)
+    j = next_actor(hand, (after + 1) % len(hand.seats))
+    if j is None:
+        return end_round(hand)
+    return replace(hand, to_act=j)
+
+
+def _check_turn(hand: Hand, ev) -> int | Rejection:
+    """Common checks for a player action: seated, current hand and round, betting open, turn."""
+    i = seat_index(hand, ev.player)
+    if i is None:
+        return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
+    if ev.hand is not None and ev.hand != hand.number:
+        return reject(hand, "stale_hand", f"this is hand {hand.number}, not hand {ev.hand}")
+    if ev.round is not None and ev.round != hand.round:
+        return reject(hand, "stale_round",
+                      f"hand {hand.number} is in round {hand.round}, not round {ev.round}")
+    if hand.ruleset.require_hand_and_round and (ev.hand is None or ev.round is None):
+        return reject(hand, "missing_hand_round",
+                      f"an action must name its hand and round (HAND{hand.number} ROUND{hand.round})")
+    if hand.to_act is None:
+        return reject(hand, "betting_closed",
+                      f"no betting is open in hand {hand.number} now")
+    if hand.to_act != i:
+        return reject(hand, "not_your_turn",
+                      f"it is {hand.seats[hand.to_act].name}'s turn, not {ev.player}'s")
+    return i
+
+
+def _with_seat(hand: Hand, i: int, seat: Seat) -> tuple[Seat, ...]:
+    seats = list(hand.seats)
+    seats[i] = seat
+    return tuple(seats)
+
+
+def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
+    i = _check_turn(hand, ev)
+    if isinstance(i, Rejection):
+        return i
+    s = hand.seats[i]
+    seat = Seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
+    h = replace(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,),
+                acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
+    return continue_betting(h, i)
+
+
+def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
+    i = _check_turn(hand, ev)
+    if isinstance(i, Rejection):
+        return i
+    s = hand.seats[i]
+    if hand.round == 1 and not hand.ruleset.check_in_first_round:
+        return reject(hand, "check_before_flop",
+                      f"{s.name} may not check in round 1: raise or fold")
+    owe = hand.high_bet - s.round_bet
+    if owe > 0:
+        return reject(hand, "check_facing_raise",
+                      f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
+                      f"{s.round_bet} this round ({owe} to call)")
+    h = replace(hand, log=hand.log + (ev,), acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
+    return continue_betting(h, i)
+
+
+def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
+    i = _check_turn(hand, ev)
+    if isinstance(i, Rejection):
+        return i
+    s = hand.seats[i]
+    owe = hand.high_bet - s.round_bet
+    if owe <= 0:
+        return reject(hand, "call_nothing_to_call",
+                      f"{s.name} has nothing to call: check instead")
+    if s.money < owe and not hand.ruleset.all_in_for_less:
+        return reject(hand, "insufficient_money",
+                      f"{s.name} has {s.money}, less than the {owe} needed to call")
+    chips = owe if owe < s.money else s.money
+    if ev.amount is not None and ev.amount != chips:
+        return reject(hand, "call_amount_mismatch",
+                      f"the amount to call for {s.name} is {chips}, not {ev.amount}")
+    h = replace(hand, seats=_with_seat(hand, i, put(s, chips)), log=hand.log + (ev,),
+                acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
+    return continue_betting(h, i)
+
+
+def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
+    """Seat ``i`` makes its round total ``total`` (> high bet): bookkeeping for full and
+    short raises (Robert's rules 3 and 4; pokerkit keeps the same books)."""
+    s = hand.seats[i]
+    inc = total - hand.high_bet
+    full = full_raise(hand)
+    last_raise = hand.last_raise
+    short_sum = hand.short_sum
+    full_acted = hand.full_acted
+    if inc >= full:
+        last_raise = inc
+        short_sum = 0
+        full_acted = frozenset((i,))
+    else:  # an all-in short of a full raise
+        short_sum += inc
+        if short_sum >= full:  # several shorts add up to a raise: betting reopens
+            short_sum = 0
+            full_acted = frozenset((i,))
+        else:
+            full_acted = full_acted | {i}
+    seat = put(s, total - s.round_bet)
+    h = replace(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,), high_bet=total,
+                last_raise=last_raise, short_sum=short_sum, full_acted=full_acted,
+                acted=frozenset((i,)), aggressor=i)
+    return continue_betting(h, i)
+
+
+def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
+    i = _check_turn(hand, ev)
+    if isinstance(i, Rejection):
+        return i
+    rs = hand.ruleset
+    s = hand.seats[i]
+    owe = hand.high_bet - s.round_bet
+    added = ev.amount if rs.raise_amount == "added" else ev.amount - s.round_bet
+    total = s.round_bet + added
+    if s.money <= owe:
+        return reject(hand, "insufficient_money",
+                      f"{s.name} has {s.money}, not more than the {owe} needed to call: "
+                      f"{s.name} can only call (all in) or fold")
+    if not may_raise(hand, i):
+        return reject(hand, "raise_not_reopened",
+                      f"{s.name} already acted and has faced only an all-in short of a full "
+                      f"raise ({hand.short_sum} of {full_raise(hand)}): call or fold")
+    if added > s.money:
+        return reject(hand, "raise_too_large",
+                      f"{s.name} has only {s.money}; a raise of {ev.amount} needs {added}")
+    if rs.min_raise == "more_than_call":
+        if added <= owe:
+            return reject(hand, "raise_not_more_than_call",
+                          f"{s.name} must add more than {owe} to raise; {added} is not enough")
+    else:
+        low = hand.high_bet + full_raise(hand)
+        if total < low and added < s.money or total <= hand.high_bet:
+            what = "raise" if hand.high_bet else "bet"
+            return reject(hand, "raise_too_small",
+                          f"the smallest {what} for {s.name} is to {low} in all "
+                          f"({low - s.round_bet} added); {ev.amount} is too small")
+    return _raise_to(hand, i, total, ev)
+
+
+def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
+    i = _check_turn(hand, ev)
+    if isinstance(i, Rejection):
+        return i
+    s = hand.seats[i]
+    owe = hand.high_bet - s.round_bet
+    if s.money <= owe:
+        if s.money < owe and not hand.ruleset.all_in_for_less:
+            return reject(hand, "insufficient_money",
+                          f"{s.name} has {s.money}, less than the {owe} needed to call")
+        h = replace(hand, seats=_with_seat(hand, i, put(s, s.money)), log=hand.log + (ev,),
+                    acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
+        return continue_betting(h, i)
+    if not may_raise(hand, i):
+        return reject(hand, "raise_not_reopened",
+                      f"{s.name} already acted and has faced only an all-in short of a full "
+                      f"raise: {s.name} may call {owe} or fold, not go all in for {s.money}")
+    return _raise_to(hand, i, s.round_bet + s.money, ev)
+
+
+def do_timeout(hand: Hand, ev: Timeout) -> Hand | Rejection:
+    """The deadline passed: check if that is legal, otherwise fold (the WRGPT dealer and the
+    bot server in the seeds both do this; the 2008 text sets no deadline)."""
+    la = legal(hand)
+    if la is not None and la.player == ev.player:
+        if la.check:
+            return do_check(hand, Check(ev.player, hand.number, hand.round))
+        return do_fold(hand, Fold(ev.player, hand.number, hand.round))
+    from .showdown import do_muck, needs_reveal
+
+    if ev.player in needs_reveal(hand):
+        from .actions import Muck
+
+        return do_muck(hand, Muck(ev.player))
+    i = seat_index(hand, ev.player)
+    if i is None:
+        return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
+    return reject(hand, "not_your_turn", f"{ev.player} has nothing to do in hand {hand.number} now")

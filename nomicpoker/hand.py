@@ -1,0 +1,158 @@
+"""The values a hand is made of: seats, the hand itself, rejections, legal actions, results.
+
+Why separate from :mod:`nomicpoker.engine`: the betting and showdown modules need these types
+and the engine needs those modules; keeping the values here breaks the cycle. Everything is
+re-exported by :mod:`nomicpoker.engine`, which is where callers import them from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+from .actions import Event
+from .cards import Card
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an event was refused: a stable ``code`` (see ``ruleset.REJECTION_CODES``), a human
+    ``message`` with the numbers that matter, and the rule sentence it rests on."""
+
+    code: str
+    message: str
+    citation: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's state within a hand."""
+
+    name: str
+    money: int  # Money still behind (not in the pot)
+    round_bet: int = 0  # chips put in during the current betting round
+    total_bet: int = 0  # chips put in during the hand (antes and blinds included)
+    folded: bool = False
+    hole: tuple[Card, ...] = ()
+    revealed: tuple[Card, ...] | None = None
+    mucked: bool = False
+    #: chips of ``total_bet`` that are dead money (a big-blind ante): they go to the main pot
+    #: but buy no eligibility for side pots (pokerkit and the TDA treat a BB ante this way).
+    dead: int = 0
+
+    @property
+    def all_in(self) -> bool:
+        return self.money == 0 and not self.folded and self.total_bet > 0
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """What the player to act may do now (the ``valid_actions`` idea of the bot server seed).
+
+    ``call`` is the chips a call adds (``None`` when there is nothing to call or calling is
+    not allowed); ``raise_min``/``raise_max`` are in the ruleset's ``raise_amount`` semantics
+    (``None`` when no raise is possible); ``all_in`` is the chips an all-in adds (0 = none).
+    """
+
+    player: str
+    fold: bool
+    check: bool
+    call: int | None
+    raise_min: int | None
+    raise_max: int | None
+    all_in: int
+
+
+@dataclass(frozen=True)
+class Need:
+    """What the hand waits for next.
+
+    - ``action``: ``players[0]`` must act (see :func:`legal_actions`).
+    - ``board``: the dealer must deal ``cards`` community cards.
+    - ``reveal``: ``players`` must reveal (or muck) their hole cards.
+    - ``complete``: the hand is over; ``hand.result`` holds the payout.
+    """
+
+    kind: Literal["action", "board", "reveal", "complete"]
+    players: tuple[str, ...] = ()
+    cards: int = 0
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    player: str
+    hole: tuple[Card, ...]
+    best_five: tuple[Card, ...]
+    name: str  # "Full House, Kings over Fours"
+    value: int  # evaluator's totally ordered value
+
+
+@dataclass(frozen=True)
+class PotAward:
+    """One pot (main or side) and how it was split."""
+
+    amount: int
+    eligible: tuple[str, ...]
+    winners: tuple[str, ...]
+    shares: Mapping[str, int]
+    remainder: int = 0  # odd chips destroyed (odd_chips = "destroy")
+
+
+@dataclass(frozen=True)
+class Result:
+    awards: tuple[PotAward, ...]
+    returned: Mapping[str, int]  # uncalled bets returned, per player
+    destroyed: int  # total removed from the game by odd-chip rounding
+    payouts: Mapping[str, int]  # total each player receives (awards + returned)
+    shown: tuple[ShownHand, ...]  # every revealed hand, best first
+    uncontested: bool  # one player left; nobody had to show
+
+
+@dataclass(frozen=True)
+class Hand:
+    ruleset: Ruleset
+    number: int
+    seats: tuple[Seat, ...]  # GNDT order
+    button: int  # index into seats
+    round: int  # 1..4 betting rounds (round 1 before the flop); 5 after the river's betting
+    board: tuple[Card, ...] = ()
+    to_act: int | None = None  # index into seats of the player to act, if betting
+    result: Result | None = None
+    log: tuple[Event, ...] = ()  # accepted events, in order
+    # Implementation state (betting bookkeeping) goes below; keep it derived where possible.
+    extra: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+    #: the minimum opening bet (the big blind unless stated); also the smallest full raise
+    min_bet: int = 0
+    #: the highest ``round_bet`` at the table this round (what a call matches)
+    high_bet: int = 0
+    #: the largest bet or raise increment this round (Robert's "size of the previous bet or
+    #: raise"); a full raise must be at least ``max(last_raise, min_bet)``
+    last_raise: int = 0
+    #: seats that have acted since the last increase of ``high_bet`` (round-end test)
+    acted: frozenset[int] = frozenset()
+    #: seats that have acted since the last *full* raise: with ``short_all_in_reopens`` off
+    #: they may not raise again while only short all-ins (``short_sum``) are pending
+    full_acted: frozenset[int] = frozenset()
+    #: the sum of consecutive all-in increments short of a full raise (Robert's rule 4)
+    short_sum: int = 0
+    #: betting is over for the hand (at most one player can still bet): the board runs out
+    runout: bool = False
+    #: the last seat to bet or raise in the current (or, at showdown, the final) round
+    aggressor: int | None = None
+    #: seats in the order they mucked at showdown (a pot all of whose contenders mucked goes
+    #: to the last of them to concede)
+    mucks: tuple[int, ...] = ()
+
+    @property
+    def pot(self) -> int:
+        """Chips in the middle (sum of total bets not yet paid out)."""
+        if self.result is not None:
+            return 0
+        return sum(s.total_bet for s in self.seats)
+
+    def seat(self, name: str) -> Seat:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
