@@ -143,6 +143,8 @@ REJECTION_CODES: tuple[str, ...] = (
     "wrong_card_count", "bad_card", "unparseable", "ambiguous", "not_player_action",
     "identical_dice", "draw_mismatch", "false_reveal", "lookalike", "edited_after_verdict",
     "bad_amount",
+    # hand engine: dealer events out of place, a shared deck's duplicate, Robert's rules 3-4
+    "board_not_due", "duplicate_card", "already_dealt", "raise_not_reopened",
 )
 
 
