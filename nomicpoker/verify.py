@@ -179,9 +179,9 @@ def _check_dice(dice: Sequence[Mapping[str, Any]], secret: bytes | None, finishe
     for i, d in enumerate(dice):
         item = _die_item(d, i)
         bad = [k for k, ok in (("comment_id", isinstance(d.get("comment_id"), str) and d.get("comment_id")),
-                               ("player", isinstance(d.get("player"), str)),
+                               ("player", isinstance(d.get("player"), str) and d.get("player")),
                                ("index", _is_int(d.get("index")) and d.get("index") >= 0),
-                               ("sides", _is_int(d.get("sides")) and d.get("sides") >= 1),
+                               ("sides", _is_int(d.get("sides")) and 1 <= d.get("sides") <= 2**32),
                                ("result", _is_int(d.get("result"))),
                                ("source", d.get("source") in ("bot", "forum"))) if not ok]
         if bad:
@@ -375,9 +375,12 @@ def verify_record(record: Mapping[str, Any]) -> list[Check]:
     if not (_is_int(hand) and hand >= 0):
         checks.append(Check("hand", False, f"key 'hand' must be a non-negative integer, found {hand!r}"))
         hand = None
-    for key in ("table", "ruleset", "ruleset_hash"):
-        if not isinstance(record.get(key), str):
-            checks.append(_missing(key, key, "missing or not a string"))
+    for key in ("table", "ruleset"):
+        if not (isinstance(record.get(key), str) and record.get(key)):
+            checks.append(_missing(key, key, "missing or not a non-empty string"))
+    rh = record.get("ruleset_hash")
+    if not (isinstance(rh, str) and _HEX.match(rh)):
+        checks.append(Check("ruleset_hash", False, f"key 'ruleset_hash' must be hex, found {rh!r}"))
 
     try:
         secrets = _secrets(record, checks)
