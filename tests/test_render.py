@@ -476,3 +476,55 @@ def test_gndt_rows_while_a_hand_runs_use_seats_and_turn_markers():
     assert by["carol"].turn == "o"
     assert by["erin"].turn == "o"
     assert [r.player for r in rows] == list(TABLE.players)
+
+
+# --------------------------------------------------------------------------- with the real engine
+
+
+def test_a_hand_played_by_the_engine_renders_every_comment():
+    """Three players, ante 5: bob raises 20, carol (30 Money) goes all-in for 25, alice and
+    bob call, all check to the showdown and bob's trip sevens take the 90 pot. The numbers
+    below are worked out by hand from those actions."""
+    from nomicpoker import engine as E
+    from nomicpoker.actions import AllIn, Call, Check, DealBoard, Raise, Reveal
+    from nomicpoker.rulesets import load_ruleset
+
+    rs = load_ruleset("blognomic-2008")
+    t = TableView("T", ("alice", "bob", "carol"), {"alice": 100, "bob": 100, "carol": 30}, "alice")
+    h = E.start_hand(rs, 1, [("alice", 100), ("bob", 100), ("carol", 30)], "alice", ante=5)
+    start = hand_start(t, h, ante=5, key="T-1-0001")
+    assert "the pot is 15" in start and "First to act in round 1: bob" in start
+
+    h = E.apply(h, Raise("bob", 1, 1, 20))
+    h = E.apply(h, AllIn("carol", 1, 1))
+    notice = turn_notice(t, h, E.legal_actions(h), key="T-1-0002")
+    assert "**alice** to act, 25 to call" in notice
+    assert "`HAND1 ROUND1 raise Z` (Z from 26 to 95" in notice
+    assert "Pot: 60" in notice
+    grid = table_lines(notice)
+    carol = [ln for ln in grid if "carol" in ln][0]
+    assert "all-in" in carol and "|        0 |" in carol
+
+    h = E.apply(h, Call("alice", 1, 1))
+    h = E.apply(h, Call("bob", 1, 1))
+    h = E.apply(h, DealBoard(("7h", "2s", "Kd")))
+    flop = street(t, h, "Flop", ("7h", "2s", "Kd"), key="T-1-0003")
+    assert "**Flop**: 7♥ 2♠ K♦" in flop and "Pot: 90." in flop and "bob acts first" in flop
+    for card in (("Tc",), ("3d",), None):
+        while E.need(h).kind == "action":
+            h = E.apply(h, Check(E.need(h).players[0], 1, h.round))
+        if card:
+            h = E.apply(h, DealBoard(card))
+    order = E.need(h).players
+    reveals = call_for_reveals(t, h, order, key="T-1-0004")
+    assert "`HAND1 reveal 7h 2s`" in reveals
+    for p, cards in (("alice", ("Ah", "Kh")), ("bob", ("7s", "7d")), ("carol", ("2h", "2d"))):
+        h = E.apply(h, Reveal(p, cards, 1))
+    assert h.result is not None
+    after = TableView("T", t.players, {s.name: s.money for s in h.seats}, "alice")
+    body = payout(after, h, secrets={"deck": "ab" * 32}, key="T-1-0005")
+    assert "Pot 90: bob wins 90." in body
+    assert "bob: put in 30, receives 90 (+60)" in body
+    assert "| bob | 160 | o | 0 |" in body
+    assert "| carol | 0 | o | 0 |" in body
+    assert find_tag(body) == "T-1-0005"
