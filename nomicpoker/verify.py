@@ -71,7 +71,7 @@ def _missing(item: str, key: str, why: str = "missing") -> Check:
 
 
 def _entries(record: Mapping[str, Any], key: str, checks: list[Check]) -> list[Mapping[str, Any]]:
-    """The list under ``key`` (missing = empty); non-objects become failing checks."""
+    """The list under ``key``; a missing key, a non-list or a non-object entry is a failing check."""
     if key not in record:
         checks.append(_missing(key, key))
         return []
@@ -100,7 +100,7 @@ def _secrets(record: Mapping[str, Any], checks: list[Check]) -> dict[str, bytes]
     if secrets is not None and not isinstance(secrets, Mapping):
         checks.append(Check("secrets", False, "key 'secrets' must be an object or null"))
         secrets = {}
-    if secrets is None:
+    if secrets is None and "secrets" in record:
         checks.append(Check("secrets", True, "not published: the hand is not finished, so only "
                             "the commitments' format (and the public dice log) can be checked"))
     out: dict[str, bytes] = {}
