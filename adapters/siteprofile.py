@@ -1,0 +1,339 @@
+"""Site profiles for blog forums, and reading comments out of a page with one.
+
+A profile is configuration (``profiles/*.toml``): the CSS selectors and attributes where a
+theme puts each comment's id, author, time and body, and the login and comment forms' field
+names. Why configuration and not code: themes change, and a changed theme should be a TOML
+edit the Dealer can make and check with ``nomicpoker forum check``, not a release.
+
+Parsing is pure (HTML text in, values out) so it is tested on the markup alone.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import MISSING, dataclass, field, fields
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import urljoin, urldefrag
+
+from bs4 import BeautifulSoup, Tag
+
+from .base import ForumError, RemoteComment
+
+BUILTIN_PROFILES = ("wordpress", "expressionengine")
+
+
+@dataclass(frozen=True)
+class ReadProfile:
+    """Where a theme puts each comment's parts. Empty strings mean "not on this theme"."""
+
+    comment_selector: str
+    id_attr: str
+    id_pattern: str
+    body_selector: str
+    author_attr: str = ""
+    author_selector: str = ""
+    time_selector: str = ""
+    time_attr: str = ""
+    time_format: str = ""
+    edited_selector: str = ""
+    edited_attr: str = ""
+    pagination_selector: str = ""
+    permalink: str = "{page}#comment-{id}"
+    dice_selector: str = ""
+    dice_pattern: str = ""
+
+
+@dataclass(frozen=True)
+class LoginProfile:
+    """The member login form: where it is and what it is called."""
+
+    url: str
+    form_selector: str
+    user_field: str
+    password_field: str
+    error_selector: str = ""
+    error_page_pattern: str = ""
+    success_cookie: str = ""
+    extra_fields: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PostProfile:
+    """The comment form and how the site answers a post."""
+
+    form_selector: str
+    comment_field: str
+    reply_field: str = ""
+    id_pattern: str = ""
+    moderation_pattern: str = ""
+    error_selector: str = ""
+    error_page_pattern: str = ""
+    refused_patterns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SiteProfile:
+    name: str
+    description: str
+    read: ReadProfile
+    login: LoginProfile
+    post: PostProfile
+    source: str = ""
+
+
+def _section(data: Mapping[str, Any], key: str, cls: type, source: str) -> Any:
+    raw = data.get(key)
+    if not isinstance(raw, dict):
+        raise ForumError("config", f"profile {source}: missing [{key}] section")
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ForumError("config", f"profile {source}: unknown key {key}.{unknown[0]}")
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in raw:
+            if f.default is MISSING and f.default_factory is MISSING:  # type: ignore[misc]
+                raise ForumError("config", f"profile {source}: missing key {key}.{f.name}")
+            continue
+        value = raw[f.name]
+        if f.name == "refused_patterns":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ForumError("config", f"profile {source}: {key}.{f.name} must be strings")
+            value = tuple(value)
+        elif f.name == "extra_fields":
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                raise ForumError("config", f"profile {source}: {key}.{f.name} must map to strings")
+        elif not isinstance(value, str):
+            raise ForumError("config", f"profile {source}: {key}.{f.name} must be a string")
+        values[f.name] = value
+    for name, value in values.items():
+        if name.endswith("pattern") and isinstance(value, str) and value:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ForumError("config", f"profile {source}: {key}.{name} is not a regex: {exc}")
+    return cls(**values)
+
+
+def load_profile(name_or_path: str) -> SiteProfile:
+    """A built-in profile by name, or a profile TOML file by path."""
+    if name_or_path in BUILTIN_PROFILES:
+        text = (resources.files("nomicpoker.adapters") / "profiles" / f"{name_or_path}.toml").read_text(
+            encoding="utf-8"
+        )
+        source = name_or_path
+    else:
+        path = Path(name_or_path).expanduser()
+        if not path.is_file():
+            raise ForumError(
+                "config",
+                f"profile {name_or_path!r} is neither a built-in profile "
+                f"({', '.join(BUILTIN_PROFILES)}) nor a file",
+            )
+        text = path.read_text(encoding="utf-8")
+        source = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ForumError("config", f"profile {source} is not valid TOML: {exc}") from exc
+    return SiteProfile(
+        name=str(data.get("name", source)),
+        description=str(data.get("description", "")),
+        read=_section(data, "read", ReadProfile, source),
+        login=_section(data, "login", LoginProfile, source),
+        post=_section(data, "post", PostProfile, source),
+        source=source,
+    )
+
+
+# -- reading a page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    """One page's comments (document order) and the other comment pages it links to."""
+
+    comments: tuple[RemoteComment, ...]
+    page_links: tuple[str, ...]
+
+
+def soup(html: str) -> BeautifulSoup:
+    return BeautifulSoup(html, "html.parser")
+
+
+def _owned(el: Tag, candidates: list[Tag], comment_nodes: set[int]) -> Tag | None:
+    """The first candidate whose nearest enclosing comment is ``el`` (not a nested reply)."""
+    for cand in candidates:
+        node = cand.parent
+        while node is not None and id(node) not in comment_nodes:
+            node = node.parent
+        if node is el:
+            return cand
+    return None
+
+
+def _parse_time(raw: str | None, fmt: str, what: str) -> datetime:
+    value = (raw or "").strip()
+    if not value:
+        raise ForumError("parse", f"{what}: no time found")
+    try:
+        if fmt:
+            moment = datetime.strptime(value, fmt)
+        elif re.fullmatch(r"\d{9,11}", value):
+            return datetime.fromtimestamp(int(value), tz=timezone.utc)
+        else:
+            moment = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise ForumError("parse", f"{what}: cannot read time {value!r}") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def _value(el: Tag, selector: str, attr: str, owned: list[Tag] | None = None) -> str | None:
+    target: Tag | None = el
+    if selector:
+        target = owned[0] if owned else None
+    if target is None:
+        return None
+    if attr:
+        got = target.get(attr)
+        return " ".join(got) if isinstance(got, list) else got
+    return target.get_text(" ", strip=True)
+
+
+def parse_page(html: str, page_url: str, read: ReadProfile) -> ParsedPage:
+    """Every comment on one page, with its parent when it is a nested reply."""
+    doc = soup(html)
+    nodes = [n for n in doc.select(read.comment_selector) if isinstance(n, Tag)]
+    node_ids = {id(n) for n in nodes}
+    id_re = re.compile(read.id_pattern)
+    dice_re = re.compile(read.dice_pattern) if read.dice_pattern else None
+    base = urldefrag(page_url)[0]
+    comment_id_of: dict[int, str] = {}
+    out: list[RemoteComment] = []
+    for el in nodes:
+        raw_id = el.get(read.id_attr)
+        raw_id = " ".join(raw_id) if isinstance(raw_id, list) else (raw_id or "")
+        m = id_re.search(raw_id)
+        if not m:
+            raise ForumError(
+                "parse", f"{page_url}: a comment's {read.id_attr}={raw_id!r} does not match the profile"
+            )
+        cid = m.group(1) if m.groups() else m.group(0)
+        comment_id_of[id(el)] = cid
+        what = f"{page_url} comment {cid}"
+
+        def own(selector: str) -> list[Tag]:
+            if not selector:
+                return []
+            found = _owned(el, [t for t in el.select(selector) if isinstance(t, Tag)], node_ids)
+            return [found] if found is not None else []
+
+        author = _value(el, read.author_selector, read.author_attr, own(read.author_selector))
+        if not author:
+            raise ForumError("parse", f"{what}: no author found")
+        created = _parse_time(
+            _value(el, read.time_selector, read.time_attr, own(read.time_selector)),
+            read.time_format,
+            what,
+        )
+        body_nodes = own(read.body_selector)
+        if not body_nodes:
+            raise ForumError("parse", f"{what}: no body ({read.body_selector}) found")
+        body = body_nodes[0].decode_contents().strip()
+        edited = None
+        if read.edited_selector:
+            marks = own(read.edited_selector)
+            if marks:
+                stamp = marks[0].get(read.edited_attr) if read.edited_attr else None
+                try:
+                    edited = _parse_time(stamp if isinstance(stamp, str) else None, "", what)
+                except ForumError:
+                    edited = created  # marked edited, time not shown
+        dice: tuple[int, ...] = ()
+        if dice_re is not None:
+            scope = [body_nodes[0]] if not read.dice_selector else [
+                t for t in el.select(read.dice_selector) if _owned(el, [t], node_ids) is t
+            ]
+            rolls = []
+            for node in scope:
+                for hit in dice_re.finditer(node.get_text(" ", strip=True)):
+                    rolls.append(int(hit.group(1) if hit.groups() else hit.group(0)))
+            dice = tuple(rolls)
+        parent_node = el.parent
+        while parent_node is not None and id(parent_node) not in node_ids:
+            parent_node = parent_node.parent
+        out.append(
+            RemoteComment(
+                id=cid,
+                author=author.strip(),
+                created=created,
+                body=body,
+                body_format="html",
+                edited=edited,
+                parent_id=comment_id_of.get(id(parent_node)) if parent_node is not None else None,
+                permalink=read.permalink.format(page=base, id=cid),
+                dice=dice,
+            )
+        )
+    links: list[str] = []
+    if read.pagination_selector:
+        for a in doc.select(read.pagination_selector):
+            href = a.get("href") if isinstance(a, Tag) else None
+            if isinstance(href, str) and href.strip():
+                url = urldefrag(urljoin(page_url, href.strip()))[0]
+                if url not in links:
+                    links.append(url)
+    return ParsedPage(comments=tuple(out), page_links=tuple(links))
+
+
+def form_fields(doc: BeautifulSoup, selector: str) -> tuple[str, dict[str, str]] | None:
+    """The form's action and every field a browser would submit: all hidden inputs, filled
+    text inputs, checked boxes, textareas and the first submit button."""
+    form = doc.select_one(selector)
+    if form is None:
+        return None
+    values: dict[str, str] = {}
+    submitted = False
+    for inp in form.find_all(["input", "textarea", "select"]):
+        name = inp.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        if inp.name == "textarea":
+            values[name] = inp.get_text()
+            continue
+        if inp.name == "select":
+            opt = inp.find("option", selected=True) or inp.find("option")
+            values[name] = str(opt.get("value", opt.get_text())) if opt else ""
+            continue
+        kind = str(inp.get("type", "text")).lower()
+        value = inp.get("value", "")
+        value = " ".join(value) if isinstance(value, list) else str(value)
+        if kind in ("checkbox", "radio"):
+            if inp.has_attr("checked"):
+                values[name] = value or "on"
+        elif kind in ("submit", "button", "image"):
+            if not submitted:
+                values[name] = value
+                submitted = True
+        elif kind != "file":
+            values[name] = value
+    action = form.get("action")
+    return (action if isinstance(action, str) else ""), values
+
+
+def page_message(doc: BeautifulSoup, selector: str) -> str:
+    """What the site said, from the profile's error selector, else the page's title."""
+    if selector:
+        texts = [n.get_text(" ", strip=True) for n in doc.select(selector)]
+        texts = [t for t in texts if t]
+        if texts:
+            return " / ".join(texts)[:300]
+    title = doc.title.get_text(strip=True) if doc.title else ""
+    text = doc.get_text(" ", strip=True)
+    return (title or text)[:300] or "(empty page)"
