@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nomicpoker import dealing, printers
 from nomicpoker.cards import FULL_DECK
@@ -357,3 +358,22 @@ def test_core_modules_have_no_io_clock_randomness_or_shell_imports(module):
                  "nomicpoker.adapters", "adapters"}
     assert not imported & forbidden
     assert dealing.SECRET_BYTES == 32
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=60, deadline=None)
+@given(secret=st.binary(min_size=1, max_size=64), label=st.text(max_size=20))
+def test_any_secret_and_label_give_a_permutation_matching_the_reference(secret, label):
+    deck = shuffled(secret, label)
+    assert sorted(deck) == sorted(FULL_DECK)
+    assert list(deck) == REF["shuffle"](secret, label)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cid=st.text(min_size=1, max_size=12), index=st.integers(0, 9), sides=st.integers(1, 1000))
+def test_any_die_is_in_range_and_matches_the_reference(cid, index, sides):
+    r = roll(SECRET, cid, index, sides)
+    assert 1 <= r <= sides
+    assert r == REF["die"](SECRET, cid, index, sides)
