@@ -482,3 +482,28 @@ def test_all_errors_in_a_file_are_reported_together(copy):
         load_ruleset_file(d)
     assert len(str(info.value).splitlines()) == 4
     assert all(line.startswith(str(d / "ruleset.toml") + ": ") for line in str(info.value).splitlines())
+
+
+# ------------------------------------------------------------------------------ model helpers
+
+
+def test_value_reads_parameters_by_name_and_refuses_other_names():
+    rs = load_ruleset("roberts-nlhe")
+    assert rs.value("raise_amount") == "raise_to"
+    with pytest.raises(KeyError):
+        rs.value("content_hash")  # a field, but not a parameter
+
+
+def test_citation_carries_source_and_note():
+    c = load_ruleset("blognomic-2008").citation("side_pots")
+    assert c is not None
+    assert c.source == "Dealing and Play, showdown"
+    assert "no side pots" in c.note
+    assert load_ruleset("blognomic-2008").citation("no_such_code") is None
+
+
+def test_loaded_rulesets_are_hashable_and_equal_by_value(copy):
+    """Hands are frozen values that hold their ruleset; they must stay hashable and comparable."""
+    a, b = load_ruleset("blognomic-2008"), load_ruleset_file(copy())
+    assert a == b and hash(a) == hash(b)
+    assert a != load_ruleset("roberts-nlhe")
