@@ -1,0 +1,466 @@
+"""The table fold: everything the bot knows, as a pure function of its inputs.
+
+``fold_table(config, hands, revisions, events)`` replays a table from its configuration, the
+hand-start records, the comment archive (every revision, in archive order) and the recorded
+dealer events, and returns every derived row: verdicts, GNDT change-log entries, outbox
+messages, dice, decks, draws, reveals, boards and hand ends. No clock, no randomness, no I/O:
+the randomness comes from the hand secrets (an input), times from the archive.
+
+WHY a whole-table replay on every poll rather than an incremental update: the live ledger and
+the audit then run the *same* code over the *same* inputs, so "replay is the audit" holds by
+construction. The archive only grows at its end (new comments, new revisions, timeouts after
+the last position), so the derived rows of a later run extend those of an earlier one; the
+shell stores only the new suffix and treats any other difference as an inconsistency.
+
+Readings of the rule the fold makes (documented in docs/dealer-guide.md):
+
+- Only a comment's first archived revision acts; a later revision (edit) is noted once.
+- Round 1 opens when every seated player has stated a valid Hole Card Draw.
+- A player with a valid Hole Card Draw may not draw again (only identical results are redrawn).
+- Showdown reveals are checked against the issued deck at the drawn positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import engine, grammar
+from . import notices as say
+from .actions import DealBoard, Muck, Reveal, Timeout
+from .dealing import (
+    BOARD_STREETS, board_cards, checksums_match, dice_pair_ok, hole_cards, issue_deck, roll,
+)
+from .fold_types import (
+    CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
+)
+
+ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end")
+
+
+@dataclass
+class _HandState:
+    start: HandStart
+    hand: Any  # engine.Hand
+    phase: str = "draw"  # draw | betting | reveal | complete
+    pairs: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # valid dice pairs
+    decks: dict[str, Any] = field(default_factory=dict)  # player -> IssuedDeck (issued tables)
+    own_checksums: dict[str, str] = field(default_factory=dict)
+    draws: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    false_reveals: list[str] = field(default_factory=list)
+    since: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+    noted: set[str] = field(default_factory=set)
+
+
+class _Folder:
+    """The mutable accumulator behind :func:`fold_table` (local to one call)."""
+
+    def __init__(self, config: TableConfig):
+        self.c = config
+        self.rules = config.ruleset
+        self.seq = 0
+        self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
+        self.money: dict[str, int] = {p: config.money for p in config.players}
+        self.gndt: dict[str, tuple[int, str, int]] = {p: (0, "o", 0) for p in config.players}
+        self.hands: dict[int, _HandState] = {}
+        self.by_thread: dict[str, int] = {}
+        self.current: _HandState | None = None
+        self.n_out: dict[int | None, int] = {}
+        self._diff(None, "table created")
+
+    # -- rows -------------------------------------------------------------------------------
+
+    def _row(self, _kind: str, **values: Any) -> dict[str, Any]:
+        self.seq += 1
+        row = {"seq": self.seq, **values}
+        self.out[_kind].append(row)
+        return row
+
+    def _post(self, hand: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
+        """Queue a dealer comment; ``body_fn(key)`` renders it ending with its reference tag."""
+        n = self.n_out.get(hand, 0) + 1
+        self.n_out[hand] = n
+        key = f"{self.c.name}-h{hand or 0}-{n:03d}"
+        self._row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
+                  recipient="", subject="", body=body_fn(key))
+
+    def _private(self, hand: int, user: str, subject: str, body: str) -> None:
+        n = self.n_out.get(hand, 0) + 1
+        self.n_out[hand] = n
+        key = f"{self.c.name}-h{hand}-{n:03d}"
+        self._row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
+                  recipient=user, subject=subject, body=body)
+
+    def _verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
+                 message: str = "", citation: str = "", canonical: str = "") -> None:
+        self._row("verdict", hand=hand, thread=rev.thread, forum_id=rev.forum_id,
+                  revision=rev.revision, author=rev.author, status=status, code=code,
+                  message=message, citation=citation, canonical=canonical)
+
+    def _reject(self, rev: Revision, hand: int | None, code: str, message: str) -> None:
+        citation = self.rules.cite(code)
+        self._verdict(rev, hand, "rejected", code, message, citation)
+        self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
+                                                   message, citation, key),
+                   rev.thread, reply_to=rev.forum_id)
+
+    # -- the GNDT ---------------------------------------------------------------------------
+
+    def _snapshot(self) -> dict[str, tuple[int, str, int]]:
+        snap = {p: (self.money[p], "o", 0) for p in self.c.players}
+        h = self.current
+        if h is None:
+            return snap
+        turns = engine.turn_column(h.hand, list(self.c.players))
+        for seat in h.hand.seats:
+            if h.phase == "complete":
+                continue
+            turn = turns.get(seat.name, "o")
+            if h.phase == "draw" and turn == "x":
+                turn = "-"  # nobody bets before every Hole Card Draw is stated
+            snap[seat.name] = (seat.money, turn, seat.total_bet)
+        return snap
+
+    def _diff(self, hand: int | None, cause: str) -> None:
+        snap = self._snapshot()
+        for p in self.c.players:
+            old, new = self.gndt.get(p), snap[p]
+            first = cause == "table created"
+            for i, column in enumerate(("Money", "Turn", "Pot")):
+                if first or old[i] != new[i]:
+                    self._row("entry", hand=hand, player=p, column=column,
+                              old="" if first else str(old[i]), new=str(new[i]), cause=cause)
+        self.gndt = snap
+
+    def _view(self, h: _HandState):
+        return say.view(self.c, self.money, h.start.button)
+
+    def _deadline(self, h: _HandState) -> str | None:
+        """The deadline is shown as hours from the last change; the shell applies it."""
+        if not self.c.deadline_hours:
+            return None
+        return f"{self.c.deadline_hours} hours after {h.since}"
+
+    # -- hand start -------------------------------------------------------------------------
+
+    def start(self, hs: HandStart) -> None:
+        if self.current is not None and self.current.phase != "complete":
+            raise FoldError("bad_input", f"hand {hs.number} starts while hand "
+                            f"{self.current.start.number} is still running")
+        if hs.secrets is None:
+            raise FoldError("missing_secrets", f"the secrets of hand {hs.number} are missing")
+        for name, money in hs.seats:
+            self.money[name] = money
+        hand = engine.start_hand(self.rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
+                                 ante=hs.ante, blinds=hs.blinds)
+        h = _HandState(start=hs, hand=hand, since=hs.started_at)
+        h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
+        self.hands[hs.number] = h
+        self.by_thread[hs.thread] = hs.number
+        self.current = h
+        seated = [n for n, _ in hs.seats]
+        for p in seated:
+            if self.c.issue_decks:
+                deck = issue_deck(hs.secrets.decks, hs.number, p)
+                h.decks[p] = deck
+                self._row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
+                h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
+        self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})")
+        self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key),
+                   hs.thread)
+        for p in seated:
+            if p in h.decks:
+                self._private(hs.number, p, f"Your deck for hand {hs.number} ({self.c.name})",
+                              say.deck_message(h.decks[p]))
+
+    # -- comments ---------------------------------------------------------------------------
+
+    def comment(self, rev: Revision) -> None:
+        if rev.author == self.c.dealer:
+            return
+        number = self.by_thread.get(rev.thread)
+        h = self.hands.get(number) if number is not None else None
+        if rev.revision > 1:
+            self._edit(rev, h)
+            return
+        if rev.deleted:
+            self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
+            return
+        parsed = grammar.parse_comment(rev.body, rev.body_format)
+        if isinstance(parsed, grammar.NoAction):
+            self._verdict(rev, number, "chat")
+            return
+        if isinstance(parsed, grammar.GrammarError):
+            self._reject(rev, number, parsed.code, parsed.message)
+            return
+        intent = parsed
+        if h is None or h.phase == "complete":
+            self._reject(rev, number, "hand_over", "no hand is running in this thread"
+                         + (f": hand {number} is over" if number else ""))
+            return
+        seated = [s.name for s in h.hand.seats]
+        if rev.author not in seated:
+            self._reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
+                         f"{number} (seated: {', '.join(seated)})")
+            return
+        named = getattr(intent, "player", None)
+        if named and named != rev.author:
+            self._reject(rev, number, "not_player_action",
+                         f"{rev.author} cannot act for {named}: a player acts only in their own comment")
+            return
+        if intent.hand is not None and intent.hand != number:
+            if intent.kind in ("dice", "draw", "reveal"):
+                self._reject(rev, number, "stale_hand", f"this is hand {number}, not hand {intent.hand}")
+                return
+        kind = intent.kind
+        if kind == "dice":
+            self._dice(rev, h, intent)
+        elif kind == "draw":
+            self._draw(rev, h, intent)
+        elif kind == "reveal":
+            self._reveal(rev, h, intent)
+        else:
+            self._bet(rev, h, intent)
+
+    def _edit(self, rev: Revision, h: _HandState | None) -> None:
+        number = h.start.number if h else None
+        key = f"{rev.thread}#{rev.forum_id}"
+        if rev.deleted:
+            self._verdict(rev, number, "ignored", "deleted", "deleted after it was read; its action stands")
+            return
+        noted = h.noted if h else set()
+        if key in noted or rev.author == self.c.dealer:
+            self._verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
+            return
+        noted.add(key)
+        msg = "the first reading binds: an edit after the dealer read a comment does not change it"
+        self._verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
+        self._post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k),
+                   rev.thread, reply_to=rev.forum_id)
+
+    # -- hole card draws --------------------------------------------------------------------
+
+    def _dice(self, rev: Revision, h: _HandState, intent) -> None:
+        number = h.start.number
+        p = rev.author
+        sides = tuple(intent.dice or ())
+        if h.phase != "draw" or p in h.draws or p in h.pairs:
+            self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
+                         f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
+                         if p in h.pairs else f"Hole Card Draws are over in hand {number}")
+            return
+        if sides != (52, 52):
+            self._reject(rev, number, "unparseable",
+                         f"a Hole Card Draw is HAND#{number} DICE52 DICE52 (two 52-sided dice)")
+            return
+        if self.c.forum_roller:
+            results = tuple(rev.dice[:2])
+            source = "forum"
+            if len(results) != 2:
+                self._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
+                return
+        else:
+            results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
+            source = "bot"
+        for i, (s, r) in enumerate(zip(sides, results)):
+            self._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
+                      result=r, source=source)
+            h.record["dice"].append({"comment_id": rev.forum_id, "player": p, "index": i,
+                                     "sides": s, "result": r, "source": source})
+        ok = dice_pair_ok(*results)
+        if ok:
+            h.pairs[p] = (rev.forum_id, results[0], results[1])
+            self._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
+        else:
+            self._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
+                          self.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
+        self._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
+                                                     self.rules.cite("identical_dice"), k),
+                   rev.thread, reply_to=rev.forum_id)
+
+    def _draw(self, rev: Revision, h: _HandState, intent) -> None:
+        number, p = h.start.number, rev.author
+        if h.phase != "draw" or p in h.draws:
+            self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
+            return
+        pair = h.pairs.get(p)
+        positions = tuple(intent.positions or ())
+        stated = intent.checksum or ""
+        problems = []
+        if pair is None:
+            problems.append(f"{p} has no Hole Card Draw with two different results yet "
+                            f"(comment HAND#{number} DICE52 DICE52 first)")
+        elif sorted(positions) != sorted(pair[1:]):
+            problems.append(f"the dice gave {pair[1]}, {pair[2]}, not "
+                            f"{', '.join(str(x) for x in positions)}")
+        if p in h.decks and not checksums_match(stated, h.decks[p].checksum):
+            problems.append(f"the checksum of {p}'s deck is {h.decks[p].checksum!r}, not {stated!r}")
+        if not stated.strip():
+            problems.append("the statement must give the deck's 'Cards printed by:' checksum")
+        if problems:
+            self._reject(rev, number, "draw_mismatch", "; ".join(problems))
+            return
+        h.draws[p] = positions
+        if p not in h.decks:
+            h.own_checksums[p] = stated
+            self._row("deck", hand=number, player=p, source="own", checksum=stated)
+            h.record["decks"].append({"player": p, "source": "own", "checksum": stated})
+        self._row("draw", hand=number, player=p, comment_id=rev.forum_id,
+                  positions=list(positions), checksum=stated)
+        h.record["draws"].append({"player": p, "comment_id": rev.forum_id,
+                                  "positions": list(positions), "checksum": stated})
+        self._verdict(rev, number, "accepted",
+                      canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
+        h.since = rev.created
+        waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
+        self._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
+                                                       stated, p in h.decks, waiting, k),
+                   rev.thread, reply_to=rev.forum_id)
+        if not waiting:
+            h.phase = "betting"
+            self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+
+    # -- betting ----------------------------------------------------------------------------
+
+    def _bet(self, rev: Revision, h: _HandState, intent) -> None:
+        number = h.start.number
+        if h.phase == "draw":
+            waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
+            self._reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
+                         f"stated a Hole Card Draw; waiting for {', '.join(waiting)}")
+            return
+        action = grammar.to_action(intent, rev.author)
+        res = engine.apply(h.hand, action)
+        if isinstance(res, engine.Rejection):
+            self._reject(rev, number, res.code, res.message)
+            return
+        h.hand = res
+        h.since = rev.created
+        self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+
+    def _reveal(self, rev: Revision, h: _HandState, intent) -> None:
+        number, p = h.start.number, rev.author
+        cards = tuple(intent.cards or ())
+        if h.phase != "reveal":
+            self._reject(rev, number, "reveal_not_allowed",
+                         "reveals come after the last round's betting, when the dealer calls for them")
+            return
+        if p in h.decks and p in h.draws:
+            held = hole_cards(h.decks[p].cards, h.draws[p])
+            if sorted(held) != sorted(cards):
+                h.false_reveals.append(p)
+                self._reject(rev, number, "false_reveal", f"those are not the cards at positions "
+                             f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
+                             "(the dealer says what the deck held there when the hand ends)")
+                return
+        res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
+        if isinstance(res, engine.Rejection):
+            self._reject(rev, number, res.code, res.message)
+            return
+        h.hand = res
+        h.since = rev.created
+        self._row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
+        h.record["reveals"].append({"player": p, "comment_id": rev.forum_id, "cards": list(cards)})
+        self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread, quiet_reveal=True)
+
+    def timeout(self, ev: DealerEvent) -> None:
+        h = self.hands.get(ev.hand)
+        if h is None or h.phase in ("draw", "complete"):
+            return
+        event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player)
+        res = engine.apply(h.hand, event)
+        if isinstance(res, engine.Rejection):
+            return
+        h.hand = res
+        h.since = ev.at
+        cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
+        self._post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k), h.start.thread)
+        self._advance(h, cause, h.start.thread)
+
+    # -- after every accepted step ----------------------------------------------------------
+
+    def _advance(self, h: _HandState, cause: str, thread: str, quiet_reveal: bool = False) -> None:
+        number = h.start.number
+        need = engine.need(h.hand)
+        while need.kind == "board":
+            dealt = len(h.hand.board)
+            deck = board_cards(h.start.secrets.deck, number)
+            cards = tuple(deck[dealt:dealt + need.cards])
+            res = engine.apply(h.hand, DealBoard(cards=cards))
+            if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
+                raise FoldError("bad_input", f"the engine refused the {BOARD_STREETS[dealt]}: {res.message}")
+            h.hand = res
+            street = BOARD_STREETS[dealt]
+            self._row("board", hand=number, street=street, cards=list(cards))
+            h.record["board"].extend(cards)
+            need = engine.need(h.hand)
+            self._diff(number, cause)
+            self._post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k), thread)
+        if need.kind == "action":
+            self._diff(number, cause)
+            h.phase = "betting"
+            legal = engine.legal_actions(h.hand)
+            self._post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k),
+                       thread)
+        elif need.kind == "reveal":
+            first = h.phase != "reveal"
+            h.phase = "reveal"
+            self._diff(number, cause)
+            if first:
+                self._post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k), thread)
+        elif need.kind == "complete":
+            self._complete(h, cause, thread)
+
+    def _complete(self, h: _HandState, cause: str, thread: str) -> None:
+        number = h.start.number
+        result = h.hand.result
+        h.phase = "complete"
+        for seat in h.hand.seats:
+            self.money[seat.name] = seat.money  # the engine credits the payout to the seat
+        self._diff(number, cause)
+        secrets = h.start.secrets.published()
+        held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals
+                if p in h.decks and p in h.draws}
+        own = sorted(p for p in h.draws if p not in h.decks)
+        self._row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
+                  destroyed=result.destroyed)
+        h.record["secrets"] = dict(secrets)
+        self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k), thread)
+
+
+def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],
+               events: list[DealerEvent]) -> FoldResult:
+    """Replay a whole table. Hand starts come after the revision at their ``after`` position,
+    dealer events after both."""
+    f = _Folder(config)
+    stream: list[tuple[tuple[int, int, int], str, Any]] = []
+    stream += [((r.archive_id, 1, 0), "rev", r) for r in revisions]
+    stream += [((hs.after, 2, hs.number), "hand", hs) for hs in hands]
+    stream += [((ev.after, 3, i), "event", ev) for i, ev in enumerate(events)]
+    stream.sort(key=lambda t: t[0])
+    for _, kind, item in stream:
+        if kind == "rev":
+            f.comment(item)
+        elif kind == "hand":
+            f.start(item)
+        else:
+            f.timeout(item)
+    current = None
+    if f.current is not None:
+        h = f.current
+        need = engine.need(h.hand)
+        to_act = need.players[0] if (h.phase == "betting" and need.kind == "action") else None
+        if h.phase == "draw":
+            waiting = tuple(s.name for s in h.hand.seats if s.name not in h.draws)
+        elif h.phase == "reveal":
+            waiting = tuple(need.players)
+        else:
+            waiting = (to_act,) if to_act else ()
+        current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
+                              h.start.button)
+    records = {n: dict(h.record) for n, h in f.hands.items()}
+    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.gndt),
+                      current=current, records=records)

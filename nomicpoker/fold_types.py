@@ -1,0 +1,105 @@
+"""The values the table fold reads and writes (pure, no I/O).
+
+The fold (:mod:`nomicpoker.adjudicator`) turns *inputs* (the table's configuration, the
+hand-start records, the comment archive and recorded dealer events) into *derived rows*
+(verdicts, ledger entries, outbox messages, dice, decks, draws, reveals, boards, hand ends).
+The shell stores both; ``nomicpoker audit`` re-runs the fold and compares. Derived rows are
+plain mappings whose keys are exactly the columns of the matching ``store`` model, so storing
+and comparing them needs no translation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .ruleset import Ruleset
+from .secrets_store import HandSecrets
+
+
+class FoldError(Exception):
+    """The inputs cannot be folded (a running hand whose secrets are missing, an archive out
+    of order). ``code``: ``missing_secrets``, ``bad_input``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    name: str
+    players: tuple[str, ...]  # GNDT order
+    money: int  # starting Money
+    dealer: str
+    ruleset: Ruleset
+    ruleset_name: str
+    issue_decks: bool = True
+    forum_roller: bool = False  # the forum rolls dice itself (BlogNomic)
+    deadline_hours: int | None = None
+
+
+@dataclass(frozen=True)
+class HandStart:
+    number: int
+    thread: str
+    button: str
+    ante: int
+    blinds: tuple[int, ...]
+    seats: tuple[tuple[str, int], ...]
+    after: int  # archive position the hand starts after
+    started_at: str
+    commitments: Mapping[str, str]
+    secrets: HandSecrets | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Revision:
+    archive_id: int
+    thread: str
+    forum_id: str
+    revision: int
+    author: str
+    created: str
+    body: str
+    body_format: str = "markdown"
+    deleted: bool = False
+    dice: tuple[int, ...] = ()
+    permalink: str = ""
+
+
+@dataclass(frozen=True)
+class DealerEvent:
+    after: int
+    hand: int
+    kind: str  # "timeout"
+    player: str
+    at: str
+
+
+@dataclass(frozen=True)
+class CurrentHand:
+    """Where the table's latest hand stands, for the shell (deadlines, ``table show``)."""
+
+    number: int
+    thread: str
+    phase: str  # draw | betting | reveal | complete
+    to_act: str | None
+    waiting: tuple[str, ...]
+    since: str  # time of the last change (a comment's created time or the hand start)
+    button: str
+
+
+@dataclass(frozen=True)
+class FoldResult:
+    #: model name -> rows (mappings of column -> value), each with a table-wide ``seq``
+    rows: Mapping[str, tuple[Mapping[str, Any], ...]]
+    #: the GNDT now: player -> (money, turn, pot)
+    gndt: Mapping[str, tuple[int, str, int]]
+    current: CurrentHand | None
+    #: hands by number -> public record fields derived so far (board, dice, decks, ...)
+    records: Mapping[int, Mapping[str, Any]]

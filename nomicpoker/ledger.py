@@ -1,0 +1,192 @@
+"""The ledger (shell): read the fold's inputs from the store, store its new rows, and the views
+auditors read (GNDT, change log, public hand records).
+
+WHY "store only the new suffix": the fold is re-run over the whole table on every poll (see
+:mod:`nomicpoker.adjudicator`). Because the archive only grows at its end, the rows already
+stored must be exactly the first rows the fold produces now; :func:`store_fold` checks that
+and refuses (``StoreError('inconsistent')``) when it is not so, instead of writing a ledger
+that would disagree with its own replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from sqlmodel import Session, select
+
+from . import secrets_store
+from .fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
+from .gndt import GndtRow
+from .rulesets import load_ruleset
+from .store import (
+    BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
+    OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
+)
+
+RECORD_FORMAT = "nomicpoker-hand-record/1"
+
+#: fold row kind -> model
+MODELS: dict[str, type] = {
+    "verdict": VerdictRow, "entry": EntryRow, "outbox": OutboxRow, "dice": DiceRow,
+    "deck": DeckRow, "draw": DrawRow, "reveal": RevealRow, "board": BoardRow,
+    "hand_end": HandEndRow,
+}
+#: columns holding JSON text in the store (lists/dicts in fold rows)
+JSON_COLUMNS = {"positions", "cards", "secrets", "payouts"}
+#: columns the shell writes and the fold never does
+SHELL_COLUMNS = {"id", "table_name", "status", "remote_id", "sent_at"}
+
+
+def get_table(session: Session, name: str) -> TableRow:
+    row = session.exec(select(TableRow).where(TableRow.name == name)).first()
+    if row is None:
+        known = [t.name for t in session.exec(select(TableRow)).all()]
+        hint = f" (tables: {', '.join(known)})" if known else " (no tables yet: nomicpoker table create)"
+        raise StoreError("no_table", f"no table named {name!r}{hint}")
+    return row
+
+
+def table_config(row: TableRow, forum_roller: bool = False) -> TableConfig:
+    ruleset = load_ruleset(row.ruleset)
+    return TableConfig(
+        name=row.name, players=tuple(loads(row.players)), money=row.money, dealer=row.dealer,
+        ruleset=ruleset, ruleset_name=row.ruleset, issue_decks=row.issue_decks,
+        forum_roller=forum_roller, deadline_hours=row.deadline_hours,
+    )
+
+
+def hand_rows(session: Session, table: str) -> list[HandRow]:
+    return list(session.exec(select(HandRow).where(HandRow.table_name == table).order_by(HandRow.number)).all())
+
+
+def hand_starts(session: Session, table: str, state: Path | None,
+                public: Mapping[int, Mapping[str, str]] | None = None) -> list[HandStart]:
+    """Hand-start records with their secrets: from the secrets folder (``state``), or for
+    finished hands from the published values (``public``: hand -> hex secrets)."""
+    out = []
+    for h in hand_rows(session, table):
+        secret = None
+        if public and h.number in public:
+            secret = secrets_store.HandSecrets.from_hex(dict(public[h.number]))
+        elif state is not None:
+            secret = secrets_store.load_or_none(state, table, h.number)
+        out.append(HandStart(
+            number=h.number, thread=h.thread, button=h.button, ante=h.ante,
+            blinds=tuple(loads(h.blinds)), seats=tuple((n, m) for n, m in loads(h.seats)),
+            after=h.after, started_at=h.started_at, commitments=loads(h.commitments), secrets=secret,
+        ))
+    return out
+
+
+def revisions(session: Session, table: str) -> list[Revision]:
+    rows = session.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
+    return [Revision(archive_id=r.id, thread=r.thread, forum_id=r.forum_id, revision=r.revision,
+                     author=r.author, created=r.created, body=r.body, body_format=r.body_format,
+                     deleted=r.deleted, dice=tuple(loads(r.dice)), permalink=r.permalink) for r in rows]
+
+
+def dealer_events(session: Session, table: str) -> list[DealerEvent]:
+    rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table)
+                        .order_by(DealerEventRow.id)).all()
+    return [DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at) for r in rows]
+
+
+def max_archive_id(session: Session, table: str) -> int:
+    rows = session.exec(select(CommentRow.id).where(CommentRow.table_name == table)
+                        .order_by(CommentRow.id.desc()).limit(1)).all()  # type: ignore[union-attr]
+    return int(rows[0]) if rows else 0
+
+
+# --------------------------------------------------------------------------- storing the fold
+
+
+def _stored_form(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (dumps(v) if k in JSON_COLUMNS else v) for k, v in row.items()}
+
+
+def row_values(obj: Any) -> dict[str, Any]:
+    """A stored row's fold-comparable values (shell columns dropped)."""
+    return {k: v for k, v in obj.model_dump().items() if k not in SHELL_COLUMNS}
+
+
+def stored_rows(session: Session, table: str, kind: str) -> list[Any]:
+    model = MODELS[kind]
+    return list(session.exec(select(model).where(model.table_name == table).order_by(model.seq)).all())
+
+
+def store_fold(session: Session, table: str, result: FoldResult) -> dict[str, list[Any]]:
+    """Insert the rows the store does not have yet; return them per kind. Raises
+    ``StoreError('inconsistent')`` naming the first stored row that differs from the replay."""
+    added: dict[str, list[Any]] = {}
+    for kind, model in MODELS.items():
+        new = [_stored_form(kind, r) for r in result.rows.get(kind, ())]
+        old = stored_rows(session, table, kind)
+        if len(old) > len(new):
+            raise StoreError("inconsistent", f"the ledger has {len(old)} {kind} rows but the replay "
+                             f"gives {len(new)}: run nomicpoker audit")
+        for have, want in zip(old, new):
+            if row_values(have) != want:
+                raise StoreError("inconsistent", f"{kind} row seq {have.seq} differs from the replay: "
+                                 "run nomicpoker audit")
+        added[kind] = []
+        for values in new[len(old):]:
+            obj = model(table_name=table, **values)
+            session.add(obj)
+            added[kind].append(obj)
+    session.flush()
+    return added
+
+
+# --------------------------------------------------------------------------- views
+
+
+def gndt(session: Session, table: TableRow) -> list[GndtRow]:
+    """The GNDT now, from the change log: each cell's latest value."""
+    cells: dict[tuple[str, str], str] = {}
+    for e in stored_rows(session, table.name, "entry"):
+        cells[(e.player, e.column)] = e.new
+    rows = []
+    for p in loads(table.players):
+        rows.append(GndtRow(player=p, money=int(cells.get((p, "Money"), table.money)),
+                            turn=cells.get((p, "Turn"), "o"), pot=int(cells.get((p, "Pot"), 0))))
+    return rows
+
+
+def change_log(session: Session, table: str) -> list[tuple[str, str, str, str, str]]:
+    return [(e.player, e.column, e.old, e.new, e.cause) for e in stored_rows(session, table, "entry")]
+
+
+def current_money(session: Session, table: TableRow) -> dict[str, int]:
+    return {r.player: r.money + r.pot for r in gndt(session, table)}
+
+
+def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any]:
+    """The public hand record (``nomicpoker-hand-record/1``) from the stored rows: what
+    ``audit export`` writes and ``audit verify`` checks. Secrets only once the hand ended."""
+    hand = next((h for h in hand_rows(session, table.name) if h.number == number), None)
+    if hand is None:
+        raise StoreError("no_table", f"table {table.name} has no hand {number}")
+    def of(kind: str) -> list[Any]:
+        return [r for r in stored_rows(session, table.name, kind) if r.hand == number]
+    ends = of("hand_end")
+    board: list[str] = []
+    for b in of("board"):
+        board += loads(b.cards)
+    return {
+        "format": RECORD_FORMAT,
+        "table": table.name,
+        "hand": number,
+        "ruleset": table.ruleset,
+        "ruleset_hash": hand.ruleset_hash,
+        "commitments": loads(hand.commitments),
+        "secrets": loads(ends[0].secrets) if ends else None,
+        "board": board,
+        "dice": [{"comment_id": d.comment_id, "player": d.player, "index": d.index, "sides": d.sides,
+                  "result": d.result, "source": d.source} for d in of("dice")],
+        "decks": [{"player": d.player, "source": d.source, "checksum": d.checksum} for d in of("deck")],
+        "draws": [{"player": d.player, "comment_id": d.comment_id, "positions": loads(d.positions),
+                   "checksum": d.checksum} for d in of("draw")],
+        "reveals": [{"player": r.player, "comment_id": r.comment_id, "cards": loads(r.cards)}
+                    for r in of("reveal")],
+    }

@@ -1,0 +1,102 @@
+"""The fold's words: builds each dealer message from fold values through :mod:`render`.
+
+WHY a thin layer of its own: the fold thinks in table configuration, hand-start records and
+engine hands; :mod:`nomicpoker.render` wants a :class:`render.TableView` and keyword
+arguments. Keeping the translation here leaves the fold readable and gives one place for the
+few sentences render has no function for (timeouts, own-deck caveats, what a false reveal's
+deck really held). Pure: values in, text out.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from . import render
+from .cards import pretty
+from .dealing import IssuedDeck, deck_listing
+from .fold_types import HandStart, TableConfig
+from .gndt import GndtRow, md_escape
+
+
+def view(config: TableConfig, money: Mapping[str, int], button: str | None) -> render.TableView:
+    return render.TableView(name=config.name, players=tuple(config.players), money=dict(money),
+                            button=button)
+
+
+def gndt_rows(players: Sequence[str], snap: Mapping[str, tuple[int, str, int]]) -> tuple[GndtRow, ...]:
+    return tuple(GndtRow(player=p, money=snap[p][0], turn=snap[p][1], pot=snap[p][2]) for p in players)
+
+
+def _append(body: str, extra: Sequence[str]) -> str:
+    """Insert paragraphs before the reference tag that ends ``body``."""
+    if not extra:
+        return body
+    head, sep, tag = body.rstrip("\n").rpartition("\n\n")
+    return f"{head}\n\n" + "\n\n".join(extra) + f"\n\n{tag}\n"
+
+
+def hand_start(table: render.TableView, hs: HandStart, hand, issued: bool, key: str) -> str:
+    return render.hand_start(table, hand, ante=hs.ante, blinds=hs.blinds,
+                             commitments=dict(hs.commitments), decks_issued=issued, key=key)
+
+
+def deck_message(deck: IssuedDeck) -> str:
+    return deck_listing(deck)
+
+
+def rejection(author: str, ref: str, code: str, message: str, citation: str, key: str) -> str:
+    return render.rejection(author, ref, code, message, citation, key=key)
+
+
+def edit_noted(author: str, ref: str, key: str) -> str:
+    return render.edit_noted(author, ref, key=key)
+
+
+def dice_rolled(player: str, ref: str, sides: Sequence[int], results: Sequence[int], ok: bool,
+                citation: str, key: str) -> str:
+    return render.dice_rolled(player, ref, sides, results, identical=not ok, key=key, citation=citation)
+
+
+def draw_accepted(player: str, ref: str, positions: Sequence[int], checksum: str, issued: bool,
+                  waiting: Sequence[str], key: str) -> str:
+    body = render.draw_accepted(player, ref, positions, checksum, key=key)
+    extra = []
+    if not issued:
+        extra.append("This is the player's own deck: the dealer records its checksum and can check "
+                     "the reveal only as far as that goes (not the cards themselves).")
+    if waiting:
+        extra.append("Still to state a Hole Card Draw: " + ", ".join(md_escape(w) for w in waiting) + ".")
+    else:
+        extra.append("Every seated player has drawn: round 1 opens.")
+    return _append(body, extra)
+
+
+def street(table: render.TableView, hand, name: str, cards: Sequence[str], key: str) -> str:
+    return render.street(table, hand, name.capitalize(), cards, key=key)
+
+
+def turn_notice(table: render.TableView, hand, legal, deadline: str | None, key: str) -> str:
+    return render.turn_notice(table, hand, legal, key=key, deadline=deadline)
+
+
+def call_for_reveals(table: render.TableView, hand, players: Sequence[str], key: str) -> str:
+    return render.call_for_reveals(table, hand, players, key=key)
+
+
+def timed_out(player: str, at: str, phase: str, key: str) -> str:
+    what = "mucks (no reveal in time)" if phase == "reveal" else "checks if that is legal, otherwise folds"
+    return (f"{md_escape(player)}'s deadline passed at {md_escape(at)}: the dealer acts for them and "
+            f"{what}, as the table's deadline says.\n\n{render.reference_tag(key)}\n")
+
+
+def payout(table: render.TableView, hand, secrets: Mapping[str, str],
+           held: Mapping[str, Sequence[str]], own: Sequence[str], key: str) -> str:
+    body = render.payout(table, hand, secrets=dict(secrets), key=key)
+    extra = []
+    for p, cards in held.items():
+        extra.append(f"{md_escape(p)}'s issued deck held {' '.join(pretty(c) for c in cards)} "
+                     "at the drawn positions (a false reveal was rejected).")
+    if own:
+        extra.append("Own decks (" + ", ".join(md_escape(p) for p in own) + "): only the stated "
+                     "checksums are on record, so those reveals could not be checked against a deck.")
+    return _append(body, extra)

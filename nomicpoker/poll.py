@@ -1,0 +1,258 @@
+"""The poll cycle (shell): what cron runs as ``nomicpoker poll``.
+
+One run, per active table: fetch the hand threads, archive new comments and new revisions,
+record a deadline expiry if one is due, replay the table (:func:`adjudicator.fold_table`),
+store the new verdicts, ledger entries and outbox rows (one transaction per table), then send
+the outbox.
+
+WHY it is safe to repeat and to crash:
+
+- A file lock means overlapping runs never both work; the second says so and exits 0.
+- Everything derived is written in the same transaction as the archive rows it came from,
+  so a crash leaves either both or neither.
+- Sending is separate and idempotent: every dealer comment ends with a reference tag, and
+  before posting, the thread is searched for it (``forum.find_comment_with``), so a run that
+  crashed after posting but before recording marks the comment sent instead of posting again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Callable, Sequence
+
+from filelock import FileLock, Timeout
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from . import ledger
+from .adapters.base import Forum, ForumError, RemoteComment
+from .adjudicator import fold_table
+from .fold_types import FoldError
+from .paths import lock_path
+from .secrets_store import SecretsError
+from .store import CommentRow, DealerEventRow, OutboxRow, StoreError, TableRow, dumps, loads, transaction
+
+Clock = Callable[[], datetime]
+ForumFactory = Callable[[str, dict, Path], Forum]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def default_forum_factory(kind: str, config: dict, state: Path) -> Forum:
+    from .adapters.registry import open_forum
+
+    return open_forum(kind, config, state)
+
+
+@dataclass
+class TableReport:
+    table: str
+    archived: int = 0
+    verdicts: int = 0
+    queued: int = 0
+    sent: int = 0
+    already: int = 0
+    error: str = ""
+    would_post: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        if self.error:
+            return f"{self.table}: FAILED: {self.error}"
+        bits = [f"{self.archived} new comment revisions", f"{self.verdicts} verdicts",
+                f"{self.sent} dealer messages sent"]
+        if self.already:
+            bits.append(f"{self.already} found already posted")
+        return f"{self.table}: " + ", ".join(bits)
+
+
+@dataclass
+class PollReport:
+    busy: bool = False
+    tables: list[TableReport] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(t.error for t in self.tables)
+
+
+class PollError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _sha(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str) -> int:
+    """Append new comments and new revisions (edits, deletions) to the archive; never update a
+    row. Returns the number of rows added."""
+    latest: dict[str, CommentRow] = {}
+    for row in session.exec(select(CommentRow).where(CommentRow.table_name == table,
+                                                     CommentRow.thread == thread)
+                            .order_by(CommentRow.id)).all():
+        latest[row.forum_id] = row
+    added = 0
+    for c in comments:
+        prev = latest.get(c.id)
+        deleted = bool(c.deleted)
+        if prev is not None:
+            if prev.deleted or (deleted == prev.deleted and c.body == prev.body):
+                continue
+            body = prev.body if deleted else c.body  # a deletion keeps the text it had
+        else:
+            body = c.body
+        edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
+        row = CommentRow(
+            table_name=table, thread=thread, forum_id=c.id,
+            revision=(prev.revision + 1) if prev else 1, author=c.author,
+            created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
+            body_format=c.body_format, sha256=_sha(body), deleted=deleted,
+            dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
+        )
+        session.add(row)
+        session.flush()
+        latest[c.id] = row
+        added += 1
+    return added
+
+
+def fold_for(session: Session, table: TableRow, state: Path):
+    cfg = ledger.table_config(table, forum_roller=table.forum_kind == "blognomic")
+    if cfg.ruleset.content_hash and table.ruleset_hash and cfg.ruleset.content_hash != table.ruleset_hash:
+        raise PollError("ruleset_changed", f"ruleset {table.ruleset} changed since table {table.name} "
+                        f"was created (hash {cfg.ruleset.content_hash[:12]} != {table.ruleset_hash[:12]})")
+    return fold_table(cfg, ledger.hand_starts(session, table.name, state),
+                      ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
+
+
+def _deadline_due(session: Session, table: TableRow, result, now: datetime) -> bool:
+    cur = result.current
+    if not table.deadline_hours or cur is None or cur.phase not in ("betting", "reveal") or not cur.waiting:
+        return False
+    since = datetime.fromisoformat(cur.since)
+    if now < since + timedelta(hours=table.deadline_hours):
+        return False
+    session.add(DealerEventRow(table_name=table.name, hand=cur.number,
+                               after=ledger.max_archive_id(session, table.name), kind="timeout",
+                               player=cur.waiting[0], at=iso(now)))
+    session.flush()
+    return True
+
+
+def threads_to_poll(session: Session, table: str) -> list[str]:
+    hands = ledger.hand_rows(session, table)
+    out: list[str] = []
+    for h in hands[-2:]:
+        if h.thread not in out:
+            out.append(h.thread)
+    return out
+
+
+def update_table(session: Session, table: TableRow, forum: Forum, state: Path, now: datetime,
+                 report: TableReport) -> None:
+    """Archive, replay and store one table inside the caller's transaction."""
+    for thread in threads_to_poll(session, table.name):
+        report.archived += archive(session, table.name, thread, forum.list_comments(thread), iso(now))
+    result = fold_for(session, table, state)
+    for _ in range(8):  # several players may time out in a row
+        if not _deadline_due(session, table, result, now):
+            break
+        result = fold_for(session, table, state)
+    added = ledger.store_fold(session, table.name, result)
+    report.verdicts += len(added.get("verdict", []))
+    report.queued += len(added.get("outbox", []))
+
+
+def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: TableReport) -> None:
+    """Send pending dealer messages in order, one transaction per message. Stops at the first
+    forum error; the rest stay pending for the next run."""
+    with Session(engine) as s:
+        pending = [r.id for r in s.exec(select(OutboxRow).where(OutboxRow.table_name == table,
+                                                                OutboxRow.status == "pending")
+                                        .order_by(OutboxRow.seq)).all()]
+    for row_id in pending:
+        with transaction(engine) as s:
+            row = s.get(OutboxRow, row_id)
+            if row is None or row.status != "pending":
+                continue
+            if row.kind == "comment":
+                remote = forum.find_comment_with(row.thread, f"[np:{row.key}]")
+                if remote is not None:
+                    report.already += 1
+                else:
+                    remote = forum.post_comment(row.thread, row.body, reply_to=row.reply_to)
+                    report.sent += 1
+            else:
+                remote = forum.send_private(row.recipient, row.subject, row.body)
+                report.sent += 1
+            row.status, row.remote_id, row.sent_at = "sent", remote, iso(now())
+            s.add(row)
+
+
+def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
+               now: Clock, dry_run: bool) -> TableReport:
+    report = TableReport(table_name)
+    try:
+        with Session(engine) as s:
+            table = ledger.get_table(s, table_name)
+            forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
+        if dry_run:
+            with Session(engine) as s:
+                table = ledger.get_table(s, table_name)
+                try:
+                    update_table(s, table, forum, state, now(), report)
+                    pending = s.exec(select(OutboxRow).where(OutboxRow.table_name == table_name,
+                                                             OutboxRow.status == "pending")
+                                     .order_by(OutboxRow.seq)).all()
+                    for r in pending:
+                        where = f"thread {r.thread}" if r.kind == "comment" else f"private to {r.recipient}"
+                        report.would_post.append(f"--- would post ({where}):\n{r.body}")
+                finally:
+                    s.rollback()
+            return report
+        with transaction(engine) as s:
+            table = ledger.get_table(s, table_name)
+            update_table(s, table, forum, state, now(), report)
+        send_outbox(engine, table_name, forum, now, report)
+    except ForumError as exc:
+        report.error = f"forum {exc.code}: {exc.message} (nothing lost; the next run retries)"
+    except (StoreError, FoldError, SecretsError, PollError) as exc:
+        report.error = str(exc)
+    return report
+
+
+def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = False,
+         forum_factory: ForumFactory = default_forum_factory, now: Clock = utcnow,
+         lock_timeout: float = 0) -> PollReport:
+    """One poll cycle under the lock. ``busy`` when another run holds it."""
+    state.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(lock_path(state)), timeout=lock_timeout)
+    try:
+        lock.acquire()
+    except Timeout:
+        return PollReport(busy=True)
+    try:
+        with Session(engine) as s:
+            if table is not None:
+                names = [ledger.get_table(s, table).name]
+            else:
+                names = [t.name for t in s.exec(select(TableRow).where(TableRow.active == True)  # noqa: E712
+                                                .order_by(TableRow.id)).all()]
+        report = PollReport()
+        for name in names:
+            report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run))
+        return report
+    finally:
+        lock.release()

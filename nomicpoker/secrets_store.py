@@ -1,0 +1,128 @@
+"""The hand secrets on disk (shell): generated at hand start, owner-only, published at the end.
+
+WHY a separate store and not a ledger column: the ledger is what auditors read and what a
+backup or an export copies around; a secret that sits in it before its hand ends could leak
+the community cards or a player's hole cards. The secrets live in
+``<state>/secrets/<table>/hand-<n>.json`` (directory 0700, file 0600) and nowhere else until
+the hand ends; then the payout comment and the hand row publish them (hex).
+
+Nothing in this module prints or logs a secret. :class:`HandSecrets` hides its bytes from
+``repr`` so an accidental ``print(secrets)`` or a traceback shows only the commitments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets as _random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .dealing import SECRET_BYTES, SECRET_NAMES, commitment
+from .paths import secrets_dir
+
+_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class SecretsError(Exception):
+    """A hand's secrets are missing, unreadable or malformed. ``code``: ``missing``,
+    ``exists``, ``corrupt``, ``bad_name``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class HandSecrets:
+    """The three 32-byte secrets of a hand. ``repr`` never shows them."""
+
+    deck: bytes = field(repr=False)
+    dice: bytes = field(repr=False)
+    decks: bytes = field(repr=False)
+
+    def by_name(self) -> dict[str, bytes]:
+        return {"deck": self.deck, "dice": self.dice, "decks": self.decks}
+
+    def commitments(self) -> dict[str, str]:
+        """The SHA-256 commitments posted at hand start (safe to publish at any time)."""
+        return {name: commitment(value) for name, value in self.by_name().items()}
+
+    def published(self) -> dict[str, str]:
+        """The hex secrets, for the payout comment and the ledger once the hand has ended."""
+        return {name: value.hex() for name, value in self.by_name().items()}
+
+    @classmethod
+    def from_hex(cls, values: dict[str, str]) -> "HandSecrets":
+        try:
+            raw = {name: bytes.fromhex(values[name]) for name in SECRET_NAMES}
+        except (KeyError, ValueError, TypeError) as exc:
+            raise SecretsError("corrupt", f"hand secrets must have hex deck, dice, decks ({exc})") from exc
+        if any(len(v) != SECRET_BYTES for v in raw.values()):
+            raise SecretsError("corrupt", f"each hand secret must be {SECRET_BYTES} bytes")
+        return cls(**raw)
+
+    @classmethod
+    def generate(cls) -> "HandSecrets":
+        return cls(**{name: _random.token_bytes(SECRET_BYTES) for name in SECRET_NAMES})
+
+
+def secret_path(state: Path, table: str, hand: int) -> Path:
+    if not _SAFE.match(table):
+        raise SecretsError("bad_name", f"table name {table!r} cannot name a secrets folder")
+    return secrets_dir(state) / table / f"hand-{int(hand)}.json"
+
+
+def _private_dir(path: Path) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+
+
+def create(state: Path, table: str, hand: int, existing_ok: bool = False) -> HandSecrets:
+    """Generate and store a hand's secrets (0600). With ``existing_ok`` an earlier attempt's
+    secrets are reused, so a ``hand start`` that crashed after writing them can be re-run
+    without changing the commitments."""
+    path = secret_path(state, table, hand)
+    if path.exists():
+        if existing_ok:
+            return load(state, table, hand)
+        raise SecretsError("exists", f"secrets for table {table} hand {hand} already exist")
+    _private_dir(secrets_dir(state))
+    _private_dir(path.parent)
+    value = HandSecrets.generate()
+    data = json.dumps({"table": table, "hand": int(hand), **value.published()}, sort_keys=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data.encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    os.chmod(path, 0o600)
+    return value
+
+
+def load(state: Path, table: str, hand: int) -> HandSecrets:
+    path = secret_path(state, table, hand)
+    try:
+        data = json.loads(path.read_text("ascii"))
+    except FileNotFoundError as exc:
+        raise SecretsError("missing", f"no secrets for table {table} hand {hand} at {path}") from exc
+    except (OSError, ValueError) as exc:
+        raise SecretsError("corrupt", f"cannot read the secrets for table {table} hand {hand}: {exc}") from exc
+    return HandSecrets.from_hex(data)
+
+
+def load_or_none(state: Path, table: str, hand: int) -> HandSecrets | None:
+    try:
+        return load(state, table, hand)
+    except SecretsError as exc:
+        if exc.code == "missing":
+            return None
+        raise

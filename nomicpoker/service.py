@@ -1,0 +1,178 @@
+"""Table and hand lifecycle (shell): ``table create`` and ``hand start``.
+
+These are the Dealer's decisions the fold cannot make for itself, so they are recorded as
+inputs: the table's configuration, and per hand the seats with their Money, the button, the
+ante, the thread and the commitments. Everything after that is derived from comments.
+
+WHY ``hand start`` generates the secrets before it writes the hand row: the row holds the
+commitments, and a crash between the two leaves only an unused secrets file, which a re-run
+reuses (same commitments), never a hand whose secrets are lost.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from . import ledger, secrets_store
+from .adapters.base import ForumError
+from .poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
+from .rulesets import load_ruleset
+from .store import HandRow, StoreError, TableRow, dumps, loads, transaction
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+_PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
+
+
+class ServiceError(Exception):
+    """A Dealer command that cannot be done; ``message`` names what is wrong."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    table: str
+    number: int
+    thread: str
+    button: str
+    seats: tuple[tuple[str, int], ...]
+    report: TableReport
+
+
+def create_table(engine: Engine, state: Path, name: str, players: Sequence[str], money: int,
+                 ruleset: str = "blognomic-2008", forum: str = "local", forum_config: dict | None = None,
+                 dealer: str = "Dealer", issue_decks: bool | None = None, deadline_hours: int | None = None,
+                 button: str | None = None, now: Callable[[], datetime] = utcnow,
+                 forum_factory: ForumFactory = default_forum_factory) -> TableRow:
+    if not _NAME.match(name or ""):
+        raise ServiceError("bad_name", f"table name {name!r}: use letters, digits, '-' and '_' (max 40)")
+    players = [p.strip() for p in players if p.strip()]
+    if len(players) < 2:
+        raise ServiceError("bad_players", "a table needs at least two players (--players alice,bob)")
+    if len(set(players)) != len(players):
+        raise ServiceError("bad_players", "a player is listed twice in --players")
+    for p in players:
+        if not _PLAYER.match(p) or p == dealer:
+            raise ServiceError("bad_players", f"player name {p!r} is not allowed")
+    if money <= 0:
+        raise ServiceError("bad_money", f"--money must be a positive whole number, not {money}")
+    if deadline_hours is not None and deadline_hours <= 0:
+        raise ServiceError("bad_deadline", "--deadline-hours must be positive")
+    button = button or players[-1]
+    if button not in players:
+        raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
+    rs = load_ruleset(ruleset)  # RulesetError names the problem
+    config = dict(forum_config or {})
+    if forum == "local":
+        config.setdefault("dealer", dealer)
+    dealer = str(config.get("dealer", dealer))
+    forum_factory(forum, config, state)  # ForumError('config') names a bad key now, not at poll
+    if issue_decks is None:
+        issue_decks = forum != "blognomic"
+    with transaction(engine) as s:
+        if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
+            raise ServiceError("exists", f"table {name!r} already exists (nomicpoker table list)")
+        row = TableRow(name=name, ruleset=ruleset, ruleset_hash=rs.content_hash, forum_kind=forum,
+                       forum_config=dumps(config), dealer=dealer, players=dumps(players), money=money,
+                       button=button, issue_decks=issue_decks, deadline_hours=deadline_hours,
+                       created=iso(now()))
+        s.add(row)
+        s.flush()
+    with transaction(engine) as s:  # the "table created" ledger rows come from the fold
+        table = ledger.get_table(s, name)
+        from .poll import fold_for
+
+        ledger.store_fold(s, name, fold_for(s, table, state))
+    return row
+
+
+def next_button(players: Sequence[str], previous: str, seated: Sequence[str]) -> str:
+    """One seat on from ``previous`` in GNDT order, skipping players who are not seated."""
+    i = players.index(previous)
+    for k in range(1, len(players) + 1):
+        cand = players[(i + k) % len(players)]
+        if cand in seated:
+            return cand
+    raise ServiceError("no_players", "nobody is seated")
+
+
+def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,
+               blinds: Sequence[int] = (), now: Callable[[], datetime] = utcnow,
+               forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
+    if ante < 0:
+        raise ServiceError("bad_ante", f"--ante must be 0 or more, not {ante}")
+    with Session(engine) as s:
+        table = ledger.get_table(s, table_name)
+        hands = ledger.hand_rows(s, table_name)
+        ended = {r.hand for r in ledger.stored_rows(s, table_name, "hand_end")}
+        if hands and hands[-1].number not in ended:
+            raise ServiceError("hand_running", f"hand {hands[-1].number} of table {table_name} is "
+                               "still running: finish it (nomicpoker poll) before starting another")
+        players = loads(table.players)
+        money = ledger.current_money(s, table)
+        seated = [p for p in players if money.get(p, 0) > 0]
+        if len(seated) < 2:
+            raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
+        number = (hands[-1].number + 1) if hands else 1
+        if hands:
+            button = next_button(players, hands[-1].button, seated)
+        else:
+            button = table.button if table.button in seated else next_button(players, table.button, seated)
+        forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
+    secrets = secrets_store.create(state, table_name, number, existing_ok=True)
+    if thread is None:
+        try:
+            thread = forum.create_thread(
+                f"Poker: Hand #{number} ({table_name})",
+                f"Hand #{number} has commenced. Ante: {ante}. Seated: {', '.join(seated)}. "
+                "The Dealer's comments below give the commitments, the turn and the cards.")
+        except ForumError as exc:
+            if exc.code == "not_supported":
+                raise ServiceError("no_thread", f"the {table.forum_kind} forum cannot create story "
+                                   "posts: post one yourself and pass --thread URL") from exc
+            raise
+    else:
+        forum.list_comments(thread)  # the thread must exist; ForumError('not_found') otherwise
+    report = TableReport(table_name)
+    t = now()
+    with transaction(engine) as s:
+        table = ledger.get_table(s, table_name)
+        # Archive what is already in a registered thread, so old comments precede the hand.
+        from .poll import archive
+
+        report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t))
+        s.add(HandRow(table_name=table_name, number=number, thread=thread,
+                      ruleset_hash=table.ruleset_hash, button=button, ante=ante,
+                      blinds=dumps(list(blinds)), seats=dumps([[p, money[p]] for p in seated]),
+                      after=ledger.max_archive_id(s, table_name), started_at=iso(t),
+                      commitments=dumps(secrets.commitments())))
+        s.flush()
+        update_table(s, table, forum, state, t, report)
+    send_outbox(engine, table_name, forum, now, report)
+    return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report)
+
+
+def list_tables(engine: Engine) -> list[TableRow]:
+    with Session(engine) as s:
+        return list(s.exec(select(TableRow).order_by(TableRow.id)).all())
+
+
+def require_table(engine: Engine, name: str) -> TableRow:
+    with Session(engine) as s:
+        try:
+            return ledger.get_table(s, name)
+        except StoreError as exc:
+            raise ServiceError("no_table", str(exc)) from exc
