@@ -33,7 +33,7 @@ from typing import Mapping, Sequence
 
 from .cards import Card, pretty
 from .engine import Hand, LegalActions, Seat
-from .gndt import GndtRow, change_log, gndt, is_url, md_escape, md_link, one_line
+from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
 
 __all__ = [
     "TableView", "GndtRow", "gndt", "change_log", "reference_tag", "find_tag", "hand_start",
@@ -121,9 +121,15 @@ def _names(names: Sequence[str]) -> str:
 
 
 def _ref(comment_ref: str) -> str:
-    """A comment reference for prose: a permalink stays a (clickable) link, an id is text."""
+    """A comment reference for prose: a permalink becomes a short link (its ``#fragment`` or
+    last path segment as the text, so the sentence stays readable), an id stays text."""
     r = one_line(comment_ref).strip()
-    return md_link(r) if is_url(r) else md_escape(r)
+    if not is_url(r):
+        return md_escape(r)
+    label = r.split("#", 1)[1] if "#" in r else r.rstrip("/").rsplit("/", 1)[-1]
+    label = label or "comment"
+    target = r.replace("(", "%28").replace(")", "%29")
+    return f"[{md_escape(label)}]({target})"
 
 
 def _code(text: str) -> str:
@@ -576,7 +582,7 @@ def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, k
             )
         pot_lines.append(line)
     if pot_lines:
-        parts.append("\n".join(pot_lines))
+        parts.append("\n".join(["Pots:"] + pot_lines))
     notes = []
     for p, amt in res.returned.items():
         if amt:

@@ -237,7 +237,7 @@ def test_rejection_quotes_the_rule_sentence_and_says_what_to_do():
         "alice", "https://blog.example/p#comment-9", "check_before_flop",
         "You cannot check in round 1.", "No Player may Check before the Flop.", key="k",
     )
-    assert body.startswith("alice: your comment [https://blog.example/p#comment-9](https://blog.example/p#comment-9)")
+    assert body.startswith("alice: your comment [comment-9](https://blog.example/p#comment-9)")
     assert "`check_before_flop`" in body
     assert "You cannot check in round 1." in body
     assert "\n> No Player may Check before the Flop.\n" in body
@@ -254,6 +254,11 @@ def test_rejection_escapes_untrusted_author_and_message():
 def test_multi_line_citation_is_quoted_line_by_line():
     body = rejection("a", "c", "x", "m", "First line.\nSecond line.", key="k")
     assert "> First line.\n> Second line." in body
+
+
+def test_comment_reference_without_fragment_links_by_its_last_path_segment():
+    body = edit_noted("alice", "https://forum.example/t/42/c/7(x)", key="k")
+    assert "([7(x)](https://forum.example/t/42/c/7%28x%29))" in body
 
 
 def test_dice_rolled_gives_results_and_next_step():
