@@ -1,9 +1,118 @@
-"""CLI command group (stub: filled in by its issue)."""
+"""``nomicpoker phh``: replay PHH hand histories through the hand engine.
+
+Part of the shell: this module finds and reads the files; parsing and replay are pure
+(:mod:`nomicpoker.phh`). A malformed file or an illegal action is reported with the file,
+the hand and the action index, and the run goes on: one bad file in ten thousand must not
+hide the other results.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
 import typer
+
+from ..phh import PhhError, PhhHand, ReplayOutcome, parse_phh, parse_phhs, replay
+from ..ruleset import Ruleset
+
+
+def phh_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Files named on the command line, and ``*.phh``/``*.phhs`` under named directories
+    (sorted, so runs are reproducible)."""
+    for p in paths:
+        if p.is_dir():
+            yield from sorted(q for q in p.rglob("*") if q.suffix in (".phh", ".phhs") and q.is_file())
+        else:
+            yield p
+
+
+def load_hands(path: Path) -> list[PhhHand]:
+    """Read and parse one file (``.phhs``: every hand in it). Raises OSError / PhhError."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".phhs":
+        return parse_phhs(text)
+    return [parse_phh(text)]
+
+
+@dataclass
+class Summary:
+    matched: int = 0
+    mismatched: list[tuple[str, ReplayOutcome]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatched and not self.errors
+
+
+def replay_paths(paths: Iterable[Path], ruleset: Ruleset, limit: int | None = None) -> Summary:
+    """Replay every hand under ``paths``; ``limit`` stops after that many hands."""
+    summary = Summary()
+    count = 0
+    for path in phh_files(paths):
+        if limit is not None and count >= limit:
+            break
+        try:
+            hands = load_hands(path)
+        except (OSError, UnicodeDecodeError, PhhError) as e:
+            summary.errors.append((str(path), f"cannot read: {e}"))
+            count += 1
+            continue
+        for h in hands:
+            if limit is not None and count >= limit:
+                break
+            count += 1
+            where = f"{path}[{h.key}]" if h.key else str(path)
+            o = replay(h, ruleset)
+            if o.status == "matched":
+                summary.matched += 1
+            elif o.status == "mismatched":
+                summary.mismatched.append((where, o))
+            elif o.status == "skipped":
+                summary.skipped.append((where, o.reason))
+            else:
+                at = f"action {o.action_index}: " if o.action_index is not None else ""
+                summary.errors.append((where, at + o.reason))
+    return summary
+
+
+def render_summary(s: Summary, quiet: bool = False) -> str:
+    lines = [f"matched {s.matched}, mismatched {len(s.mismatched)}, skipped {len(s.skipped)}, "
+             f"errors {len(s.errors)}"]
+    for where, o in s.mismatched:
+        diff = ", ".join(f"{p} {d:+d}" for p, d in o.differences().items())
+        lines.append(f"mismatch {where}: engine minus recorded: {diff}")
+    for where, why in s.errors:
+        lines.append(f"error {where}: {why}")
+    if not quiet:
+        for where, why in s.skipped:
+            lines.append(f"skipped {where}: {why}")
+    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the main app."""
+    phh = typer.Typer(name="phh", help="PHH hand histories: replay them through the engine.",
+                      no_args_is_help=True)
+
+    @phh.command("replay")
+    def replay_cmd(
+        files: list[Path] = typer.Argument(..., help="PHH files or directories (searched for *.phh, *.phhs)"),
+        ruleset: str = typer.Option("roberts-nlhe", help="ruleset to adjudicate under"),
+        limit: int = typer.Option(None, help="stop after this many hands"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="do not list skipped hands"),
+    ) -> None:
+        """Replay each hand and compare the engine's finishing Money with finishing_stacks.
+
+        Exit code 0 when no hand mismatched or failed, 1 otherwise."""
+        from ..rulesets import load_ruleset
+
+        rs = load_ruleset(ruleset)
+        summary = replay_paths(files, rs, limit)
+        typer.echo(render_summary(summary, quiet))
+        raise typer.Exit(0 if summary.ok else 1)
+
+    app.add_typer(phh, name="phh")
