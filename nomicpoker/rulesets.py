@@ -33,7 +33,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .ruleset import (
     DEADLINE_NONE,
@@ -56,6 +56,9 @@ REJECTION_KEYS: tuple[str, ...] = ("cite", "note", "source")
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 _PACKAGE = "nomicpoker.rules"
+
+#: ``err(code, key, message)``: how the validators report a problem without stopping.
+Report = Callable[[str, str, str], None]
 
 
 class RulesetError(Exception):
@@ -104,7 +107,7 @@ class RulesetErrors(RulesetError):
 
 
 @dataclass(frozen=True)
-class _Source:
+class RulesetSource:
     """The bytes a ruleset is built from, and where they came from (for messages)."""
 
     file: str
@@ -162,7 +165,7 @@ def text_file_name(doc: dict[str, Any]) -> str | None:
     return t
 
 
-def build_ruleset(src: _Source, doc: dict[str, Any]) -> Ruleset:
+def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
     """Validate a parsed ruleset TOML against the model and the rule text; return the
     :class:`Ruleset` or raise :class:`RulesetErrors` listing every problem found."""
     errs: list[RulesetError] = []
@@ -278,13 +281,13 @@ def _missing_top_message(k: str) -> str:
     }[k]
 
 
-def _check_keys(table: dict[str, Any], key: str, allowed: tuple[str, ...], err: Any) -> None:
+def _check_keys(table: dict[str, Any], key: str, allowed: tuple[str, ...], err: Report) -> None:
     for k in table:
         if k not in allowed:
             err("unknown_key", f"{key}.{k}", f"unknown key{_suggest(k, allowed)}; allowed: {', '.join(allowed)}")
 
 
-def _check_value(pname: str, spec: ParamSpec, v: Any, key: str, err: Any) -> tuple[bool, Any]:
+def _check_value(pname: str, spec: ParamSpec, v: Any, key: str, err: Report) -> tuple[bool, Any]:
     """Check one parameter value against its spec; report and return ``(False, None)`` if bad."""
     allowed = f"{pname} must be {spec.allowed()}; got {_show(v)}"
     if spec.kind == "bool":
@@ -319,7 +322,7 @@ def _check_value(pname: str, spec: ParamSpec, v: Any, key: str, err: Any) -> tup
     return True, v
 
 
-def _citation(table: dict[str, Any], key: str, text: str | None, err: Any) -> Citation | None:
+def _citation(table: dict[str, Any], key: str, text: str | None, err: Report) -> Citation | None:
     """The table's :class:`Citation`, checking that ``cite`` is a non-empty string found word
     for word in the rule text (``text`` is ``None`` when the text could not be read: the
     citation is then not checked, the missing text is reported once elsewhere)."""
@@ -391,7 +394,7 @@ def _load(toml_bytes: bytes, directory: Traversable, file: str) -> Ruleset:
         t = directory.joinpath(*PurePosixPath(name).parts)
         text_label = str(t)
         text = t.read_bytes() if t.is_file() else None
-    return build_ruleset(_Source(file=file, toml=toml_bytes, text_file=text_label, text=text), doc)
+    return build_ruleset(RulesetSource(file=file, toml=toml_bytes, text_file=text_label, text=text), doc)
 
 
 def load_ruleset_file(path: str | Path) -> Ruleset:

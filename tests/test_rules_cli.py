@@ -123,3 +123,12 @@ def test_console_script_exit_codes(amended):
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     unknown = subprocess.run([str(exe), "rules", "show", "nope"], capture_output=True, text=True)
     assert unknown.returncode == 1 and len(unknown.stderr.strip().splitlines()) == 1
+
+
+def test_show_of_a_broken_copy_lists_every_error_on_stderr(amended):
+    break_two_things(amended)
+    r = runner.invoke(app, ["rules", "show", str(amended)])
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("error: ") for line in lines)
