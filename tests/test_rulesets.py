@@ -507,3 +507,10 @@ def test_loaded_rulesets_are_hashable_and_equal_by_value(copy):
     a, b = load_ruleset("blognomic-2008"), load_ruleset_file(copy())
     assert a == b and hash(a) == hash(b)
     assert a != load_ruleset("roberts-nlhe")
+
+
+def test_engine_specific_rejections_are_cited_where_the_text_speaks():
+    roberts = load_ruleset("roberts-nlhe")
+    assert "may not subsequently raise an all-in bet" in roberts.cite("raise_not_reopened")
+    assert "two cards of the same rank and suit" in roberts.cite("duplicate_card")
+    assert "make another Hole Card Draw" in load_ruleset("blognomic-2008").cite("already_drawn")
