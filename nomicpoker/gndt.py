@@ -28,7 +28,12 @@ FORMATS: tuple[str, ...] = ("md", "html", "csv", "json")
 
 #: Characters that can change the meaning of inline Markdown text or of a GFM table row.
 #: All are ASCII punctuation, so CommonMark honours a backslash before each of them.
-_MD_ACTIVE = frozenset("\\`*_[]<>|~&")
+_MD_ACTIVE = frozenset("\\`*_[]|~")
+#: HTML-active characters become entities instead: a forum that takes the body as raw HTML
+#: (WordPress, which BlogNomic runs) would strip a backslash-escaped ``\<b>`` as a tag, while
+#: ``&lt;b&gt;`` shows as ``<b>`` in HTML and in every Markdown renderer. ``&`` is encoded only
+#: where it would start an entity, so "AT&T" stays readable as plain text.
+_ENTITY_START = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 _URL = re.compile(r"^https?://[^\s<>\"'`]+$", re.IGNORECASE)
 
@@ -43,10 +48,12 @@ def md_escape(text: str) -> str:
     """Backslash-escape Markdown-active characters so untrusted text renders literally.
 
     ``**x**`` stays ``**x**`` on screen instead of turning bold, ``a|b`` cannot split a table
-    cell, and ``<script>`` is shown, not interpreted. Plain-text readers see a few extra
-    backslashes, which is the price of one body that works in both.
+    cell, and ``<script>`` (written ``&lt;script&gt;``) is shown, not interpreted, by Markdown
+    renderers and by forums that take the body as HTML. Plain-text readers see a few extra
+    backslashes or entities, which is the price of one body that works everywhere.
     """
-    return "".join("\\" + ch if ch in _MD_ACTIVE else ch for ch in one_line(text))
+    t = _ENTITY_START.sub("&amp;", one_line(text)).replace("<", "&lt;").replace(">", "&gt;")
+    return "".join("\\" + ch if ch in _MD_ACTIVE else ch for ch in t)
 
 
 def is_url(text: str) -> bool:

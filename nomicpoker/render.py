@@ -248,6 +248,16 @@ def _width(text: str) -> int:
     return w
 
 
+#: In the code block, HTML-active characters become look-alikes: a Markdown renderer would
+#: show entities literally there, and a forum taking the body as raw HTML would strip ``<x>``.
+_CELL_SAFE = str.maketrans({"<": "‹", ">": "›", "&": "＆"})
+
+
+def _cell(text: str) -> str:
+    """A name for the status table's code block: one line, nothing a forum could read as HTML."""
+    return one_line(text).translate(_CELL_SAFE)
+
+
 def _fit(text: str, width: int, right: bool = False) -> str:
     pad = " " * max(0, width - _width(text))
     return pad + text if right else text + pad
@@ -292,7 +302,7 @@ def status_table(table: TableView, hand: Hand) -> str:
     for i, p in enumerate(names, start=1):
         seat = _seat_of(hand, p)
         mark = ("D" if p == button else " ") + (">" if p == actor else " ")
-        shown = _clip(one_line(p), NAME_LIMIT)
+        shown = _clip(_cell(p), NAME_LIMIT)
         if seat is None:
             rows.append((str(i), f"{mark} {shown}", str(table.money.get(p, 0)), "", "out", "", ""))
             continue
@@ -378,7 +388,8 @@ def hand_start(
             f"First, every seated player: {deck} Then make your Hole Card Draw: "
             f"`HAND#{n} DICE52 DICE52` (identical results are drawn again), and post the "
             "results and your deck's checksum: "
-            "`cards 14, 26, Cards printed by: <printer>, <town>`."
+            "`cards 14, 26, Cards printed by: J. J. Grimes Printing, Elko` (your own numbers "
+            "and checksum)."
         )
     actor = _to_act_name(hand)
     if actor is not None:
@@ -490,8 +501,8 @@ def dice_rolled(
         positions = " and ".join(str(r) for r in results)
         parts.append(
             f"Your hole cards are cards {positions} of your deck: now post "
-            f"`cards {', '.join(str(r) for r in results)}, Cards printed by: <printer>, <town>` "
-            "with your deck's checksum."
+            f"`cards {', '.join(str(r) for r in results)}, Cards printed by: ...` "
+            "with your deck's checksum in place of the dots."
         )
     return _finish(parts, key)
 

@@ -42,7 +42,7 @@ def test_markdown_table_has_header_rows_and_totals():
 
 def test_markdown_escapes_pipes_html_and_emphasis_in_names():
     out = gndt(NASTY, "md")
-    assert "| \\<script\\> | 1 | o | 0 |" in out
+    assert "| &lt;script&gt; | 1 | o | 0 |" in out
     assert "| a\\|b | 2 | o | 0 |" in out
     assert "| \\*\\*x\\*\\* | 3 | o | 0 |" in out
     # every row still has exactly the four cells (5 unescaped pipes)
@@ -59,7 +59,7 @@ def test_markdown_newline_in_name_cannot_end_the_row():
 
 def test_markdown_title_is_bold_and_escaped():
     out = gndt(ROWS, "md", title="Table <T>")
-    assert out.startswith("**Table \\<T\\>**\n\n| Player |")
+    assert out.startswith("**Table &lt;T&gt;**\n\n| Player |")
 
 
 def test_html_fragment_escapes_names():
@@ -132,7 +132,7 @@ def test_change_log_markdown_links_url_causes_only():
     assert lines[3] == (
         "| bob | Money | 95 | 75 | [https://blog.example/post#comment-7](https://blog.example/post#comment-7) |"
     )
-    assert lines[4] == "| \\<script\\> | Turn | - | o | javascript:alert(1) |"
+    assert lines[4] == "| &lt;script&gt; | Turn | - | o | javascript:alert(1) |"
 
 
 def test_change_log_markdown_link_target_cannot_be_broken_by_parentheses():
@@ -163,6 +163,12 @@ def test_change_log_csv_and_json_round_trip():
     doc = json.loads(change_log(LOG, "json"))
     assert [tuple(e.values()) for e in doc["entries"]] == LOG
     assert list(doc["entries"][0]) == ["player", "column", "old", "new", "cause"]
+
+
+def test_md_escape_encodes_html_as_entities_so_raw_html_forums_show_it():
+    assert md_escape("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
+    assert md_escape("&amp; &#60;") == "&amp;amp; &amp;#60;"  # no entity slips through
+    assert md_escape("AT&T") == "AT&T"  # a bare ampersand is harmless and stays readable
 
 
 def test_md_escape_leaves_ordinary_names_alone():

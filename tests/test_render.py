@@ -246,7 +246,7 @@ def test_rejection_quotes_the_rule_sentence_and_says_what_to_do():
 
 def test_rejection_escapes_untrusted_author_and_message():
     body = rejection("<b>x</b>", "c1", "unparseable", "Could not read '**raise**'", "", key="k")
-    assert body.startswith("\\<b\\>x\\</b\\>: your comment c1")
+    assert body.startswith("&lt;b&gt;x&lt;/b&gt;: your comment c1")
     assert "'\\*\\*raise\\*\\*'" in body
     assert "\n> " not in body  # no citation, no empty quote
 
@@ -439,6 +439,15 @@ def test_status_table_aligns_wide_and_hostile_names():
     assert any(" x y " in ln for ln in grid)
 
 
+def test_status_table_shows_html_characters_in_names_as_lookalikes():
+    t = TableView("T", ("<b>x</b>", "A&T"), {}, None)
+    h = Hand(D_AND_P, 1, tuple(Seat(p, 10, 0, 5) for p in t.players), button=0, round=1, to_act=0)
+    block = "\n".join(table_lines(status_table(t, h)))
+    assert "‹b›x‹/b›" in block
+    assert "A＆T" in block
+    assert "<" not in block and "&" not in block
+
+
 def test_status_table_reproduces_the_wrgpt_side_pot_example():
     """Seed 000's status message: X4 all-in 5000, X1 all-in 4975, X2 50 in, X3 25 folded, X5
     folded. Pot 1 = 25 (X4's uncalled chips), pot 2 = 9850 (X1 and X4), pot 3 = 175."""
@@ -533,3 +542,30 @@ def test_a_hand_played_by_the_engine_renders_every_comment():
     assert "| bob | 160 | o | 0 |" in body
     assert "| carol | 0 | o | 0 |" in body
     assert find_tag(body) == "T-1-0005"
+
+
+def test_no_comment_carries_a_raw_html_tag_from_a_hostile_name():
+    """BlogNomic's WordPress takes a comment body as HTML: a name like ``<img onerror=…>``
+    must reach it only as entities (prose) or look-alikes (status table)."""
+    evil = "<img src=x onerror=alert(1)>"
+    t = TableView("<T>", (evil, "bob"), {evil: 10, "bob": 10}, evil)
+    seats = (Seat(evil, 10, 0, 5), Seat("bob", 10, 0, 5))
+    h = Hand(D_AND_P, 1, seats, button=0, round=2, board=("7h", "2s", "Kd"), to_act=0)
+    legal = LegalActions(evil, fold=True, check=True, call=None, raise_min=1, raise_max=10, all_in=10)
+    res = Result(awards=(PotAward(10, (evil, "bob"), (evil,), {evil: 10}),), returned={}, destroyed=0,
+                 payouts={evil: 10}, shown=(ShownHand(evil, ("Ah", "Ad"), ("Ah", "Ad", "7h", "Kd", "2s"), "Pair of Aces", 1),),
+                 uncontested=False)
+    bodies = [
+        hand_start(t, h, ante=5, key="k"),
+        turn_notice(t, h, legal, key="k", deadline="<soon>"),
+        rejection(evil, evil, "unparseable", evil, "", key="k"),
+        dice_rolled(evil, evil, (52, 52), (1, 2), identical=False, key="k"),
+        draw_accepted(evil, evil, (1, 2), evil, key="k"),
+        street(t, h, "Flop", ("7h", "2s", "Kd"), key="k"),
+        call_for_reveals(t, h, (evil, "bob"), key="k"),
+        payout(t, dataclasses.replace(h, result=res), secrets={"deck": "ab"}, key="k"),
+        edit_noted(evil, evil, key="k"),
+    ]
+    for body in bodies:
+        assert "<" not in body, body
+        assert "&lt;img src=x onerror=alert(1)&gt;" in body or "‹img src=x onerror=alert(1)›" in body
