@@ -314,8 +314,9 @@ class _Folder:
                       canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
         h.since = rev.created
         waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
+        shown = h.decks[p].checksum if p in h.decks else stated
         self._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
-                                                       stated, p in h.decks, waiting, k),
+                                                       shown, p in h.decks, waiting, k),
                    rev.thread, reply_to=rev.forum_id)
         if not waiting:
             h.phase = "betting"

@@ -34,8 +34,9 @@ MODELS: dict[str, type] = {
 }
 #: columns holding JSON text in the store (lists/dicts in fold rows)
 JSON_COLUMNS = {"positions", "cards", "secrets", "payouts"}
-#: columns the shell writes and the fold never does
-SHELL_COLUMNS = {"id", "table_name", "status", "remote_id", "sent_at"}
+#: columns the shell writes and the fold never does (the outbox's delivery state, row ids)
+SHELL_COLUMNS = {"id", "table_name"}
+OUTBOX_SHELL_COLUMNS = {"status", "remote_id", "sent_at"}
 
 
 def get_table(session: Session, name: str) -> TableRow:
@@ -107,7 +108,8 @@ def _stored_form(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
 
 def row_values(obj: Any) -> dict[str, Any]:
     """A stored row's fold-comparable values (shell columns dropped)."""
-    return {k: v for k, v in obj.model_dump().items() if k not in SHELL_COLUMNS}
+    drop = SHELL_COLUMNS | (OUTBOX_SHELL_COLUMNS if isinstance(obj, OutboxRow) else set())
+    return {k: v for k, v in obj.model_dump().items() if k not in drop}
 
 
 def stored_rows(session: Session, table: str, kind: str) -> list[Any]:
