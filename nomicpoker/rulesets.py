@@ -232,8 +232,8 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
         c = _citation(table, key, text, err)
         if c is not None:
             params[pname] = c
-    for pname in PARAM_NAMES:
-        if pname not in raw_params:
+    for pname in PARAM_NAMES:  # (not when the whole [params] table is missing: said once above)
+        if isinstance(doc.get("params"), dict) and pname not in raw_params:
             err("missing_param", f"params.{pname}",
                 f"missing; every parameter must be given: add [params.{pname}] with value "
                 f"({PARAM_SPECS[pname].allowed()}) and cite (the rule sentence it encodes)")

@@ -514,3 +514,11 @@ def test_engine_specific_rejections_are_cited_where_the_text_speaks():
     assert "may not subsequently raise an all-in bet" in roberts.cite("raise_not_reopened")
     assert "two cards of the same rank and suit" in roberts.cite("duplicate_card")
     assert "make another Hole Card Draw" in load_ruleset("blognomic-2008").cite("already_drawn")
+
+
+def test_a_file_without_params_says_so_once(copy):
+    d = copy()
+    s = (d / "ruleset.toml").read_text(encoding="utf-8")
+    (d / "ruleset.toml").write_text(s[: s.index("[params.raise_amount]")], encoding="utf-8")
+    e = only_error(d)
+    assert (e.code, e.key) == ("missing_key", "params")
