@@ -12,28 +12,34 @@ shows it (raw Markdown, or WordPress/Reddit HTML). That tag is how a run that cr
 posting knows not to post again. HTML comments (``<!-- -->``) would be invisible, but
 BlogNomic and Reddit strip them, so the tag is visible inline code instead.
 
-Status tables follow the WRGPT dealer (seed ``000_…``): ``#``, ``Name`` with ``D`` for the
-button and ``>`` for the player to act, ``Bankroll``, ``Action`` (chips in this hand),
-``Status``, ``Pot#`` and ``Pot size`` for side pots, then the board and the pot. They sit in a
-fenced code block: monospaced and aligned in Markdown, and still aligned as plain text. Table
-rows start with a seat number, so no player name can close the fence.
+The WRGPT-style status table and the GNDT rows live in :mod:`nomicpoker.tables_view` and
+are re-exported here, so callers need only this module.
 
 Player names, comment references and checksums are untrusted: prose escapes them with
-:func:`nomicpoker.gndt.md_escape`; inside the code block they are printed literally (a code
-block shows its content verbatim) with control characters removed.
+:func:`nomicpoker.gndt.md_escape` (backslashes for Markdown, entities for HTML, because
+BlogNomic's WordPress takes a comment body as HTML); inside the status table's code block
+they are shown as look-alikes (see :func:`nomicpoker.tables_view.status_table`).
 """
 
 from __future__ import annotations
 
 import html
 import re
-import unicodedata
-from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from .cards import Card, pretty
-from .engine import Hand, LegalActions, Seat
+from .engine import Hand, LegalActions
 from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
+from .tables_view import (
+    TableView,
+    board_text,
+    button_name,
+    to_act_name,
+    gndt_rows,
+    side_pots,
+    status_table,
+    turn_of,
+)
 
 __all__ = [
     "TableView", "GndtRow", "gndt", "change_log", "reference_tag", "find_tag", "hand_start",
@@ -41,23 +47,7 @@ __all__ = [
     "payout", "edit_noted", "status_table", "gndt_rows", "turn_of", "side_pots",
 ]
 
-BOARD_SIZE = 5
 ROUND_NAMES = {1: "pre-flop", 2: "flop", 3: "turn", 4: "river"}
-
-
-@dataclass(frozen=True)
-class TableView:
-    """What the renderer needs about the table, as plain values (no database rows).
-
-    ``players`` is every table player in GNDT order, seated or not; ``money`` is each one's
-    Money behind (not in the pot). For :func:`payout`, ``money`` is the Money *after* the
-    payout, as the ledger holds it once the hand is settled.
-    """
-
-    name: str
-    players: tuple[str, ...]
-    money: Mapping[str, int] = field(default_factory=dict)
-    button: str | None = None
 
 
 # --------------------------------------------------------------------------- reference tags
@@ -142,11 +132,6 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(pretty(c) for c in cards)
 
 
-def _board(board: Sequence[Card]) -> str:
-    shown = [pretty(c) for c in board]
-    return " ".join(shown + ["?"] * max(0, BOARD_SIZE - len(shown)))
-
-
 def _quote(text: str) -> str:
     """A Markdown block quote (also reads as a quotation in plain text)."""
     lines = [ln.strip() for ln in str(text).strip().splitlines()] or [""]
@@ -157,174 +142,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _hand_label(hand: Hand) -> str:
-    return f"HAND{hand.number}"
-
-
 def _form(hand: Hand, words: str) -> str:
     """An action in the rule's own form, e.g. ``HAND3 ROUND2 raise Z`` in inline code."""
     return f"`HAND{hand.number} ROUND{hand.round} {words}`"
-
-
-def _seat_of(hand: Hand, name: str) -> Seat | None:
-    for s in hand.seats:
-        if s.name == name:
-            return s
-    return None
-
-
-def _to_act_name(hand: Hand) -> str | None:
-    if hand.to_act is None or not (0 <= hand.to_act < len(hand.seats)):
-        return None
-    return hand.seats[hand.to_act].name
-
-
-def _button_name(table: TableView, hand: Hand | None) -> str | None:
-    if hand is not None and 0 <= hand.button < len(hand.seats):
-        return hand.seats[hand.button].name
-    return table.button
-
-
-# --------------------------------------------------------------------------- derived views
-
-
-def turn_of(hand: Hand | None, players: Sequence[str]) -> dict[str, str]:
-    """The GNDT Turn column per the rule "Turn Indicator": ``x`` for the seated player to act,
-    ``-`` for other seated players who have not folded, ``o`` for everyone else. Computed here
-    from the seats so the renderer does not depend on engine internals; with no hand running
-    everybody is ``o``."""
-    out = {p: "o" for p in players}
-    if hand is None:
-        return out
-    actor = _to_act_name(hand)
-    for s in hand.seats:
-        out[s.name] = "o" if s.folded else ("x" if s.name == actor else "-")
-    return out
-
-
-def gndt_rows(table: TableView, hand: Hand | None = None) -> tuple[GndtRow, ...]:
-    """GNDT rows for the table: Money from the seat while a hand runs (Money behind), else from
-    the table; Pot is each player's chips in the running hand (0 once it is settled)."""
-    turn = turn_of(hand if hand is not None and hand.result is None else None, table.players)
-    rows = []
-    names = list(table.players) + [s.name for s in (hand.seats if hand else ()) if s.name not in table.players]
-    for p in names:
-        seat = _seat_of(hand, p) if hand is not None else None
-        running = hand is not None and hand.result is None and seat is not None
-        money = seat.money if running and seat is not None else table.money.get(p, 0)
-        pot = seat.total_bet if running and seat is not None else 0
-        rows.append(GndtRow(player=p, money=money, turn=turn.get(p, "o"), pot=pot))
-    return tuple(rows)
-
-
-def side_pots(hand: Hand) -> list[tuple[int, tuple[str, ...]]]:
-    """The pots as WRGPT numbers them: ``[(amount, players still in it)]`` with pot 1 first.
-
-    Each distinct contribution level of a player still in the hand closes a pot; pot 1 is the
-    top one (fewest players, e.g. uncalled chips) and the last is the main pot everyone still
-    in is part of. A player in pot N is also in every pot > N. Folded players' chips count
-    towards the pots up to what they put in."""
-    live = [s for s in hand.seats if not s.folded and s.total_bet > 0]
-    levels = sorted({s.total_bet for s in live})
-    pots: list[tuple[int, tuple[str, ...]]] = []
-    prev = 0
-    for lv in levels:
-        amount = sum(min(s.total_bet, lv) - min(s.total_bet, prev) for s in hand.seats)
-        members = tuple(s.name for s in live if s.total_bet >= lv)
-        pots.append((amount, members))
-        prev = lv
-    pots.reverse()
-    return pots
-
-
-def _width(text: str) -> int:
-    """Display width in a monospaced font: wide East Asian characters take two cells,
-    combining marks none, so names in other scripts do not skew the columns."""
-    w = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        w += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return w
-
-
-#: In the code block, HTML-active characters become look-alikes: a Markdown renderer would
-#: show entities literally there, and a forum taking the body as raw HTML would strip ``<x>``.
-_CELL_SAFE = str.maketrans({"<": "‹", ">": "›", "&": "＆"})
-
-
-def _cell(text: str) -> str:
-    """A name for the status table's code block: one line, nothing a forum could read as HTML."""
-    return one_line(text).translate(_CELL_SAFE)
-
-
-def _fit(text: str, width: int, right: bool = False) -> str:
-    pad = " " * max(0, width - _width(text))
-    return pad + text if right else text + pad
-
-
-def _clip(text: str, limit: int) -> str:
-    if _width(text) <= limit:
-        return text
-    out = ""
-    for ch in text:
-        if _width(out + ch) > limit - 1:
-            break
-        out += ch
-    return out + "…"
-
-
-NAME_LIMIT = 24
-
-
-def status_table(table: TableView, hand: Hand) -> str:
-    """The WRGPT-style status table in a fenced code block, with the board and the pot.
-
-    Rows are every table player in GNDT order (``#`` is the GNDT position). Name carries
-    ``D`` for the button and ``>`` for the player to act. Bankroll is Money behind, Action the
-    chips put in this hand, Status ``folded`` / ``all-in`` / ``out`` (not seated this hand) or
-    blank. Pot# and Pot size are filled only when side pots exist (the ruleset builds them and
-    somebody still in is all-in), as WRGPT does: the smallest pot each player is in and its size.
-    """
-    actor = _to_act_name(hand)
-    button = _button_name(table, hand)
-    pots = side_pots(hand) if hand.ruleset.side_pots and any(s.all_in for s in hand.seats) else []
-    if len(pots) < 2:
-        pots = []
-    smallest: dict[str, tuple[int, int]] = {}
-    for i, (amount, members) in enumerate(pots, start=1):
-        for m in members:
-            smallest.setdefault(m, (i, amount))
-
-    names = list(table.players) + [s.name for s in hand.seats if s.name not in table.players]
-    head = ("#", "Name", "Bankroll", "Action", "Status", "Pot#", "Pot size")
-    rows: list[tuple[str, ...]] = []
-    for i, p in enumerate(names, start=1):
-        seat = _seat_of(hand, p)
-        mark = ("D" if p == button else " ") + (">" if p == actor else " ")
-        shown = _clip(_cell(p), NAME_LIMIT)
-        if seat is None:
-            rows.append((str(i), f"{mark} {shown}", str(table.money.get(p, 0)), "", "out", "", ""))
-            continue
-        status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
-        pot_no, pot_size = smallest.get(p, (None, None)) if not seat.folded else (None, None)
-        rows.append((
-            str(i), f"{mark} {shown}", str(seat.money), str(seat.total_bet), status,
-            "" if pot_no is None else str(pot_no), "" if pot_size is None else str(pot_size),
-        ))
-    widths = [max(_width(h), *(_width(r[c]) for r in rows)) if rows else _width(h) for c, h in enumerate(head)]
-    right = (True, False, True, True, False, True, True)
-
-    def line(cells: Sequence[str]) -> str:
-        return "|" + "|".join(" " + _fit(c, w, r) + " " for c, w, r in zip(cells, widths, right)) + "|"
-
-    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    out = [rule, "|" + "|".join(" " + _fit(h, w) + " " for h, w in zip(head, widths)) + "|", rule]
-    out += [line(r) for r in rows]
-    out.append(rule)
-    out.append(f"Board: {_board(hand.board)}")
-    out.append(f"Pot: {hand.pot}")
-    return "```\n" + "\n".join(out) + "\n```"
 
 
 # --------------------------------------------------------------------------- comments
@@ -364,7 +184,7 @@ def hand_start(
         )
     parts.append(money_line)
     parts.append(
-        f"Seated, in GNDT order: {_names(seated)}. The Button: {_name(_button_name(table, hand) or 'nobody')}."
+        f"Seated, in GNDT order: {_names(seated)}. The Button: {_name(button_name(table, hand) or 'nobody')}."
     )
     not_seated = [p for p in table.players if p not in seated]
     if not_seated:
@@ -391,7 +211,7 @@ def hand_start(
             "`cards 14, 26, Cards printed by: J. J. Grimes Printing, Elko` (your own numbers "
             "and checksum)."
         )
-    actor = _to_act_name(hand)
+    actor = to_act_name(hand)
     if actor is not None:
         parts.append(f"First to act in round {hand.round}: {_name(actor)}.")
     parts.append(status_table(table, hand))
@@ -527,7 +347,7 @@ def street(table: TableView, hand: Hand, name: str, new_cards: Sequence[str], *,
         f"**{md_escape(name)}**: {_cards(new_cards)}",
         f"Board: {_cards(hand.board)}. Pot: {hand.pot}.",
     ]
-    actor = _to_act_name(hand)
+    actor = to_act_name(hand)
     if actor is not None:
         parts.append(f"Round {hand.round} begins: {_name(actor)} acts first.")
     else:
