@@ -28,6 +28,7 @@ import re
 from typing import Mapping, Sequence
 
 from .cards import Card, pretty
+from .actions import AllIn, Call, Check, Fold, Raise, Timeout
 from .engine import Hand, LegalActions
 from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
 from .tables_view import (
@@ -44,7 +45,7 @@ from .tables_view import (
 __all__ = [
     "TableView", "GndtRow", "gndt", "change_log", "reference_tag", "find_tag", "hand_start",
     "turn_notice", "rejection", "dice_rolled", "draw_accepted", "street", "call_for_reveals",
-    "payout", "edit_noted", "status_table", "gndt_rows", "turn_of", "side_pots",
+    "payout", "edit_noted", "status_table", "last_action", "gndt_rows", "turn_of", "side_pots",
 ]
 
 ROUND_NAMES = {1: "pre-flop", 2: "flop", 3: "turn", 4: "river"}
@@ -226,6 +227,34 @@ def _raise_words(hand: Hand, legal: LegalActions) -> str:
     return f"{span}: the chips you add"
 
 
+def last_action(hand: Hand) -> str:
+    """What just happened, WRGPT style ("bob raises 20", "carol goes all-in"), from the last
+    accepted event when it is a player's action; '' otherwise (e.g. right after a deal)."""
+    if not hand.log:
+        return ""
+    ev = hand.log[-1]
+    if not isinstance(ev, (Fold, Check, Call, Raise, AllIn, Timeout)):
+        return ""
+    who = _name(ev.player)
+    try:
+        seat = hand.seat(ev.player)
+    except KeyError:
+        seat = None
+    all_in = seat is not None and seat.all_in
+    if isinstance(ev, Fold):
+        return f"{who} folds."
+    if isinstance(ev, Check):
+        return f"{who} checks."
+    if isinstance(ev, Timeout):
+        return f"{who} ran out of time: " + ("folded." if seat is not None and seat.folded else "checked.")
+    if isinstance(ev, AllIn):
+        return f"{who} goes all-in."
+    if isinstance(ev, Call):
+        return f"{who} calls" + (" and is all-in." if all_in else ".")
+    to = " to" if hand.ruleset.raise_amount == "raise_to" else ""
+    return f"{who} raises{to} {ev.amount}" + (" and is all-in." if all_in else ".")
+
+
 def turn_notice(
     table: TableView, hand: Hand, legal: LegalActions, *, key: str, deadline: str | None = None
 ) -> str:
@@ -236,6 +265,9 @@ def turn_notice(
     to_call = legal.call or 0
     owed = f"{to_call} to call" if to_call else "nothing to call"
     parts = [f"Hand #{hand.number}, round {hand.round} ({rnd}): **{who}** to act, {owed}. Pot: {hand.pot}."]
+    last = last_action(hand)
+    if last:
+        parts[0] = f"{last} {parts[0]}"
     opts = []
     if legal.check:
         opts.append(f"- {_form(hand, 'check')}")

@@ -195,6 +195,21 @@ def test_turn_notice_names_player_amount_to_call_and_ranges_in_the_rules_forms()
     assert "Mon 23 Nov 12:00 UTC" in body
 
 
+def test_turn_notice_opens_with_the_last_action_like_the_wrgpt_dealer():
+    from nomicpoker.actions import Call, DealBoard, Fold, Raise
+
+    h = dataclasses.replace(flop_hand(), log=(DealBoard(("7h", "2s", "Kd")), Raise("bob", 3, 2, 20), Fold("carol", 3, 2)))
+    legal = LegalActions("dave", fold=True, check=False, call=20, raise_min=21, raise_max=80, all_in=80)
+    assert turn_notice(TABLE, h, legal, key="k").startswith("carol folds. Hand #3")
+    h = dataclasses.replace(h, log=h.log[:2])
+    assert turn_notice(TABLE, h, legal, key="k").startswith("bob raises 20. Hand #3")
+    short = h.seats[:1] + (dataclasses.replace(h.seats[1], money=0),) + h.seats[2:]
+    h = dataclasses.replace(h, seats=short, log=h.log + (Call("bob", 3, 2),))
+    assert turn_notice(TABLE, h, legal, key="k").startswith("bob calls and is all-in. Hand #3")
+    h = dataclasses.replace(h, log=(DealBoard(("7h", "2s", "Kd")),))
+    assert turn_notice(TABLE, h, legal, key="k").startswith("Hand #3")
+
+
 def test_turn_notice_offers_check_when_nothing_is_owed():
     h = dataclasses.replace(flop_hand(), to_act=1)
     legal = LegalActions("bob", fold=True, check=True, call=None, raise_min=1, raise_max=65, all_in=65)
@@ -512,7 +527,7 @@ def test_a_hand_played_by_the_engine_renders_every_comment():
     h = E.apply(h, Raise("bob", 1, 1, 20))
     h = E.apply(h, AllIn("carol", 1, 1))
     notice = turn_notice(t, h, E.legal_actions(h), key="T-1-0002")
-    assert "**alice** to act, 25 to call" in notice
+    assert notice.startswith("carol goes all-in. Hand #1, round 1 (pre-flop): **alice** to act, 25 to call")
     assert "`HAND1 ROUND1 raise Z` (Z from 26 to 95" in notice
     assert "Pot: 60" in notice
     grid = table_lines(notice)
@@ -520,6 +535,7 @@ def test_a_hand_played_by_the_engine_renders_every_comment():
     assert "all-in" in carol and "|        0 |" in carol
 
     h = E.apply(h, Call("alice", 1, 1))
+    assert turn_notice(t, h, E.legal_actions(h), key="k").startswith("alice calls. Hand #1")
     h = E.apply(h, Call("bob", 1, 1))
     h = E.apply(h, DealBoard(("7h", "2s", "Kd")))
     flop = street(t, h, "Flop", ("7h", "2s", "Kd"), key="T-1-0003")
