@@ -366,3 +366,8 @@ def test_min_hole_cards_out_of_range_is_rejected():
     with pytest.raises(EvaluatorError) as e:
         best_hand(["As", "Kd"], ROYAL_BOARD, min_hole_cards=-1)
     assert e.value.code == "bad_min_hole_cards"
+
+
+def test_documented_value_example_full_house_kings_over_fours():
+    # docs/evaluator.md: 6<<20 | 13<<16 | 4<<12 = 6,291,456 + 851,968 + 16,384
+    assert ev("Kc Kd Ks 4h 4c").value == 7_159_808
