@@ -585,3 +585,34 @@ def test_no_comment_carries_a_raw_html_tag_from_a_hostile_name():
     for body in bodies:
         assert "<" not in body, body
         assert "&lt;img src=x onerror=alert(1)&gt;" in body or "‹img src=x onerror=alert(1)›" in body
+
+
+def test_every_form_a_turn_notice_offers_is_read_by_the_grammar_as_that_action():
+    from nomicpoker.grammar import parse_comment
+
+    legal = LegalActions("dave", fold=True, check=True, call=20, raise_min=21, raise_max=80, all_in=80)
+    body = turn_notice(TABLE, flop_hand(), legal, key="k")
+    forms = re.findall(r"^- `([^`]+)`", body, re.MULTILINE)
+    kinds = {}
+    for form in forms:
+        intent = parse_comment(form.replace(" Z", " 30"))
+        kinds[form] = (intent.kind, intent.hand, intent.round)
+    assert kinds == {
+        "HAND3 ROUND2 check": ("check", 3, 2),
+        "HAND3 ROUND2 call": ("call", 3, 2),
+        "HAND3 ROUND2 raise Z": ("raise", 3, 2),
+        "HAND3 ROUND2 all in": ("all_in", 3, 2),
+        "HAND3 ROUND2 folds": ("fold", 3, 2),
+    }
+
+
+def test_the_draw_and_reveal_forms_the_dealer_shows_are_read_by_the_grammar():
+    from nomicpoker.grammar import parse_comment
+
+    start = hand_start(TABLE, fresh_hand(), ante=5, key="k")
+    dice = re.search(r"`(HAND#3 DICE52 DICE52)`", start).group(1)
+    assert parse_comment(dice).dice == (52, 52)
+    draw = re.search(r"`(cards 14, 26, Cards printed by: [^`]+)`", start).group(1)
+    assert parse_comment(draw).positions == (14, 26)
+    reveal = re.search(r"`(HAND3 reveal [^`]+)`", call_for_reveals(TABLE, flop_hand(), ("bob",), key="k")).group(1)
+    assert parse_comment(reveal).cards == ("7h", "2s")
