@@ -174,9 +174,11 @@ def hand_start(
     n = hand.number
     seated = [s.name for s in hand.seats]
     parts = [f"**Hand #{n} has commenced** at {md_escape(table.name)} ({md_escape(hand.ruleset.title or hand.ruleset.name)})."]
-    money_line = f"Ante {ante}"
-    if blinds:
-        money_line += ", blinds " + "/".join(str(b) for b in blinds)
+    forced = ([f"Ante {ante}"] if ante else []) + (
+        ["blinds " + "/".join(str(b) for b in blinds)] if blinds else []
+    )
+    money_line = ", ".join(forced) if forced else "No ante"
+    money_line = money_line[0].upper() + money_line[1:]
     short = [s for s in hand.seats if s.money == 0]
     money_line += f": collected from {_plural(len(seated), 'seated player')}, the pot is {hand.pot}."
     if short:

@@ -176,7 +176,8 @@ def test_hand_start_under_a_shared_deck_ruleset_asks_for_no_draw():
     h = dataclasses.replace(fresh_hand(), ruleset=NLHE)
     body = hand_start(TABLE, h, ante=0, blinds=(1, 2), key="k")
     assert "DICE52" not in body
-    assert "blinds 1/2" in body
+    assert "Blinds 1/2: collected from 4 seated players" in body
+    assert "Ante 0" not in body
 
 
 # --------------------------------------------------------------------------- turn notice
