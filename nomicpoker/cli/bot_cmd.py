@@ -1,9 +1,253 @@
-"""CLI command group (stub: filled in by its issue)."""
+"""The Dealer's commands: init, table, hand, poll, ledger, audit, demo.
+
+Every command takes ``--state DIR`` (or ``NOMICPOKER_STATE``) and ``--db URL`` (or
+``NOMICPOKER_DB``). Known failures print ONE line naming what is wrong and exit 1 (bad usage
+exits 2, as typer does); no tracebacks for anything a Dealer can cause.
+"""
 
 from __future__ import annotations
 
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
 import typer
+from sqlmodel import Session
+
+from .. import paths
+
+StateOpt = typer.Option(None, "--state", help="State directory (default ./state or NOMICPOKER_STATE).")
+DbOpt = typer.Option(None, "--db", help="Ledger database URL (default sqlite under the state dir, or NOMICPOKER_DB).")
+
+table_app = typer.Typer(help="Create and inspect tables.", no_args_is_help=True)
+hand_app = typer.Typer(help="Start hands.", no_args_is_help=True)
+audit_app = typer.Typer(help="Rebuild the ledger from the archive and compare (no subcommand); "
+                        "export and verify public hand records.", invoke_without_command=True)
+
+
+def fail(message: str, code: int = 1) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, object]]:
+    """State dir and ledger engine; every known error becomes one line and exit 1."""
+    from ..adapters.base import ForumError
+    from ..fold_types import FoldError
+    from ..poll import PollError
+    from ..rulesets import RulesetError
+    from ..secrets_store import SecretsError
+    from ..service import ServiceError
+    from ..store import StoreError, open_engine
+
+    st = paths.state_dir(state)
+    engine = None
+    try:
+        st.mkdir(parents=True, exist_ok=True)
+        engine = open_engine(paths.db_url(st, db))
+        yield st, engine
+    except (ServiceError, StoreError, ForumError, RulesetError, SecretsError, FoldError, PollError) as exc:
+        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except OSError as exc:
+        fail(f"{exc.filename or st}: {exc.strerror or exc}")
+    finally:
+        if engine is not None:
+            engine.dispose()  # type: ignore[attr-defined]
+
+
+def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Create the state directory, the ledger database and the local forum."""
+    from ..adapters.local import LocalForum
+
+    with opened(state, db) as (st, _engine):
+        LocalForum(paths.forum_db_path(st))
+        typer.echo(f"state: {st}\nledger: {paths.db_url(st, db)}\nlocal forum: {paths.forum_db_path(st)}")
+        typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
+
+
+@table_app.command("create")
+def table_create(
+    name: str = typer.Option(..., "--name", help="Table name (letters, digits, - and _)."),
+    players: str = typer.Option(..., "--players", help="Comma-separated, in GNDT order."),
+    money: int = typer.Option(100, "--money", help="Starting Money of every player."),
+    ruleset: str = typer.Option("blognomic-2008", "--ruleset", help="Bundled ruleset name or path."),
+    forum: str = typer.Option("local", "--forum", help="local | blognomic | reddit"),
+    forum_config: Optional[Path] = typer.Option(None, "--forum-config", help="JSON file of forum settings (no credentials)."),
+    dealer: str = typer.Option("Dealer", "--dealer", help="The account the Dealer posts as."),
+    issue_decks: Optional[bool] = typer.Option(None, "--issue-decks/--own-decks",
+                                               help="Issue Trading Post decks privately (default: yes where the forum has private messages)."),
+    deadline_hours: Optional[int] = typer.Option(None, "--deadline-hours", help="Hours to act before the dealer checks or folds."),
+    button: Optional[str] = typer.Option(None, "--button", help="The first hand's button (default: the last player)."),
+    state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
+) -> None:
+    """Create a table."""
+    from ..service import create_table
+
+    config = {}
+    if forum_config is not None:
+        try:
+            config = json.loads(forum_config.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            fail(f"--forum-config {forum_config}: {exc}")
+        if not isinstance(config, dict):
+            fail(f"--forum-config {forum_config}: must hold a JSON object")
+    with opened(state, db) as (st, engine):
+        row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
+                           forum_config=config, dealer=dealer, issue_decks=issue_decks,
+                           deadline_hours=deadline_hours, button=button)
+        typer.echo(f"table {row.name}: {', '.join(json.loads(row.players))} with {row.money} each, "
+                   f"ruleset {row.ruleset}, forum {row.forum_kind}, "
+                   f"{'issued' if row.issue_decks else 'own'} decks")
+        typer.echo(f"next: nomicpoker hand start --table {row.name} --ante 5")
+
+
+@table_app.command("list")
+def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """List tables."""
+    from ..service import list_tables
+
+    with opened(state, db) as (_st, engine):
+        rows = list_tables(engine)
+        if not rows:
+            typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
+        for t in rows:
+            typer.echo(f"{t.name}\t{t.ruleset}\t{t.forum_kind}\t{', '.join(json.loads(t.players))}")
+
+
+@table_app.command("show")
+def table_show(name: str = typer.Option(..., "--table", "--name", help="Table name."),
+               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Show a table: configuration, hands and the GNDT."""
+    from .. import ledger
+    from ..gndt import gndt
+
+    with opened(state, db) as (_st, engine):
+        with Session(engine) as s:
+            t = ledger.get_table(s, name)
+            ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
+            typer.echo(f"table {t.name}: ruleset {t.ruleset} ({t.ruleset_hash[:12]}), forum {t.forum_kind}, "
+                       f"dealer {t.dealer}, {'issued' if t.issue_decks else 'own'} decks, deadline "
+                       f"{str(t.deadline_hours) + ' h' if t.deadline_hours else 'none'}")
+            for h in ledger.hand_rows(s, name):
+                typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
+                           f"{'ended' if h.number in ended else 'running'}")
+            typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
+
+
+@hand_app.command("start")
+def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
+               ante: int = typer.Option(0, "--ante", help="Ante every seated player pays."),
+               thread: Optional[str] = typer.Option(None, "--thread", help="Register an existing story post instead of creating one."),
+               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Start the next hand: secrets, story post, hand-start comment, decks."""
+    from ..service import start_hand
+
+    with opened(state, db) as (st, engine):
+        h = start_hand(engine, st, table, ante, thread=thread)
+        typer.echo(f"hand {h.number} of {h.table} started in thread {h.thread}; button {h.button}; "
+                   f"seated {', '.join(p for p, _ in h.seats)}; {h.report.sent} dealer messages sent")
+        if h.report.error:
+            fail(h.report.error)
+
+
+def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
+             dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; change nothing."),
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures."),
+             state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """One poll cycle: what cron runs."""
+    from ..poll import poll
+
+    with opened(state, db) as (st, engine):
+        report = poll(engine, st, table=table, dry_run=dry_run)
+        if report.busy:
+            typer.echo("another nomicpoker poll is running (lock held): nothing to do this time")
+            return
+        if not report.tables:
+            if not quiet:
+                typer.echo("no active tables: nothing to do")
+            return
+        for t in report.tables:
+            for item in t.would_post:
+                typer.echo(item)
+            if not quiet or t.error:
+                typer.echo(("(dry run) " if dry_run else "") + t.line(), err=bool(t.error))
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
+               fmt: str = typer.Option("md", "--format", help="md | html | csv | json"),
+               log: bool = typer.Option(False, "--log", help="Add the change log."),
+               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Print the GNDT (Money, Turn, Pot), optionally with the change log."""
+    from .. import ledger
+    from ..gndt import FORMATS, change_log, gndt
+
+    if fmt not in FORMATS:
+        fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
+    with opened(state, db) as (_st, engine):
+        with Session(engine) as s:
+            t = ledger.get_table(s, table)
+            rows = ledger.gndt(s, t)
+            entries = ledger.change_log(s, table) if log or fmt == "json" else []
+            if fmt == "json":
+                doc = {"table": t.name, "gndt": json.loads(gndt(rows, "json", title=t.name)),
+                       "hands": [ledger.hand_record(s, t, h.number) for h in ledger.hand_rows(s, table)]}
+                if log:
+                    doc["log"] = json.loads(change_log(entries, "json"))["entries"]
+                typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+                return
+            if fmt == "html":
+                page = gndt(rows, "html", title=f"GNDT of {t.name}", standalone=True)
+                if log:
+                    page = page.replace("</body>", change_log(entries, "html", title="Change log") + "</body>")
+                typer.echo(page, nl=False)
+                return
+            typer.echo(gndt(rows, fmt, title=f"GNDT of {t.name}" if fmt == "md" else ""), nl=False)
+            if log:
+                typer.echo("")
+                typer.echo(change_log(entries, fmt, title="Change log" if fmt == "md" else ""), nl=False)
+
+
+@audit_app.callback()
+def audit_cmd(ctx: typer.Context,
+              table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
+              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Rebuild the ledger from the archive into a scratch database and compare."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..audit import audit
+
+    with opened(state, db) as (st, engine):
+        names, diffs = audit(engine, st, table)
+        for d in diffs:
+            typer.echo(d.line())
+        if diffs:
+            typer.echo(f"audit: {len(diffs)} difference(s) between the ledger and its replay", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"audit: {', '.join(names) or 'no tables'}: the replay is identical to the ledger")
+
+
+def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
+             table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken).")) -> None:
+    """Play one full hand on the local forum and show the thread and the ledger."""
+    from ..demo import run_demo
+
+    with opened(state, db) as (st, engine):
+        typer.echo(f"nomicpoker demo: state in {st}")
+        out = run_demo(engine, st, echo=typer.echo, table=table)
+        if out["problems"]:
+            fail(out["problems"][0])
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the main app."""
+    app.command("init")(init)
+    app.add_typer(table_app, name="table")
+    app.add_typer(hand_app, name="hand")
+    app.command("poll")(poll_cmd)
+    app.command("ledger")(ledger_cmd)
+    app.add_typer(audit_app, name="audit")
+    app.command("demo")(demo_cmd)
