@@ -112,8 +112,12 @@ def start_hand(
     if min_bet is None:
         min_bet = blinds[1] if len(blinds) > 1 else (blinds[0] if blinds else 0)
     seats = tuple(Seat(names[i], money[i], round_bet[i], total[i], dead=dead[i]) for i in range(n))
+    # A short blind does not lower the bet to call: "anyone who enters the pot is required
+    # to enter for the minimum bet" (Robert's no-limit rule 2), so the bet to match is the
+    # largest blind as set, not as posted.
+    high = max(max(round_bet), max(blinds) if blinds else 0)
     hand = Hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
-                min_bet=min_bet, high_bet=max(round_bet))
+                min_bet=min_bet, high_bet=high)
     if ruleset.first_to_act == "after_big_blind" and blinds:
         start = (first_blind + len(blinds)) % n
     else:
