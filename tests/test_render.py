@@ -87,6 +87,7 @@ def test_find_tag_recovers_the_key_from_markdown_and_html():
     assert find_tag("<p><code>&#91;np:T-3-0007&#93;</code></p>") == "T-3-0007"
     assert find_tag("<p>[np:T&#8211;3&#8211;0007]</p>") == "T-3-0007"
     assert find_tag("<p>[np:T\u00ad-3-0007]</p>") == "T-3-0007"
+    assert find_tag("<p>[np:h3&#215;12]</p>") == "h3x12"
 
 
 def test_find_tag_without_a_tag_is_none():
