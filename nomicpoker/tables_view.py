@@ -166,6 +166,11 @@ def status_table(table: TableView, hand: Hand) -> str:
     chips put in this hand, Status ``folded`` / ``all-in`` / ``out`` (not seated this hand) or
     blank. Pot# and Pot size are filled only when side pots exist (the ruleset builds them and
     somebody still in is all-in), as WRGPT does: the smallest pot each player is in and its size.
+
+    Names are untrusted but a code block shows its content verbatim, so they are printed as
+    they are except for line breaks (spaces) and ``< > &`` (look-alikes ``‹ › ＆``): a forum
+    that takes the body as HTML must not read a name as a tag, and entities would show
+    literally in Markdown. Long names are clipped to ``NAME_LIMIT`` columns with ``…``.
     """
     actor = to_act_name(hand)
     button = button_name(table, hand)
