@@ -1,0 +1,136 @@
+"""Property tests: random legal play under both rulesets keeps the books and always ends.
+
+The actions are drawn from what :func:`legal_actions` offers (every kind, and raise amounts
+anywhere between the minimum and the maximum), so these also pin that everything the engine
+lists as legal is accepted, and that the amounts just outside the listed range are refused.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from nomicpoker.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
+from nomicpoker.cards import FULL_DECK
+from nomicpoker.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
+from nomicpoker.rulesets import load_ruleset
+
+BLOG = load_ruleset("blognomic-2008")
+RR = load_ruleset("roberts-nlhe")
+
+SETTINGS = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _start(data, rs) -> Hand:
+    n = data.draw(st.integers(2, 6), label="players")
+    names = [f"p{i}" for i in range(n)]
+    if rs.blinds:
+        stacks = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n), label="stacks")
+        sb = data.draw(st.integers(1, 10))
+        bb = data.draw(st.integers(sb, 20))
+        ante = data.draw(st.integers(0, 3))
+        bba = data.draw(st.sampled_from([0, 0, bb]))
+        kw = dict(ante=ante, blinds=(sb, bb), big_blind_ante=bba)
+    else:
+        # small stacks: the 2008 minimum raise is one chip, so rounds can be long
+        stacks = data.draw(st.lists(st.integers(1, 60), min_size=n, max_size=n), label="stacks")
+        kw = dict(ante=data.draw(st.integers(0, 5)))
+    button = names[data.draw(st.integers(0, n - 1))]
+    return start_hand(rs, 1, list(zip(names, stacks)), button, **kw)
+
+
+def _tag(rs, h: Hand) -> dict:
+    return {"hand": h.number, "round": h.round} if rs.require_hand_and_round else {}
+
+
+def _cards(data, rs, h: Hand, k: int) -> tuple[str, ...]:
+    if rs.deck == "per_player":  # own decks: repeats allowed
+        return tuple(data.draw(st.lists(st.sampled_from(FULL_DECK), min_size=k, max_size=k)))
+    used = set(h.board)
+    for s in h.seats:
+        used.update(s.hole)
+        used.update(s.revealed or ())
+    free = [c for c in FULL_DECK if c not in used]
+    return tuple(data.draw(st.permutations(free))[:k])
+
+
+def _refused(h: Hand, ev) -> bool:
+    return isinstance(apply(h, ev), Rejection)
+
+
+def _play(data, rs) -> None:
+    h = _start(data, rs)
+    total = sum(s.money for s in h.seats) + h.pot
+    for _ in range(3000):
+        assert all(s.money >= 0 for s in h.seats)
+        nd = need(h)
+        col = turn_column(h, [s.name for s in h.seats])
+        assert list(col.values()).count("x") == (1 if nd.kind == "action" else 0)
+        if nd.kind == "complete":
+            r = h.result
+            assert sum(s.money for s in h.seats) + r.destroyed == total
+            assert sum(r.payouts.values()) == pot_before - r.destroyed
+            event("uncontested" if r.uncontested else f"showdown, {len(r.awards)} pot(s)")
+            assert set(col.values()) == {"o"}
+            return
+        assert sum(s.money for s in h.seats) + h.pot == total
+        pot_before = h.pot
+        if nd.kind == "action":
+            la = legal_actions(h)
+            p = la.player
+            tag = _tag(rs, h)
+            options = [Fold(p, **tag), Timeout(p)]
+            if la.check:
+                options.append(Check(p, **tag))
+            else:
+                assert _refused(h, Check(p, **tag))
+            if la.call is not None:
+                options.append(Call(p, amount=la.call, **tag))
+                assert _refused(h, Call(p, amount=la.call + 1, **tag))
+            else:
+                assert _refused(h, Call(p, **tag))
+            if la.raise_min is not None:
+                amt = data.draw(st.integers(la.raise_min, la.raise_max), label="raise")
+                options += [Raise(p, amount=amt, **tag), Raise(p, amount=la.raise_min, **tag),
+                            Raise(p, amount=la.raise_max, **tag)]
+                assert _refused(h, Raise(p, amount=la.raise_min - 1, **tag))
+                assert _refused(h, Raise(p, amount=la.raise_max + 1, **tag))
+            else:
+                assert la.raise_max is None
+            if la.all_in:
+                options.append(AllIn(p, **tag))
+            # weight towards calls and checks so hands reach the showdown
+            ev = data.draw(st.sampled_from(options + options[2:] * 2), label="action")
+        elif nd.kind == "board":
+            if h.runout and data.draw(st.booleans(), label="reveal early"):
+                live = [s for s in h.seats if not s.folded and s.revealed is None and not s.mucked]
+                if live:
+                    ev = Reveal(live[0].name, _cards(data, rs, h, 2))
+                    h2 = apply(h, ev)
+                    assert not isinstance(h2, Rejection), (ev, h2)
+                    h = h2
+                    continue
+            ev = DealBoard(_cards(data, rs, h, nd.cards))
+        else:
+            p = data.draw(st.sampled_from(nd.players), label="shower")
+            if data.draw(st.integers(0, 4), label="muck") == 0:
+                ev = Muck(p)
+            else:
+                ev = Reveal(p, _cards(data, rs, h, 2))
+        h2 = apply(h, ev)
+        assert not isinstance(h2, Rejection), (ev, h2)
+        h = h2
+    raise AssertionError("the hand did not finish in 3000 events")
+
+
+@SETTINGS
+@given(st.data())
+def test_random_legal_play_under_roberts_rules_conserves_chips_and_finishes(data):
+    _play(data, RR)
+
+
+@SETTINGS
+@given(st.data())
+def test_random_legal_play_under_dealing_and_play_conserves_chips_and_finishes(data):
+    _play(data, BLOG)
