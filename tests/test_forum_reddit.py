@@ -1,0 +1,373 @@
+"""The Reddit adapter: praw itself talking to a fake Reddit API on loopback.
+
+The fake implements what praw calls: /api/v1/access_token (password grant), /comments/{id}
+(the two-listing JSON with nested replies and "more" stubs), /api/morechildren, /api/comment,
+/api/del, /api/compose and /api/v1/me. It can accept a comment and then time out or answer
+500, as Reddit sometimes does, so prawcore retries and the comment lands twice.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from nomicpoker.adapters.base import Forum, ForumError
+from nomicpoker.adapters.reddit import RedditForum
+from nomicpoker.adapters.registry import open_forum
+
+CLIENT_ID, CLIENT_SECRET = "fake-client-id", "fake-client-SECRET-9f8e"
+USER, PASSWORD = "PokerDealer", "hunter2-very-secret"
+SUB = "abc12"
+T0 = 1_700_000_000
+
+
+def b36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+@dataclass
+class FakeComment:
+    id: str
+    author: str | None
+    body: str
+    created: int
+    parent: str  # fullname
+    edited: float | bool = False
+
+
+@dataclass
+class FakeReddit:
+    comments: list[FakeComment] = field(default_factory=list)
+    more_after: int = 0  # top-level comments beyond this many come as a "more" stub
+    comment_mode: str = "ok"  # ok | timeout_once | error500_once | ratelimit
+    requests: list[tuple[str, str, dict]] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    messages: list[dict] = field(default_factory=list)
+    posted: list[str] = field(default_factory=list)  # fullnames stored by /api/comment
+    next_id: int = 36 ** 3
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, author: str | None, body: str, parent: str = f"t3_{SUB}", created: int | None = None) -> FakeComment:
+        with self.lock:
+            self.next_id += 1
+            c = FakeComment(b36(self.next_id), author, body, created or T0 + 60 * len(self.comments), parent)
+            self.comments.append(c)
+            return c
+
+    def json_of(self, c: FakeComment, depth: int, with_replies: bool = True) -> dict:
+        kids = [k for k in self.comments if k.parent == f"t1_{c.id}"]
+        replies: object = ""
+        if kids and with_replies:
+            replies = {"kind": "Listing", "data": {"children": [self.json_of(k, depth + 1) for k in kids], "after": None, "before": None}}
+        return {"kind": "t1", "data": {
+            "id": c.id, "name": f"t1_{c.id}", "author": c.author or "[deleted]", "body": c.body,
+            "body_html": "", "created_utc": float(c.created), "edited": c.edited, "parent_id": c.parent,
+            "link_id": f"t3_{SUB}", "permalink": f"/r/nomic/comments/{SUB}/hand_1/{c.id}/",
+            "replies": replies, "depth": depth, "score": 1, "subreddit": "nomic", "stickied": False,
+        }}
+
+    def submission_json(self) -> dict:
+        return {"kind": "t3", "data": {
+            "id": SUB, "name": f"t3_{SUB}", "title": "Hand 1", "author": USER, "selftext": "story",
+            "created_utc": float(T0 - 100), "num_comments": len(self.comments),
+            "permalink": f"/r/nomic/comments/{SUB}/hand_1/", "subreddit": "nomic",
+            "url": f"https://www.reddit.com/r/nomic/comments/{SUB}/hand_1/",
+        }}
+
+
+def make_handler(fake: FakeReddit):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # keep test output quiet
+            pass
+
+        def _send(self, payload: object, status: int = 200) -> None:
+            data = json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=UTF-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def _form(self) -> dict:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length).decode()
+            return {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
+
+        def do_GET(self) -> None:
+            url = urlsplit(self.path)
+            query = {k: v[0] for k, v in parse_qs(url.query).items()}
+            fake.requests.append(("GET", url.path, query))
+            if url.path == "/api/v1/me":
+                return self._send({"name": USER, "id": "dealer1", "is_suspended": False})
+            if url.path.rstrip("/") == f"/comments/{SUB}":
+                tops = [c for c in fake.comments if c.parent == f"t3_{SUB}"]
+                shown = tops if not fake.more_after else tops[: fake.more_after]
+                children = [fake.json_of(c, 0) for c in shown]
+                hidden = tops[len(shown):]
+                if hidden:
+                    children.append({"kind": "more", "data": {
+                        "count": len(hidden), "name": f"t1_{hidden[0].id}", "id": hidden[0].id,
+                        "parent_id": f"t3_{SUB}", "depth": 0, "children": [c.id for c in hidden]}})
+                return self._send([
+                    {"kind": "Listing", "data": {"children": [fake.submission_json()], "after": None, "before": None}},
+                    {"kind": "Listing", "data": {"children": children, "after": None, "before": None}},
+                ])
+            self._send({"message": "Not Found", "error": 404}, 404)
+
+        def do_POST(self) -> None:
+            path = urlsplit(self.path).path.rstrip("/")
+            form = self._form()
+            fake.requests.append(("POST", path, form))
+            if path == "/api/v1/access_token":
+                auth = self.headers.get("Authorization", "")
+                expected = "Basic " + base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
+                if auth != expected:
+                    return self._send({"message": "Unauthorized", "error": 401}, 401)
+                if form.get("username") != USER or form.get("password") != PASSWORD:
+                    return self._send({"error": "invalid_grant"})
+                return self._send({"access_token": "tok-123", "token_type": "bearer", "expires_in": 3600, "scope": "*"})
+            if path == "/api/morechildren":
+                wanted = form["children"].split(",")
+                things = []
+                for c in fake.comments:
+                    if c.id in wanted:
+                        depth = 0 if c.parent.startswith("t3_") else 1
+                        things.append(fake.json_of(c, depth, with_replies=False))
+                        things.extend(fake.json_of(k, depth + 1, with_replies=False)
+                                      for k in fake.comments if k.parent == f"t1_{c.id}")
+                return self._send({"json": {"errors": [], "data": {"things": things}}})
+            if path == "/api/comment":
+                if fake.comment_mode == "ratelimit":
+                    return self._send({"json": {"errors": [["RATELIMIT", "Looks like you've been doing that a lot. Take a break for 9 minutes before trying again.", "ratelimit"]]}})
+                c = fake.add(USER, form["text"], parent=form["thing_id"], created=int(time.time()))
+                fake.posted.append(f"t1_{c.id}")
+                if fake.comment_mode == "timeout_once":
+                    fake.comment_mode = "ok"
+                    time.sleep(2.5)  # longer than the client's timeout: the reply is lost
+                    return self._send({"json": {"errors": [], "data": {"things": [fake.json_of(c, 0)]}}})
+                if fake.comment_mode == "error500_once":
+                    fake.comment_mode = "ok"
+                    return self._send({"message": "Internal Server Error", "error": 500}, 500)
+                return self._send({"json": {"errors": [], "data": {"things": [fake.json_of(c, 0)]}}})
+            if path == "/api/del":
+                fake.deleted.append(form["id"])
+                for c in fake.comments:
+                    if f"t1_{c.id}" == form["id"]:
+                        c.author, c.body = None, "[deleted]"
+                return self._send({})
+            if path == "/api/compose":
+                fake.messages.append(form)
+                return self._send({"json": {"errors": []}})
+            self._send({"message": "Not Found", "error": 404}, 404)
+
+    return Handler
+
+
+@pytest.fixture
+def fake():
+    state = FakeReddit()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def creds_env(monkeypatch):
+    """Credentials the praw way: praw_* environment variables."""
+    for key, value in {"praw_client_id": CLIENT_ID, "praw_client_secret": CLIENT_SECRET,
+                       "praw_username": USER, "praw_password": PASSWORD}.items():
+        monkeypatch.setenv(key, value)
+
+
+def forum_for(fake: FakeReddit, **extra) -> RedditForum:
+    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1 (by u/PokerDealer)", "timeout": 1, **extra}
+    forum = open_forum("reddit", config, state=None)  # type: ignore[arg-type]
+    assert isinstance(forum, RedditForum)
+    return forum
+
+
+def test_reddit_forum_satisfies_the_protocol(fake, creds_env) -> None:
+    assert isinstance(forum_for(fake), Forum)
+
+
+def test_all_comments_including_more_children_come_oldest_first_by_fullname(fake, creds_env) -> None:
+    a = fake.add("alice", "HAND1 ROUND1 raise 10")
+    r = fake.add("bob", "replying to alice", parent="t1_" + a.id)
+    b = fake.add("bob", "HAND1 ROUND1 call")
+    c = fake.add("carol", "HAND1 ROUND1 fold")
+    rc = fake.add("dave", "reply under a hidden comment", parent="t1_" + c.id)
+    fake.more_after = 1  # only alice's thread comes in the first listing
+    got = forum_for(fake).list_comments(SUB)
+    assert [g.id for g in got] == [f"t1_{x.id}" for x in (a, r, b, c, rc)]
+    assert [g.author for g in got] == ["alice", "bob", "bob", "carol", "dave"]
+    assert got[1].parent_id == f"t1_{a.id}" and got[0].parent_id is None
+    assert got[4].parent_id == f"t1_{c.id}"
+    assert got[0].created == datetime.fromtimestamp(a.created, tz=timezone.utc)
+    assert got[0].body == "HAND1 ROUND1 raise 10" and got[0].body_format == "markdown"
+    assert any(m == "POST" and p == "/api/morechildren" for m, p, _ in fake.requests)
+    listing = [q for m, p, q in fake.requests if p.rstrip("/") == f"/comments/{SUB}"][0]
+    assert listing.get("sort") == "old" and listing.get("limit") == "500"
+
+
+def test_thread_may_be_given_as_a_url(fake, creds_env) -> None:
+    fake.add("alice", "hi")
+    got = forum_for(fake).list_comments(f"https://www.reddit.com/r/nomic/comments/{SUB}/hand_1/")
+    assert [g.author for g in got] == ["alice"]
+
+
+def test_edits_and_deletions_are_detected(fake, creds_env) -> None:
+    a = fake.add("alice", "HAND1 ROUND1 raise 20")
+    a.edited = float(T0 + 500)
+    b = fake.add(None, "[deleted]")
+    c = fake.add(None, "[removed]")
+    d = fake.add("dave", "HAND1 ROUND1 call")
+    got = {g.id: g for g in forum_for(fake).list_comments(SUB)}
+    assert got[f"t1_{a.id}"].edited == datetime.fromtimestamp(T0 + 500, tz=timezone.utc)
+    assert not got[f"t1_{a.id}"].deleted
+    assert got[f"t1_{b.id}"].deleted and got[f"t1_{c.id}"].deleted
+    assert got[f"t1_{d.id}"].edited is None and not got[f"t1_{d.id}"].deleted
+
+
+def test_reply_is_posted_to_the_comment_or_the_submission(fake, creds_env) -> None:
+    a = fake.add("alice", "HAND1 ROUND1 check")
+    forum = forum_for(fake)
+    forum.list_comments(SUB)
+    rid = forum.post_comment(SUB, "Rejected: no check in round 1\n\n^(np:h1-3)", reply_to=f"t1_{a.id}")
+    tid = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-4)")
+    posts = [f for m, p, f in fake.requests if p == "/api/comment"]
+    assert [p["thing_id"] for p in posts] == [f"t1_{a.id}", f"t3_{SUB}"]
+    assert posts[0]["text"].startswith("Rejected")
+    assert rid == f"t1_{fake.comments[-2].id}" and tid == f"t1_{fake.comments[-1].id}"
+    assert forum.find_comment_with(SUB, "np:h1-4") == tid
+    assert forum.find_comment_with(SUB, "np:h9-9") is None
+
+
+def test_comment_already_in_the_thread_is_not_posted_again(fake, creds_env) -> None:
+    old = fake.add(USER, "Turn: bob to act\n\n^(np:h1-4)")
+    forum = forum_for(fake)
+    got = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-4)", tag="np:h1-4")
+    assert got == f"t1_{old.id}"
+    assert not any(p == "/api/comment" for _, p, _ in fake.requests)
+
+
+@pytest.mark.parametrize("mode", ["timeout_once", "error500_once"])
+def test_post_that_lands_twice_after_a_retry_is_deduplicated(fake, creds_env, mode) -> None:
+    fake.add("alice", "HAND1 ROUND1 raise 10")
+    fake.comment_mode = mode
+    forum = forum_for(fake)
+    kept = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-5)", tag="np:h1-5")
+    posts = [p for _, p, _ in fake.requests if p == "/api/comment"]
+    assert len(posts) == 2  # prawcore retried the POST
+    assert len(fake.posted) == 2  # ... and the comment landed twice
+    first, second = fake.posted
+    assert kept == first
+    assert fake.deleted == [second]
+    live = [f"t1_{c.id}" for c in fake.comments if c.author == USER and "np:h1-5" in c.body]
+    assert live == [first]
+
+
+def test_untagged_duplicate_bodies_are_deduplicated_but_different_bodies_are_not(fake, creds_env) -> None:
+    fake.comment_mode = "error500_once"
+    forum = forum_for(fake)
+    forum.post_comment(SUB, "Pot is 30.\nsame last line")
+    forum.post_comment(SUB, "Pot is 40.\nsame last line")
+    live = [c.body for c in fake.comments if c.author == USER]
+    assert live == ["Pot is 30.\nsame last line", "Pot is 40.\nsame last line"]
+    assert len(fake.deleted) == 1
+
+
+def test_ratelimit_means_try_again_next_run(fake, creds_env) -> None:
+    fake.comment_mode = "ratelimit"
+    with pytest.raises(ForumError) as err:
+        forum_for(fake).post_comment(SUB, "Turn: bob\n^(np:h1-6)")
+    assert err.value.code == "rate_limited" and err.value.retry
+    assert "9 minutes" in err.value.message
+    assert not [c for c in fake.comments if c.author == USER]
+
+
+def test_private_message_goes_through_compose(fake, creds_env) -> None:
+    forum_for(fake).send_private("alice", "Your deck", "Cards printed by: Grimes, Elko")
+    (msg,) = fake.messages
+    assert (msg["to"], msg["subject"], msg["text"]) == ("alice", "Your deck", "Cards printed by: Grimes, Elko")
+
+
+def test_check_logs_in_without_posting(fake, creds_env) -> None:
+    rows = forum_for(fake).check()
+    assert all(ok for _, ok, _ in rows)
+    assert any(USER in detail for _, _, detail in rows)
+    assert not any(p in ("/api/comment", "/api/compose") for _, p, _ in fake.requests)
+
+
+def test_wrong_password_is_login_failed_without_the_password(fake, creds_env, monkeypatch) -> None:
+    monkeypatch.setenv("praw_password", "wrong-secret-pw")
+    forum = forum_for(fake)
+    with pytest.raises(ForumError) as err:
+        forum.list_comments(SUB)
+    assert err.value.code == "login_failed"
+    assert "wrong-secret-pw" not in str(err.value)
+    rows = forum.check()
+    assert rows[-1][1] is False and all("wrong-secret-pw" not in d for _, _, d in rows)
+
+
+def test_missing_credentials_are_a_config_error(fake, monkeypatch, tmp_path) -> None:
+    for key in ("praw_client_id", "praw_client_secret", "praw_username", "praw_password"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.chdir(tmp_path)  # no praw.ini here
+    with pytest.raises(ForumError) as err:
+        forum_for(fake)
+    assert err.value.code == "config" and "client_id" in err.value.message
+
+
+def test_unreachable_reddit_is_a_network_error(creds_env) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    dead = FakeReddit()
+    dead.url = f"http://127.0.0.1:{port}"  # type: ignore[attr-defined]
+    with pytest.raises(ForumError) as err:
+        forum_for(dead).list_comments(SUB)
+    assert err.value.code == "network" and err.value.retry
+
+
+def test_bad_reddit_config_names_the_key(tmp_path) -> None:
+    for config, named in (({"comment_sort": "sideways"}, "comment_sort"), ({"colour": "x"}, "colour"), ({"timeout": "1"}, "timeout")):
+        with pytest.raises(ForumError) as err:
+            open_forum("reddit", config, tmp_path)
+        assert err.value.code == "config" and named in err.value.message
+
+
+def test_credentials_never_appear_in_logs(fake, creds_env, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake.comment_mode = "error500_once"
+    forum = forum_for(fake)
+    forum.list_comments(SUB)
+    forum.post_comment(SUB, "Turn: bob\n^(np:h1-7)", tag="np:h1-7")
+    forum.check()
+    assert caplog.records  # praw/prawcore did log (requests, the retry)
+    for secret in (CLIENT_SECRET, PASSWORD, "tok-123"):
+        assert secret not in caplog.text
