@@ -371,3 +371,45 @@ def test_min_hole_cards_out_of_range_is_rejected():
 def test_documented_value_example_full_house_kings_over_fours():
     # docs/evaluator.md: 6<<20 | 13<<16 | 4<<12 = 6,291,456 + 851,968 + 16,384
     assert ev("Kc Kd Ks 4h 4c").value == 7_159_808
+
+
+# --- properties (hypothesis) -----------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+card_st = st.sampled_from(FULL_DECK)
+multiset_st = st.lists(card_st, min_size=5, max_size=7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(multiset_st, st.randoms(use_true_random=False))
+def test_value_ignores_card_order(cards, rnd):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    assert value7(shuffled) == value7(cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(multiset_st, st.permutations(SUITS))
+def test_value_ignores_which_suit_is_which(cards, perm):
+    relabel = dict(zip(SUITS, perm))
+    assert value7([c[0] + relabel[c[1]] for c in cards]) == value7(cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(card_st, min_size=5, max_size=6), card_st)
+def test_an_extra_card_never_makes_the_hand_worse(cards, extra):
+    assert value7(cards + [extra]) >= value7(cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(card_st, min_size=2, max_size=2), st.lists(card_st, min_size=3, max_size=5))
+def test_requiring_more_hole_cards_never_helps(hole, board):
+    v0, v1, v2 = (best_hand(hole, board, k) for k in (0, 1, 2))
+    assert v0.value >= v1.value >= v2.value
+    assert Counter(hole) - Counter(v2.cards) == Counter()  # both hole cards played
+    assert any(c in hole for c in v1.cards)
+    for hv in (v0, v1, v2):
+        assert evaluate5(hv.cards).value == hv.value  # the reported cards make the value
+        assert Counter(hv.cards) - Counter(hole + board) == Counter()  # only cards held
