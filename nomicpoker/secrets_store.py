@@ -92,9 +92,14 @@ def create(state: Path, table: str, hand: int, existing_ok: bool = False) -> Han
         if existing_ok:
             return load(state, table, hand)
         raise SecretsError("exists", f"secrets for table {table} hand {hand} already exist")
+    return write(state, table, hand, HandSecrets.generate())
+
+
+def write(state: Path, table: str, hand: int, value: HandSecrets) -> HandSecrets:
+    """Store ``value`` as the hand's secrets (0600 file in a 0700 folder), atomically."""
+    path = secret_path(state, table, hand)
     _private_dir(secrets_dir(state))
     _private_dir(path.parent)
-    value = HandSecrets.generate()
     data = json.dumps({"table": table, "hand": int(hand), **value.published()}, sort_keys=True)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -1,0 +1,146 @@
+"""Several complete hands of Dealing and Play through the local forum and the poll cycle.
+
+Expected Money, pots and dealer sentences are worked out by hand from the rule (four players,
+100 Money each, ante 5) in the comments next to each step, never copied from output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nomicpoker.dealing import commitment
+
+from _bot_kit import Table
+
+
+def one(bodies, *needles):
+    """Exactly one of ``bodies`` contains every needle; return it."""
+    hits = [b for b in bodies if all(n in b for n in needles)]
+    assert len(hits) == 1, (needles, bodies)
+    return hits[0]
+
+
+def test_three_hands_from_story_post_to_payout(tmp_path):
+    t = Table(tmp_path)
+    t.start(ante=5)
+    start = t.new_dealer()
+    # The hand-start comment: 4 antes of 5 = pot 20, button dave (the last player), commitments.
+    assert len(start) == 1
+    body = start[0]
+    assert "Hand #1 has commenced" in body and "the pot is 20" in body
+    assert "The Button: dave" in body
+    for name in ("deck", "dice", "decks"):
+        assert commitment(getattr(t.hands[1], name)) in body
+    assert t.gndt() == {p: (95, "-", 5) for p in t.players}  # nobody bets before the draws
+    # Every player got a deck privately.
+    for p in t.players:
+        assert any("Your deck for hand 1" in m.body for m in t.forum.inbox(p))
+
+    t.draw(1)
+    drawn = t.new_dealer()
+    assert sum("Dice for" in b for b in drawn) >= 4
+    assert sum("Hole Card Draw is recorded" in b for b in drawn) == 4
+    one(drawn, "Every seated player has drawn: round 1 opens")
+    notice = one(drawn, "**alice** to act")  # first seated player after the button (dave)
+    assert "nothing to call" in notice and "Pot: 20" in notice
+    assert t.gndt()["alice"][1] == "x" and t.gndt()["bob"][1] == "-"
+
+    # alice raises 20: Money 95 -> 75, pot 20 -> 40; bob owes 20.
+    out = t.act("alice", "HAND1 ROUND1 raise 20")
+    assert len(out) == 1 and "**bob** to act, 20 to call. Pot: 40." in out[0]
+    # bob calls: Money alice 75 bob 75, pot 60.
+    out = t.act("bob", "HAND1 ROUND1 call")
+    assert "**carol** to act, 20 to call. Pot: 60." in out[0]
+    assert t.money()["alice"] == 75 and t.money()["bob"] == 75
+    assert sum(v[2] for v in t.gndt().values()) == 60
+    out = t.act("carol", "HAND1 ROUND1 folds")
+    assert "**dave** to act, 20 to call. Pot: 60." in out[0]
+    assert t.gndt()["carol"][1] == "o"  # folded
+    # dave folds: round 1 ends (alice's raise was called), the flop comes, alice acts first.
+    out = t.act("dave", "HAND1 ROUND1 folds")
+    assert len(out) == 2
+    assert out[0].startswith("**Flop**") and "Pot: 60." in out[0]
+    assert len(re.findall(r"[2-9JQKA]|10", out[0].split("\n")[0].split(":", 1)[1])) == 3
+    assert "**alice** to act, nothing to call. Pot: 60." in out[1]
+    out = t.act("alice", "HAND1 ROUND2 check")
+    assert "**bob** to act" in out[0]
+    out = t.act("bob", "HAND1 ROUND2 check")
+    assert out[0].startswith("**Turn**")
+    t.act("alice", "HAND1 ROUND3 check")
+    out = t.act("bob", "HAND1 ROUND3 check")
+    assert out[0].startswith("**River**")
+    # alice raises 10 (Money 65, pot 70), bob folds: alice wins 70 uncontested -> 135.
+    out = t.act("alice", "HAND1 ROUND4 raise 10")
+    assert "**bob** to act, 10 to call. Pot: 70." in out[0]
+    out = t.act("bob", "HAND1 ROUND4 folds")
+    assert len(out) == 1
+    pay = out[0]
+    assert "Hand #1 is over" in pay and "alice wins without a showdown" in pay
+    assert "Pot 70: alice wins 70." in pay
+    for name in ("deck", "dice", "decks"):
+        assert getattr(t.hands[1], name).hex() in pay  # published at the end
+    assert "| alice | 135 | o | 0 |" in pay
+    assert t.money() == {"alice": 135, "bob": 75, "carol": 95, "dave": 95}
+
+    # Hand 2: the button moves one seat (dave -> alice), so bob acts first.
+    t.start(ante=5)
+    body = t.new_dealer()[0]
+    assert "Hand #2 has commenced" in body and "The Button: alice" in body
+    # Money after antes: alice 130, bob 70, carol 90, dave 90; pot 20.
+    assert t.money() == {"alice": 130, "bob": 70, "carol": 90, "dave": 90}
+    t.draw(2)
+    notice = one(t.new_dealer(), "**bob** to act")
+    assert "Pot: 20" in notice
+    # bob goes all in for 70 (pot 90); carol calls 70 (Money 20, pot 160); dave and alice fold.
+    out = t.act("bob", "HAND2 ROUND1 all in")
+    assert "**carol** to act, 70 to call. Pot: 90." in out[0]
+    t.act("carol", "HAND2 ROUND1 call")
+    t.act("dave", "HAND2 ROUND1 folds")
+    out = t.act("alice", "HAND2 ROUND1 folds")
+    # bob is all-in and carol alone can act: flop, turn and river run out, then the showdown.
+    assert [b.split("**")[1] for b in out[:3]] == ["Flop", "Turn", "River"]
+    call = one(out, "betting is over")
+    assert "1. bob" in call and "2. carol" in call and "pot 160" in call
+    t.act("bob", "HAND2 reveal " + " ".join(t.p["bob"].hole()))
+    out = t.act("carol", "HAND2 reveal " + " ".join(t.p["carol"].hole()))
+    pay = one(out, "Hand #2 is over")
+    assert "Shown hands:" in pay
+    money = t.money()
+    assert sum(money.values()) == 400  # nothing created or destroyed (160 splits evenly)
+    assert money["alice"] == 130 and money["dave"] == 90
+    won = re.search(r"Pot 160: (\w+) wins 160\.", pay)
+    if won and won.group(1) == "carol":
+        assert money == {"alice": 130, "bob": 0, "carol": 180, "dave": 90}
+    elif won:
+        assert money == {"alice": 130, "bob": 160, "carol": 20, "dave": 90}
+    else:
+        assert "split between bob and carol (bob 80, carol 80)" in pay
+        assert money == {"alice": 130, "bob": 80, "carol": 100, "dave": 90}
+
+    # Hand 3: the button moves on from alice; a player with no Money is not seated.
+    out_players = [p for p, m in money.items() if m == 0]
+    t.start(ante=5)
+    body = t.new_dealer()[0]
+    assert "Hand #3 has commenced" in body
+    seated = [p for p in t.players if money[p] > 0]
+    assert ("The Button: bob" in body) == ("bob" in seated)
+    for p in out_players:
+        assert "Not seated this hand: " + p in body
+        assert t.gndt()[p] == (0, "o", 0)
+    t.draw(3, tuple(seated))
+    first = t.new_dealer()[-1]
+    # everybody folds to the last seated player, who takes the antes back.
+    to_act = re.search(r"\*\*(\w+)\*\* to act", first).group(1)
+    order = seated[seated.index(to_act):] + seated[:seated.index(to_act)]
+    for p in order[:-1]:
+        t.act(p, "HAND3 ROUND1 folds")
+    pay = t.new_dealer()[-1] if False else t.dealer_bodies()[-1]
+    assert "Hand #3 is over" in pay and f"{order[-1]} wins without a showdown" in pay
+    final = t.money()
+    assert sum(final.values()) == 400
+    assert final[order[-1]] == money[order[-1]] + 5 * (len(seated) - 1)
+
+    # Polling again after everything posts nothing new.
+    before = len(t.comments())
+    t.run()
+    assert len(t.comments()) == before
