@@ -404,7 +404,7 @@ class _Parser:
                           start, self.line_end(pos))
         end = self.line_end(pos)
         a, b = _orig_span(self.sk, lead.end(), end)
-        checksum = " ".join(self.sk.visible[a:b].split()).strip(" \t.!?\"'“”‘’)").strip()
+        checksum = " ".join(self.sk.visible[a:b].split()).strip(" \t.,;:!?\"'“”‘’)").strip()
         if not checksum:
             raise _Reject("unparseable", f'"{self.frag(start, end)}" has an empty "Cards printed '
                           f'by:" checksum. Expected {FORMS["draw"]}.', start, end)
