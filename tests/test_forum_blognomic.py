@@ -663,3 +663,35 @@ def test_login_never_logs_the_password(wp, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     make_forum(base).post_comment(THREAD, "hello [np:x]")
     assert PASSWORD not in caplog.text
+
+
+def test_cli_forum_check_with_a_config_file_says_what_works(wp, tmp_path, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from nomicpoker.cli import app
+
+    site, base = wp
+    cfg = tmp_path / "forum.toml"
+    cfg.write_text(f'[forum]\nkind = "blognomic"\nbase_url = "{base}/"\ndelay = 0\n')
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", USER)
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
+    good = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
+    assert good.exit_code == 0, good.output
+    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 4
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "wrong-pw-123")
+    bad = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
+    assert bad.exit_code == 1
+    assert any(l.startswith("FAIL login") for l in bad.output.splitlines())
+    assert "wrong-pw-123" not in bad.output and PASSWORD not in bad.output
+    assert site.posts == []
+
+
+def test_polite_session_waits_the_configured_delay_between_requests(wp) -> None:
+    site, base = wp
+    sleeps = Sleeps()
+    now = [100.0]
+    http = PoliteSession(delay=3.0, sleep=sleeps, clock=lambda: now[0])
+    http.get_page(base + THREAD)
+    now[0] += 1.0  # one second later
+    http.get_page(base + THREAD)
+    assert sleeps == [2.0]

@@ -269,3 +269,12 @@ def test_cli_check_local_passes_and_bad_config_fails(tmp_path: Path) -> None:
     cfg.write_text('kind = "local"\ndealr = "x"\n')
     bad = _cli(tmp_path, "check", "--config", str(cfg))
     assert bad.exit_code == 1 and "dealr" in bad.output
+
+
+def test_cli_check_table_reads_the_tables_forum_from_the_ledger(tmp_path: Path) -> None:
+    made = CliRunner().invoke(app, ["table", "create", "--name", "T", "--players", "alice,bob", "--state", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    ok = _cli(tmp_path, "check", "--table", "T")
+    assert ok.exit_code == 0 and str(tmp_path / "forum.db") in ok.output
+    missing = _cli(tmp_path, "check", "--table", "nope")
+    assert missing.exit_code == 1 and "nope" in missing.output

@@ -186,19 +186,28 @@ def inbox(ctx: typer.Context, author: str = AsOpt, state: Optional[str] = StateO
         typer.echo("")
 
 
-def _table_forum(table: str, state: Path) -> tuple[str, dict[str, object]]:
-    """The table's forum kind and config from the ledger, if the ledger offers a reader."""
+def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[str, object]]:
+    """The table's forum kind and config, read from the ledger (never written here)."""
+    from sqlmodel import Session
+
+    from .. import ledger, paths
+    from ..store import StoreError, loads, open_engine
+
     try:
-        from .. import ledger  # type: ignore[attr-defined]
-    except ImportError:
-        _fail("--table needs the ledger, which is not available; use --kind/--config")
-    reader = getattr(ledger, "table_forum_config", None)
-    if reader is None:
-        _fail("this ledger cannot read a table's forum config yet; use --kind and --config")
+        engine = open_engine(paths.db_url(state, db), create=False)
+        with Session(engine) as session:
+            row = ledger.get_table(session, table)
+            kind, raw = row.forum_kind, row.forum_config
+    except StoreError as exc:
+        _fail(f"{exc.code}: {exc}")
+    except Exception as exc:  # a database without the tables yet, etc.
+        _fail(f"cannot read table {table!r} from the ledger: {type(exc).__name__}")
     try:
-        kind, config = reader(table, state)
-    except LookupError as exc:
-        _fail(f"no table {table!r}: {exc}")
+        config = loads(raw) or {}
+    except ValueError:
+        _fail(f"table {table!r} has a forum config that is not JSON")
+    if not isinstance(config, dict):
+        _fail(f"table {table!r} has a forum config that is not a mapping")
     return str(kind), dict(config)
 
 
@@ -226,6 +235,9 @@ def check(
         None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
     ),
     state: Optional[str] = StateOpt,
+    db: Optional[str] = typer.Option(
+        None, "--db", help="Ledger database URL (default sqlite under the state dir, or NOMICPOKER_DB)."
+    ),
 ) -> None:
     """Try the connection and the login without posting; exit 1 if any check fails."""
     from ..adapters.base import ForumError
@@ -236,7 +248,7 @@ def check(
     if table:
         if kind or config:
             _fail("give either --table or --kind/--config, not both")
-        kind, settings = _table_forum(table, where)
+        kind, settings = _table_forum(table, where, db)
     else:
         if config is not None:
             file_kind, settings = _config_file(config)
