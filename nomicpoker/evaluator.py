@@ -95,11 +95,17 @@ def _check_cards(cards: Sequence[Card]) -> None:
             raise EvaluatorError("bad_card", f"{c!r} is not a canonical card like '7h' or 'Ts'")
 
 
-def _rank_value(card: Card) -> int:
-    return RANKS.index(card[0]) + 2
+_RANK_OF: dict[Card, int] = {r + s: i + 2 for i, r in enumerate(RANKS) for s in "shdc"}
+_rank_value = _RANK_OF.__getitem__  # "7h" -> 7, "Ac" -> 14
+
+_PATTERN = {
+    (5,): FIVE_OF_A_KIND, (4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE,
+    (3, 1, 1): THREE_OF_A_KIND, (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): ONE_PAIR,
+    (1, 1, 1, 1, 1): HIGH_CARD,
+}
 
 
-def _classify5(cards: Sequence[Card]) -> tuple[int, list[int], list[Card]]:
+def _classify5(cards: Sequence[Card], with_order: bool = True) -> tuple[int, list[int], list[Card]]:
     """Category, tie-break ranks and display order of exactly five cards (reference path).
 
     With repeats several categories can apply at once (Ah Ah Ah Kh Kh is a full house *and*
@@ -116,7 +122,6 @@ def _classify5(cards: Sequence[Card]) -> tuple[int, list[int], list[Card]]:
     shape = tuple(n for n, _ in groups)
     group_ranks = [r for _, r in groups]
     flush = len({c[1] for c in cards}) == 1
-    by_group = sorted(cards, key=lambda c: (counts[_rank_value(c)], _rank_value(c)), reverse=True)
 
     straight_top = 0
     if len(counts) == 5:
@@ -126,19 +131,19 @@ def _classify5(cards: Sequence[Card]) -> tuple[int, list[int], list[Card]]:
         elif sorted(ranks) == [2, 3, 4, 5, 14]:
             straight_top = 5
 
-    pattern = {
-        (5,): FIVE_OF_A_KIND, (4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE,
-        (3, 1, 1): THREE_OF_A_KIND, (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): ONE_PAIR,
-        (1, 1, 1, 1, 1): HIGH_CARD,
-    }[shape]
+    pattern = _PATTERN[shape]
 
     if straight_top:
-        order = sorted(cards, key=_rank_value, reverse=True)
-        if straight_top == 5:  # wheel: the ace plays low
+        order = sorted(cards, key=_rank_value, reverse=True) if with_order else []
+        if straight_top == 5 and with_order:  # wheel: the ace plays low
             order = order[1:] + order[:1]
         return (STRAIGHT_FLUSH if flush else STRAIGHT), [straight_top], order
     if flush and pattern < FLUSH:
-        return FLUSH, sorted(ranks, reverse=True), sorted(cards, key=_rank_value, reverse=True)
+        order = sorted(cards, key=_rank_value, reverse=True) if with_order else []
+        return FLUSH, sorted(ranks, reverse=True), order
+    if not with_order:
+        return pattern, group_ranks, []
+    by_group = sorted(cards, key=lambda c: (counts[_rank_value(c)], _rank_value(c)), reverse=True)
     return pattern, group_ranks, by_group
 
 
@@ -169,7 +174,7 @@ def _name(category: int, tiebreak: list[int]) -> str:
 
 
 def _value5(cards: Sequence[Card]) -> int:
-    category, tiebreak, _ = _classify5(cards)
+    category, tiebreak, _ = _classify5(cards, with_order=False)
     return pack(category, tiebreak)
 
 
@@ -203,8 +208,11 @@ def best_hand(hole: Sequence[Card], board: Sequence[Card], min_hole_cards: int =
         )
     nh = len(hole)
     best: tuple[int, tuple[int, ...]] | None = None
+    k = min_hole_cards - 1
     for idx in combinations(range(len(allc)), 5):
-        if min_hole_cards and sum(1 for i in idx if i < nh) < min_hole_cards:
+        # idx is ascending and hole cards are indices 0..nh-1, so "at least k+1 hole
+        # cards" is exactly "the (k+1)-th smallest index is a hole index".
+        if k >= 0 and idx[k] >= nh:
             continue
         v = _value5([allc[i] for i in idx])
         if best is None or v > best[0]:
