@@ -1,0 +1,200 @@
+"""The poll cycle: safe to repeat, safe to crash, one reply per wrong comment, quiet otherwise."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+from filelock import FileLock
+from typer.testing import CliRunner
+
+from nomicpoker.adapters.base import ForumError
+from nomicpoker.adapters.local import LocalForum
+from nomicpoker.cli import app
+from nomicpoker.paths import lock_path
+
+from _bot_kit import Table
+
+
+def ready(tmp_path, **kw) -> Table:
+    """A table with hand 1 started and every draw stated: alice to act in round 1."""
+    t = Table(tmp_path, **kw)
+    t.start(ante=5)
+    t.draw(1)
+    t.new_dealer()
+    return t
+
+
+def replies_to(t: Table, comment_id: str) -> list[str]:
+    return [c.body for c in t.comments() if c.author == "Dealer" and c.parent_id == comment_id]
+
+
+def test_polling_twice_in_a_row_posts_nothing_new(tmp_path):
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    t.run()
+    n = len(t.comments())
+    report = t.poll()
+    assert report.ok and report.tables[0].sent == 0 and report.tables[0].verdicts == 0
+    assert len(t.comments()) == n
+
+
+class CrashAfterPost:
+    """The real local forum underneath; the first post succeeds and then 'the network' fails
+    before the poll can record it."""
+
+    def __init__(self, real: LocalForum):
+        self.real = real
+        self.name = real.name
+        self.crashed = False
+
+    def __getattr__(self, item):
+        return getattr(self.real, item)
+
+    def post_comment(self, thread, body, reply_to=None):
+        rid = self.real.post_comment(thread, body, reply_to=reply_to)
+        if not self.crashed:
+            self.crashed = True
+            raise ForumError("network", "connection reset after sending")
+        return rid
+
+
+def test_a_crash_after_posting_does_not_post_again(tmp_path):
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    crashing = CrashAfterPost(LocalForum(t.forum.path))
+    report = t.poll(forum_factory=lambda kind, cfg, state: crashing)
+    assert not report.ok and "network" in report.tables[0].error
+    notices = [b for b in t.dealer_bodies() if "**bob** to act, 20 to call" in b]
+    assert len(notices) == 1  # it was posted once, and not recorded
+    report = t.poll()
+    assert report.ok and report.tables[0].already == 1 and report.tables[0].sent == 0
+    assert len([b for b in t.dealer_bodies() if "**bob** to act, 20 to call" in b]) == 1
+
+
+def test_an_edited_comment_keeps_its_verdict_and_is_noted_once(tmp_path):
+    t = ready(tmp_path)
+    cid = t.p["alice"].say("HAND1 ROUND1 raise 20")
+    t.run()
+    t.forum.edit_comment(cid, "HAND1 ROUND1 raise 50")
+    t.run()
+    t.forum.edit_comment(cid, "HAND1 ROUND1 folds")
+    t.run()
+    t.run()
+    notes = [b for b in replies_to(t, cid) if "edited a comment" in b]
+    assert len(notes) == 1 and "the first reading stands" in notes[0]
+    assert t.money()["alice"] == 75  # 100 - 5 ante - 20: the raise of 20 stands
+
+
+def test_a_deleted_comment_s_action_stands(tmp_path):
+    t = ready(tmp_path)
+    cid = t.p["alice"].say("HAND1 ROUND1 raise 20")
+    t.run()
+    t.forum.delete_comment(cid)
+    t.run()
+    assert t.money()["alice"] == 75
+    assert t.gndt()["bob"][1] == "x"
+
+
+def test_a_quoted_action_does_not_act_and_gets_no_reply(tmp_path):
+    t = ready(tmp_path)
+    cid = t.p["alice"].say("> bob: HAND1 ROUND1 raise 20\n\nbob said that last time, not me")
+    t.run()
+    assert replies_to(t, cid) == []
+    assert t.gndt()["alice"] == (95, "x", 5)
+    assert [v.status for v in t.verdicts() if v.forum_id == cid] == ["chat"]
+
+
+def test_stale_hand_stale_round_not_seated_and_out_of_turn_each_get_one_rejection(tmp_path):
+    t = ready(tmp_path, players=("alice", "bob", "carol"))
+    cases = {
+        t.p["alice"].say("HAND2 ROUND1 raise 10"): "stale_hand",
+        t.p["alice"].say("HAND1 ROUND2 raise 10"): "stale_round",
+        t.forum.post_as("erin", t.thread, "HAND1 ROUND1 raise 10"): "not_seated",
+        t.p["carol"].say("HAND1 ROUND1 raise 10"): "not_your_turn",
+    }
+    t.run()
+    t.run()
+    for cid, code in cases.items():
+        replies = replies_to(t, cid)
+        assert len(replies) == 1, (code, replies)
+        assert f"`{code}`" in replies[0] and "The rule:" in replies[0]
+    assert t.gndt()["alice"] == (95, "x", 5)  # nothing acted
+
+
+def test_the_dealer_s_own_comments_are_ignored(tmp_path):
+    t = ready(tmp_path)
+    t.forum.post_comment(t.thread, "HAND1 ROUND1 raise 10")  # as the Dealer account
+    t.run()
+    assert t.gndt()["alice"] == (95, "x", 5)
+    assert t.new_dealer() == ["HAND1 ROUND1 raise 10"]  # only its own comment, no reply
+
+
+def test_a_second_concurrent_poll_exits_0_and_says_why(tmp_path):
+    t = ready(tmp_path)
+    with FileLock(str(lock_path(t.state))):
+        res = CliRunner().invoke(app, ["poll", "--state", str(t.state)])
+    assert res.exit_code == 0
+    assert "another nomicpoker poll is running" in res.output
+
+
+def _snapshot(t: Table):
+    def dump(path):
+        con = sqlite3.connect(path)
+        try:
+            return {name: con.execute(f'SELECT * FROM "{name}"').fetchall()
+                    for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            con.close()
+    return dump(t.state / "ledger.db"), dump(t.forum.path)
+
+
+def test_dry_run_prints_what_would_be_posted_and_changes_nothing(tmp_path):
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    before = _snapshot(t)
+    res = CliRunner().invoke(app, ["poll", "--dry-run", "--state", str(t.state)])
+    assert res.exit_code == 0, res.output
+    assert "would post" in res.output and "**bob** to act, 20 to call" in res.output
+    assert _snapshot(t) == before
+    t.run()  # the real run then does it
+    assert t.money()["alice"] == 75
+
+
+def test_a_forum_failure_exits_non_zero_in_one_line_and_loses_nothing(tmp_path):
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+
+    class Down:
+        name = "local"
+
+        def list_comments(self, thread):
+            raise ForumError("network", "forum unreachable")
+
+    report = t.poll(forum_factory=lambda kind, cfg, state: Down())
+    assert not report.ok and report.tables[0].error.startswith("forum network: forum unreachable")
+    t.run()
+    assert t.money()["alice"] == 75
+
+
+def test_cli_poll_failure_is_one_line_and_exit_1(tmp_path, monkeypatch):
+    t = ready(tmp_path)
+    os.remove(t.forum.path)
+    os.makedirs(t.forum.path)  # the local forum file is now a directory: cannot open
+    res = CliRunner().invoke(app, ["poll", "--state", str(t.state)])
+    assert res.exit_code == 1
+    assert "Traceback" not in res.output
+    assert "FAILED" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_deadline_checks_or_folds_for_the_player_as_a_recorded_event(tmp_path):
+    t = ready(tmp_path, deadline_hours=1)
+    later = datetime.now(timezone.utc) + timedelta(hours=2)
+    report = t.poll(now=lambda: later)
+    assert report.ok
+    # Round 1 has no check: alice is folded by the dealer; bob is next.
+    assert t.gndt()["alice"][1] == "o"
+    bodies = t.new_dealer()
+    assert any("alice's deadline passed" in b for b in bodies)
+    assert any("**bob** to act" in b for b in bodies)
