@@ -1,0 +1,69 @@
+"""``nomicpoker audit``: the replay of the archive equals the ledger, and tampering shows."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from typer.testing import CliRunner
+
+from nomicpoker.audit import audit
+from nomicpoker.cli import app
+
+from _bot_kit import Table
+
+
+def played(tmp_path) -> Table:
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.draw(1)
+    t.act("alice", "HAND1 ROUND1 check")  # rejected
+    t.act("alice", "HAND1 ROUND1 raise 20")
+    t.act("bob", "HAND1 ROUND1 call")
+    t.act("carol", "HAND1 ROUND1 folds")
+    return t
+
+
+def test_audit_rebuilds_the_ledger_identically(tmp_path):
+    t = played(tmp_path)
+    names, diffs = audit(t.engine, t.state)
+    assert names == ["T"] and diffs == []
+    res = CliRunner().invoke(app, ["audit", "--state", str(t.state)])
+    assert res.exit_code == 0 and "identical" in res.output
+
+
+def test_audit_names_a_tampered_ledger_row_and_exits_1(tmp_path):
+    t = played(tmp_path)
+    con = sqlite3.connect(t.state / "ledger.db")
+    seq = con.execute("SELECT seq FROM np_entry WHERE player='alice' AND \"column\"='Money' "
+                      "ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    con.execute("UPDATE np_entry SET new='1000' WHERE seq=?", (seq,))
+    con.commit()
+    con.close()
+    _, diffs = audit(t.engine, t.state)
+    assert [d.item for d in diffs] == [f"entry seq {seq}"]
+    assert "new live='1000' replay='75'" in diffs[0].detail  # 100 - 5 - 20
+    res = CliRunner().invoke(app, ["audit", "--state", str(t.state)])
+    assert res.exit_code == 1 and f"entry seq {seq}" in res.output
+
+
+def test_audit_detects_an_edited_archive_row(tmp_path):
+    t = played(tmp_path)
+    con = sqlite3.connect(t.state / "ledger.db")
+    con.execute("UPDATE np_comment SET body='HAND1 ROUND1 raise 30' WHERE body='HAND1 ROUND1 raise 20'")
+    con.commit()
+    con.close()
+    _, diffs = audit(t.engine, t.state)
+    items = [d.item for d in diffs]
+    assert any(i.startswith("archive comment") for i in items)
+    assert any(i.startswith("entry seq") for i in items)  # the replay now differs too
+
+
+def test_a_tampered_ledger_makes_the_next_poll_refuse_instead_of_extending_it(tmp_path):
+    t = played(tmp_path)
+    con = sqlite3.connect(t.state / "ledger.db")
+    con.execute("UPDATE np_verdict SET status='accepted' WHERE status='rejected'")
+    con.commit()
+    con.close()
+    t.p["bob"].say("HAND1 ROUND2 check")
+    report = t.poll()
+    assert not report.ok and "differs from the replay" in report.tables[0].error
