@@ -695,3 +695,42 @@ def test_polite_session_waits_the_configured_delay_between_requests(wp) -> None:
     now[0] += 1.0  # one second later
     http.get_page(base + THREAD)
     assert sleeps == [2.0]
+
+
+def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypatch) -> None:
+    """The bot's own service and poll cycle, with the adapter the registry builds."""
+    from sqlmodel import Session
+
+    from nomicpoker import ledger, poll, service
+    from nomicpoker.store import open_engine
+
+    site, base = wp
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", USER)
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
+    state = tmp_path / "state"
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    config = {"base_url": base + "/", "profile": "wordpress", "delay": 0, "dealer": USER}
+    service.create_table(engine, state, "T", ["alice", "bob", "carol"], 100, forum="blognomic",
+                         forum_config=config, issue_decks=False)
+    site.add("Kevan", "<p>Good luck, everyone.</p>")  # before the hand: archived, never adjudicated
+    started = service.start_hand(engine, state, "T", 5, thread=base + THREAD)
+    assert not started.report.error, started.report.error
+    opening = len(site.posts)
+    assert opening >= 1
+    assert all(p["comment_post_ID"] == "4242" and p["_wp_unfiltered_html_comment"] == "0d870b4a3f" for p in site.posts)
+    assert [c.author for c in site.comments[1:]] == [USER] * opening
+
+    intruder = site.add("mallory", "<p>HAND1 ROUND1 raise 10</p>")
+    report = poll.poll(engine, state)
+    assert report.ok, [t.error for t in report.tables]
+    replies = site.posts[opening:]
+    assert replies, "the dealer answers a comment from someone not seated"
+    assert any("mallory" in p["comment"] for p in replies)
+    with Session(engine) as s:
+        verdicts = ledger.stored_rows(s, "T", "verdict")
+    (verdict,) = [v for v in verdicts if v.forum_id == str(intruder.id)]
+    assert (verdict.author, verdict.status) == ("mallory", "rejected")
+
+    before = len(site.posts)
+    again = poll.poll(engine, state)
+    assert again.ok and len(site.posts) == before  # nothing new: nothing posted twice
