@@ -371,3 +371,33 @@ def test_credentials_never_appear_in_logs(fake, creds_env, caplog) -> None:
     assert caplog.records  # praw/prawcore did log (requests, the retry)
     for secret in (CLIENT_SECRET, PASSWORD, "tok-123"):
         assert secret not in caplog.text
+
+
+def test_the_poll_cycle_plays_through_reddit(fake, creds_env, tmp_path) -> None:
+    """The bot's own service and poll cycle, with the adapter the registry builds."""
+    from sqlmodel import Session
+
+    from nomicpoker import ledger, poll, service
+    from nomicpoker.store import open_engine
+
+    state = tmp_path / "state"
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1", "dealer": USER}
+    service.create_table(engine, state, "T", ["alice", "bob", "carol"], 100, forum="reddit",
+                         forum_config=config, issue_decks=False)
+    started = service.start_hand(engine, state, "T", 5, thread=SUB)
+    assert not started.report.error, started.report.error
+    opening = len(fake.posted)
+    assert opening >= 1
+    intruder = fake.add("mallory", "HAND1 ROUND1 raise 10")
+    report = poll.poll(engine, state)
+    assert report.ok, [t.error for t in report.tables]
+    replies = [f for m, p, f in fake.requests if p == "/api/comment"][opening:]
+    assert any("mallory" in r["text"] for r in replies)
+    with Session(engine) as s:
+        (verdict,) = [v for v in ledger.stored_rows(s, "T", "verdict") if v.forum_id == f"t1_{intruder.id}"]
+    assert verdict.status == "rejected"
+    before = len(fake.posted)
+    assert poll.poll(engine, state).ok
+    assert len(fake.posted) == before
+    assert fake.deleted == []
