@@ -1,0 +1,39 @@
+"""``nomicpoker demo``: the README's main command runs on a fresh state, twice, and verifies."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from nomicpoker.cli import app
+
+
+def test_the_demo_plays_a_full_hand_and_its_hand_verifies(tmp_path):
+    state = tmp_path / "state"
+    run = CliRunner().invoke
+    res = run(app, ["demo", "--state", str(state)])
+    assert res.exit_code == 0, res.output
+    out = res.output
+    # the scripted rejections and the quoted action
+    assert "`check_before_flop`" in out and "`not_your_turn`" in out
+    assert "Quoting alice's joke does not act." in out
+    for step in ("**Flop**", "**Turn**", "**River**", "betting is over", "Hand #1 is over",
+                 "Shown hands:", "Secrets of this hand"):
+        assert step in out, step
+    assert "| **Total** | 400 |" in out  # Money is conserved: 4 x 100
+    assert (state / "ledger.html").read_text().startswith("<!DOCTYPE html>")
+    assert "nomicpoker audit verify" in out
+    res = run(app, ["audit", "verify", "--table", "demo", "--hand", "1", "--state", str(state)])
+    assert res.exit_code == 0 and "FAIL" not in res.output, res.output
+    res = run(app, ["audit", "--state", str(state)])
+    assert res.exit_code == 0, res.output
+
+
+def test_running_the_demo_twice_uses_a_fresh_table(tmp_path):
+    state = tmp_path / "state"
+    run = CliRunner().invoke
+    assert run(app, ["demo", "--state", str(state)]).exit_code == 0
+    res = run(app, ["demo", "--state", str(state)])
+    assert res.exit_code == 0, res.output
+    assert "--table demo-2" in res.output
+    res = run(app, ["table", "list", "--state", str(state)])
+    assert res.output.splitlines()[0].startswith("demo\t") and res.output.splitlines()[1].startswith("demo-2\t")

@@ -1,0 +1,79 @@
+"""The ledger store and its views: SQLite settings, GNDT formats, JSON with hand records, and
+one-line errors for bad commands."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from nomicpoker.cli import app
+from nomicpoker.store import open_engine
+
+from _bot_kit import Table
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
+    engine = open_engine(f"sqlite:///{tmp_path / 'l.db'}")
+    with engine.connect() as c:
+        assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert c.execute(text("PRAGMA busy_timeout")).scalar() == 30000
+
+
+def test_table_creation_writes_the_starting_money_to_the_change_log(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob"))
+    res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "csv", "--log",
+                                   "--state", str(t.state)])
+    assert res.exit_code == 0, res.output
+    assert "alice,100,o,0" in res.output
+    assert "alice,Money,,100,table created" in res.output
+
+
+def test_ledger_json_has_the_gndt_the_log_and_the_public_hand_records(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.draw(1)
+    t.act("alice", "HAND1 ROUND1 raise 20")
+    res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "json", "--log",
+                                   "--state", str(t.state)])
+    doc = json.loads(res.output)
+    rows = {r["player"]: r for r in doc["gndt"]["rows"]}
+    assert rows["alice"] == {"player": "alice", "money": 75, "turn": "-", "pot": 25}
+    assert rows["bob"]["turn"] == "x" and doc["gndt"]["totals"]["pot"] == 35
+    rec = doc["hands"][0]
+    assert rec["format"] == "nomicpoker-hand-record/1" and rec["secrets"] is None
+    assert [d["player"] for d in rec["draws"]] == ["alice", "bob", "carol"]
+    causes = [e["cause"] for e in doc["log"] if e["player"] == "alice" and e["column"] == "Money"]
+    assert causes[-1].startswith("local:") and "#comment-" in causes[-1]  # the raise's permalink
+
+
+def test_html_ledger_escapes_untrusted_names(tmp_path):
+    t = Table(tmp_path, players=("alice", "<b>bob</b>"))
+    res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "html", "--log",
+                                   "--state", str(t.state)])
+    assert "&lt;b&gt;bob&lt;/b&gt;" in res.output and "<b>bob</b>" not in res.output
+
+
+def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
+    st = ["--state", str(tmp_path / "s")]
+    run = CliRunner().invoke
+    cases = [
+        (["ledger", "--table", "nope"], "no table named 'nope'"),
+        (["table", "create", "--name", "T", "--players", "alice"], "at least two players"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "no-such"], "no-such"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--forum", "carrier-pigeon"], "carrier-pigeon"),
+        (["hand", "start", "--table", "nope"], "no table named"),
+    ]
+    for args, needle in cases:
+        res = run(app, args + st)
+        assert res.exit_code == 1, (args, res.output)
+        assert needle in res.output and "Traceback" not in res.output, (args, res.output)
+        assert len(res.output.strip().splitlines()) == 1, res.output
+
+
+def test_a_second_hand_cannot_start_while_one_is_running(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob"))
+    t.start(ante=5)
+    res = CliRunner().invoke(app, ["hand", "start", "--table", "T", "--ante", "5", "--state", str(t.state)])
+    assert res.exit_code == 1 and "still running" in res.output
