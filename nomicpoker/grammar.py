@@ -209,10 +209,17 @@ _SP = r"[^\S\n]"
 _SEP = re.compile(r"(?:[^\S\n]|[,:;.\-/|()\[\]\"'=~–—“”‘’])*")
 _SPACES = re.compile(r"[^\S\n]*")
 _HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_LOOSE_HAND = re.compile(r"hand\s+[0-9]", _F)
+_ROUND_TAG = re.compile(r"(?<![A-Za-z0-9])round(?:[^\S\n]*#[^\S\n]*)?([0-9]+)(?![0-9])", _F)
 _ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
 _DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
-_DICE_ANY = re.compile(r"(?<![A-Za-z0-9])dice[0-9]+(?![0-9A-Za-z])", _F)
+#: A line of nothing but DICE rolls: a hole-card draw that forgot its HAND tag. (A DICE roll
+#: inside other chat may be for another game and is left alone.)
+_DICE_LINE = re.compile(r"^[^\S\n]*(?P<dice>dice[0-9]+(?:[^\S\n,]*dice[0-9]+)*)[^\S\n.!]*$",
+                        _F | re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*", _F)
+#: Any-script word, so an unknown verb like "fóld" is quoted whole, not as "f".
+_UWORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.IGNORECASE)
 _ALL_IN_TAIL = re.compile(rf"{_SP}*(?:-|_)?{_SP}*in(?![A-Za-z0-9])", _F)
 _AMOUNT_LEAD = re.compile(rf"{_SP}*[:=,]?{_SP}*")
 _AMOUNT = re.compile(
@@ -412,15 +419,39 @@ class _Parser:
 
     # -- a HAND-tagged statement ----------------------------------------------------------
     def tagged(self, m: re.Match[str]) -> tuple[Intent | None, int]:
-        """Parse the statement a HAND tag starts. ``(None, _)`` when it is chat."""
+        """Parse the statement a HAND tag starts. ``(None, _)`` when it is chat.
+
+        A *loose* tag ("hand 3": a space and no ``#``) is ordinary English ("in hand 3, call
+        me crazy"), so without a ROUND tag it only starts an attempt before a DICE roll."""
         start = m.start()
         hand = _number(m.group(1), start, m.end(), "The hand number")
+        loose = bool(_LOOSE_HAND.match(m.group(0)))
         pos = _SEP.match(self.s, m.end()).end()
         rnd: int | None = None
         r = _ROUND.match(self.s, pos)
         if r:
             rnd = _number(r.group(1), start, r.end(), "The round number")
             pos = _SEP.match(self.s, r.end()).end()
+        committed = rnd is not None
+        if loose and not committed and not _DICE.match(self.s, pos):
+            return None, pos
+        return self.statement(start, pos, hand, rnd)
+
+    def round_only(self, m: re.Match[str]) -> tuple[Intent | None, int]:
+        """``ROUND1 raise 20`` with the HAND tag forgotten: read it (hand ``None``) so the
+        engine can reject it quoting the rule, but only before a recognised betting word."""
+        w = _WORD.match(self.s, _SEP.match(self.s, m.end()).end())
+        word = w.group(0).lower() if w else ""
+        if _VERBS.get(word) not in ("fold", "check", "call", "raise", "all_in") and not (
+                word == "all" and _ALL_IN_TAIL.match(self.s, w.end())):  # type: ignore[union-attr]
+            return None, m.end()
+        rnd = _number(m.group(1), m.start(), m.end(), "The round number")
+        return self.statement(m.start(), _SEP.match(self.s, m.end()).end(), None, rnd)
+
+    def statement(self, start: int, pos: int, hand: int | None, rnd: int | None
+                  ) -> tuple[Intent | None, int]:
+        """The action after the tags, from ``pos``. Once a ROUND tag was given (``rnd``), what
+        follows must be an action; otherwise an unknown word means the tag was chat."""
         committed = rnd is not None
 
         if _DICE.match(self.s, pos):
@@ -438,12 +469,12 @@ class _Parser:
                     break
             return Intent("dice", hand=hand, round=rnd, dice=tuple(sides)), end
 
-        w = _WORD.match(self.s, pos)
-        if not w or w.start() >= self.line_end(m.end()):
+        w = _UWORD.match(self.s, pos)
+        if not w or w.start() >= self.line_end(start):
             if committed:
                 raise _Reject("unparseable", f'"{self.frag(start, pos)}" names no action. '
                               f"Expected {_ANY_ACTION}.", start, pos)
-            return self.bare_reveal(start, pos, hand)
+            return self.bare_reveal(start, pos, hand) if hand is not None else (None, pos)
         word = w.group(0).lower()
         kind = _VERBS.get(word)
         end = w.end()
@@ -458,7 +489,7 @@ class _Parser:
                 raise _Reject("unparseable", f'"{self.frag(start, w.end())}": "{w.group(0)}" is '
                               f"not an action of this game.{hint} Expected {_ANY_ACTION}.",
                               start, w.end())
-            return self.bare_reveal(start, pos, hand)
+            return self.bare_reveal(start, pos, hand) if hand is not None else (None, pos)
 
         intent: Intent
         if kind in ("fold", "check", "all_in"):
@@ -565,6 +596,10 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     for m in _HAND.finditer(s):
         if not is_covered(m.start()):
             attempt(m.start(), lambda m=m: p.tagged(m))
+    # 1b. A ROUND tag without a HAND tag before a betting word ("ROUND1 raise 20").
+    for m in _ROUND_TAG.finditer(s):
+        if not is_covered(m.start()):
+            attempt(m.start(), lambda m=m: p.round_only(m))
     # 2. Untagged draw statements ("... cards 14, 26, Cards printed by: ...").
     for m in _PRINTED.finditer(s):
         if is_covered(m.start()):
@@ -584,11 +619,11 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
         if not any(a < le and pos < b for a, b in covered) and s[pos:le].strip():
             attempt(pos, lambda pos=pos, le=le: p.reveal_line(pos, le))
         pos = le + 1
-    for m in _DICE_ANY.finditer(s):
-        if not is_covered(m.start()):
-            record(m.start(), m.end(), GrammarError(
-                "unparseable", f'"{p.frag(m.start(), m.end())}" has no HAND tag. Expected '
-                f"{FORMS['dice']}.", p.frag(m.start(), m.end())))
+    for m in _DICE_LINE.finditer(s):
+        if not is_covered(m.start("dice")):
+            record(m.start("dice"), m.end("dice"), GrammarError(
+                "unparseable", f'"{p.frag(m.start("dice"), m.end("dice"))}" has no HAND tag. Expected '
+                f"{FORMS['dice']}.", p.frag(m.start("dice"), m.end("dice"))))
 
     found.sort(key=lambda t: t[0])
     errors = [r for _, _, r in found if isinstance(r, GrammarError)]

@@ -8,6 +8,7 @@ before the grammar reads a comment, this module removes
   ``<blockquote>`` and ``<q>``, elements whose class names a quote (forum quote boxes), and
   forum quote markup ``[quote]...[/quote]`` (nested, with or without ``=author``). A player who
   quotes another player's action must never act for them;
+- hidden text (HTML comments, ``hidden`` elements, ``display: none``): nobody else can see it;
 - struck-out text (``~~...~~``, ``<s>``, ``<del>``, ``<strike>``, ``[s]...[/s]``): a player who
   strikes an action out has withdrawn it in front of everybody;
 - presentation: emphasis (``**``, ``__``, ``*``, ``_``, backticks, ``<b>``, ``<strong>``, ``<em>``
@@ -54,8 +55,11 @@ class _TextExtractor(HTMLParser):
     def _is_skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in _SKIP_TAGS:
             return True
-        classes = " ".join((v or "") for k, v in attrs if k == "class").lower()
-        return "quote" in classes
+        a = {k: (v or "") for k, v in attrs}
+        if "hidden" in a or re.search(r"display\s*:\s*none|visibility\s*:\s*hidden",
+                                      a.get("style", ""), re.IGNORECASE):
+            return True  # text nobody can see cannot act
+        return "quote" in a.get("class", "").lower()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.skip:

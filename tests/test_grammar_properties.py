@@ -21,8 +21,20 @@ rounds = st.none() | st.integers(min_value=1, max_value=99)
 amounts = st.integers(min_value=1, max_value=10**9)
 
 
+@st.composite
+def _tags(draw: st.DrawFn) -> tuple[int | None, int | None]:
+    """HAND and ROUND tags of a betting action: the HAND tag may be forgotten only when a
+    ROUND tag is there (the grammar reads it so the engine can reject it)."""
+    hand = draw(st.none() | hands)
+    rnd = draw(rounds) if hand is not None else draw(st.integers(min_value=1, max_value=99))
+    return hand, rnd
+
+
+tags = _tags()
+
+
 def _tagged(kind: str) -> st.SearchStrategy[Intent]:
-    return st.builds(lambda h, r: Intent(kind, hand=h, round=r), hands, rounds)  # type: ignore
+    return st.builds(lambda t: Intent(kind, hand=t[0], round=t[1]), tags)  # type: ignore
 
 
 @st.composite
@@ -49,8 +61,8 @@ def _draws(draw: st.DrawFn) -> Intent:
 
 
 intents = st.one_of(
-    st.builds(lambda h, r, a: Intent("raise", hand=h, round=r, amount=a), hands, rounds, amounts),
-    st.builds(lambda h, r, a: Intent("call", hand=h, round=r, amount=a), hands, rounds,
+    st.builds(lambda t, a: Intent("raise", hand=t[0], round=t[1], amount=a), tags, amounts),
+    st.builds(lambda t, a: Intent("call", hand=t[0], round=t[1], amount=a), tags,
               st.none() | st.integers(min_value=0, max_value=10**9)),
     _tagged("fold"), _tagged("check"), _tagged("all_in"),
     st.builds(lambda h, r, d: Intent("dice", hand=h, round=r, dice=tuple(d)), hands, rounds,
