@@ -28,12 +28,8 @@ for players):
    signature) counts once; two different actions are rejected as ``ambiguous``; if any attempt
    in the comment is malformed, the comment is rejected with that attempt's error.
 
-Look-alike letters: the grammar reads a *skeleton* of the text in which Cyrillic, Greek,
-fullwidth and other letters that look Latin are mapped to the Latin letter they imitate, so
-``rаise`` (Cyrillic ``а``) is *recognised* — and then rejected with code ``lookalike`` naming
-the character, never read as the command and never silently ignored. Fullwidth digits and
-punctuation (``２０``, ``＃``) are the one silent normalisation (NFKC), because they cannot
-spell a different command. Invisible characters were already removed by the markup layer.
+Look-alike letters (``rаise`` with a Cyrillic ``а``) are recognised through a skeleton and
+rejected with code ``lookalike`` naming the character (:mod:`nomicpoker.lookalike`).
 
 Pure: no I/O, no clock.
 """
@@ -47,6 +43,7 @@ from typing import Literal, Union
 
 from . import actions
 from .cards import CardError, parse_card
+from .lookalike import Skeleton, describe_char, orig_span, skeleton
 from .markup import visible_text
 
 __all__ = [
@@ -112,93 +109,6 @@ _ANY_ACTION = ('one of "HANDx ROUNDy raise Z", "HANDx ROUNDy call", "HANDx ROUND
                '"HANDx reveal 7h 2s"')
 
 _MAX_DIGITS = 12  # larger numbers are nonsense (and int() of huge strings is slow or refused)
-
-# ---------------------------------------------------------------------------------------------
-# Look-alike skeleton
-# ---------------------------------------------------------------------------------------------
-
-#: Letters from other scripts that render like a Latin letter (beyond what NFKC maps).
-_CONFUSABLES: dict[str, str] = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l",
-    "ԛ": "q", "ԝ": "w", "ү": "y", "ɡ": "g", "ո": "n", "ս": "u", "օ": "o", "զ": "q",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Һ": "H", "Ӏ": "I",
-    "Ԛ": "Q", "Ԝ": "W", "Ү": "Y", "Ѵ": "V", "ѵ": "v",
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
-    # Latin letters that imitate other Latin letters
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ʟ": "L", "ᴀ": "A", "ᴄ": "C", "ᴅ": "D", "ᴇ": "E",
-    "ᴋ": "K", "ᴍ": "M", "ᴏ": "O", "ᴘ": "P", "ᴛ": "T", "ᴜ": "U", "ᴠ": "V", "ᴡ": "W", "ᴢ": "Z",
-    "ʀ": "R", "ɪ": "I", "ɴ": "N", "ʜ": "H", "ꜱ": "S", "ƒ": "f", "ℓ": "l",
-}
-
-
-@dataclass(frozen=True)
-class _Skeleton:
-    text: str                    # ASCII-ish text the grammar reads
-    origin: tuple[int, ...]      # skeleton index -> index in the visible text
-    flagged: dict[int, str]      # visible-text index -> look-alike character found there
-    visible: str
-
-
-def _skeleton(visible: str) -> _Skeleton:
-    chars: list[str] = []
-    origin: list[int] = []
-    flagged: dict[int, str] = {}
-    for i, ch in enumerate(visible):
-        o = ord(ch)
-        if o < 128:
-            chars.append(ch)
-            origin.append(i)
-            continue
-        if ch.isspace():
-            chars.append(" ")
-            origin.append(i)
-            continue
-        if 0xFF01 <= o <= 0xFF5E:  # fullwidth ASCII block
-            n = unicodedata.normalize("NFKC", ch)
-            if not n.isalpha():  # digits and punctuation: silent
-                chars.append(n)
-                origin.append(i)
-                continue
-        if unicodedata.category(ch).startswith("M"):  # combining mark: decorates a letter
-            flagged[i] = ch
-            continue
-        mapped = _CONFUSABLES.get(ch)
-        if mapped is None:
-            n = unicodedata.normalize("NFKC", ch)
-            if n.isascii() and n.isalnum():
-                mapped = n
-            elif unicodedata.category(ch) == "Nd":
-                mapped = str(unicodedata.digit(ch, 0))
-        if mapped:
-            flagged[i] = ch
-            for c in mapped:
-                chars.append(c)
-                origin.append(i)
-        else:
-            chars.append(ch)
-            origin.append(i)
-    return _Skeleton("".join(chars), tuple(origin), flagged, visible)
-
-
-def _orig_span(sk: _Skeleton, start: int, end: int) -> tuple[int, int]:
-    """Visible-text span of a skeleton span (combining marks on the last letter included)."""
-    if not sk.origin:
-        return 0, 0
-    a = sk.origin[start] if start < len(sk.origin) else len(sk.visible)
-    b = sk.origin[end] if end < len(sk.origin) else len(sk.visible)
-    return a, max(a, b)
-
-
-def _char_desc(ch: str) -> str:
-    return f'"{ch}" (U+{ord(ch):04X} {unicodedata.name(ch, "UNNAMED CHARACTER")})'
-
 
 # ---------------------------------------------------------------------------------------------
 # Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
@@ -303,12 +213,12 @@ def _number(digits: str, start: int, end: int, what: str) -> int:
 # ---------------------------------------------------------------------------------------------
 
 class _Parser:
-    def __init__(self, sk: _Skeleton):
+    def __init__(self, sk: Skeleton):
         self.sk = sk
         self.s = sk.text
 
     def frag(self, start: int, end: int) -> str:
-        a, b = _orig_span(self.sk, start, end)
+        a, b = orig_span(self.sk, start, end)
         return self.sk.visible[a:b].strip()
 
     def line_end(self, pos: int) -> int:
@@ -410,7 +320,7 @@ class _Parser:
                           f'"Cards printed by:" checksum. Expected {FORMS["draw"]}.',
                           start, self.line_end(pos))
         end = self.line_end(pos)
-        a, b = _orig_span(self.sk, lead.end(), end)
+        a, b = orig_span(self.sk, lead.end(), end)
         checksum = " ".join(self.sk.visible[a:b].split()).strip(" \t.,;:!?\"'“”‘’)").strip()
         if not checksum:
             raise _Reject("unparseable", f'"{self.frag(start, end)}" has an empty "Cards printed '
@@ -559,14 +469,14 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     Never raises on any text. See the module docstring for where an action may appear.
     """
     vis = unicodedata.normalize("NFC", visible_text(body, body_format))
-    sk = _skeleton(vis)
+    sk = skeleton(vis)
     p = _Parser(sk)
     s = sk.text
     found: list[tuple[int, int, Intent | GrammarError]] = []
     covered: list[tuple[int, int]] = []
 
     def record(start: int, end: int, res: Intent | GrammarError) -> None:
-        a, b = _orig_span(sk, start, end)
+        a, b = orig_span(sk, start, end)
         if isinstance(res, Intent):
             res = replace(res, text=vis[a:b].strip())
         bad = sorted(i for i in sk.flagged if a <= i < b)
@@ -574,7 +484,7 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
             ch = sk.flagged[bad[0]]
             res = GrammarError(
                 "lookalike",
-                f'"{vis[a:b].strip()}" contains {_char_desc(ch)}, which only looks like a plain '
+                f'"{vis[a:b].strip()}" contains {describe_char(ch)}, which only looks like a plain '
                 "letter or digit. Commands are read in plain Latin letters and digits only; "
                 "retype it.", vis[a:b].strip())
         found.append((start, end, res))
