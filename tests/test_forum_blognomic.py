@@ -9,18 +9,15 @@ message page). Expected values come from what the fake site holds, never from th
 
 from __future__ import annotations
 
-import html
 import logging
 import os
 import socket
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 from nomicpoker.adapters.base import Forum, ForumError
 from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials, load_credentials
@@ -28,187 +25,9 @@ from nomicpoker.adapters.http import PageCache, PoliteSession
 from nomicpoker.adapters.registry import open_forum
 from nomicpoker.adapters.siteprofile import load_profile
 
-USER, PASSWORD = "Dealer", "s3cret-pässword"
-T0 = 1_600_000_000
-
-
-@dataclass
-class Comment:
-    id: int
-    author: str
-    time: int
-    html: str  # WordPress's comment.content output (already HTML)
-    parent: int = 0
-    edited: int | None = None
-
-
-@dataclass
-class Site:
-    """State shared by both fake sites: comments, login, what the server received."""
-
-    comments: list[Comment] = field(default_factory=list)
-    per_page: int = 0  # 0: no pagination
-    etag_support: bool = True
-    logins: list[dict] = field(default_factory=list)
-    posts: list[dict] = field(default_factory=list)
-    post_cookies: list[dict] = field(default_factory=list)
-    post_answer: str = "ok"  # ok | duplicate | moderation | login
-    version: int = 1
-
-    def add(self, author: str, text: str, parent: int = 0) -> Comment:
-        c = Comment(len(self.comments) + 101, author, T0 + 60 * len(self.comments), text, parent)
-        self.comments.append(c)
-        self.version += 1
-        return c
-
-    def pages(self) -> list[list[Comment]]:
-        tops = [c for c in self.comments if c.parent == 0]
-        if not self.per_page:
-            return [tops]
-        return [tops[i : i + self.per_page] for i in range(0, len(tops), self.per_page)] or [[]]
-
-
-def _conditional(request: Request, site: Site, body: str) -> Response:
-    etag = f'"v{site.version}"'
-    if site.etag_support and request.headers.get("If-None-Match") == etag:
-        return Response(status=304, headers={"ETag": etag})
-    headers = {"ETag": etag} if site.etag_support else {}
-    return Response(body, content_type="text/html; charset=UTF-8", headers=headers)
-
-
-# -- WordPress ----------------------------------------------------------------------------
-
-THREAD = "/2020/06/hand-1/"
-
-
-def wp_comment(site: Site, c: Comment) -> str:
-    """views/comment.twig, rendered."""
-    children = [k for k in site.comments if k.parent == c.id]
-    kids = ""
-    if children:
-        kids = '<ol class="children">' + "".join(wp_comment(site, k) for k in children) + "</ol>"
-    return f"""
-<li
-  id="comment-{c.id}"
-  class="comment not-evc"
-  data-author-id="{c.id * 7}"
-  data-author-name="{html.escape(c.author, quote=True)}"
-  data-comment-time="{c.time}"
-  data-author-status="active"
-  data-vote=""
-  data-is-player="true"
->
-  <section>
-    <span class="rule"></span>
-    <img class="avatar" src="/avatar.png" />
-    <div class="meta">
-      <span class="author-name"><a href="/members/x/">{html.escape(c.author)}</a> says:</span>
-    </div>
-    <div class="content">
-      {c.html}
-    </div>
-  </section>
-  {kids}
-</li>"""
-
-
-def wp_page(site: Site, base: str, page: int, logged_in: bool) -> str:
-    pages = site.pages()
-    nav = ""
-    if len(pages) > 1:
-        links = []
-        if page > 1:
-            links.append(f'<div class="nav-previous"><a href="{base}{THREAD}comment-page-{page - 1}/#comments">Older comments</a></div>')
-        if page < len(pages):
-            links.append(f'<div class="nav-next"><a href="{base}{THREAD}comment-page-{page + 1}/#comments">Newer comments</a></div>')
-        nav = ('<nav class="navigation comment-navigation" aria-label="Comments"><h2 class="screen-reader-text">'
-               'Comments navigation</h2><div class="nav-links">' + "".join(links) + "</div></nav>")
-    items = "".join(wp_comment(site, c) for c in pages[page - 1])
-    if logged_in:
-        form = f"""<div id="respond" class="comment-respond"><h2 id="reply-title" class="comment-reply-title">Leave a Reply</h2>
-<form action="{base}/wp-comments-post.php" method="post" id="commentform" class="comment-form" novalidate>
-<p class="logged-in-as"><a href="{base}/wp-admin/profile.php">Logged in as {USER}</a>.</p>
-<p class="comment-form-comment"><label for="comment">Comment</label> <textarea id="comment" name="comment" cols="45" rows="8" maxlength="65525" required="required"></textarea></p>
-<p class="form-submit"><input name="submit" type="submit" id="submit" class="submit" value="Post Comment" /> <input type='hidden' name='comment_post_ID' value='4242' id='comment_post_ID' />
-<input type='hidden' name='comment_parent' id='comment_parent' value='0' />
-</p><input type="hidden" id="_wp_unfiltered_html_comment_disabled" name="_wp_unfiltered_html_comment" value="0d870b4a3f" /><script>(function(){{}})();</script>
-</form></div>"""
-    else:
-        form = f'<div id="respond"><p class="must-log-in">You must be <a href="{base}/wp-login.php">logged in</a> to post a comment.</p></div>'
-    return f"""<!DOCTYPE html><html lang="en-GB"><head><meta charset="UTF-8"><title>Hand 1 &#8211; BlogNomic</title></head>
-<body><article><h1>Hand 1</h1><p>The story post.</p></article>
-<section id="comments" class="comments-area">
-<h2 class="title-comments">{len(site.comments)} Responses</h2>
-{nav}
-<ol class="comment-list">{items}</ol>
-{nav}
-{form}
-</section></body></html>"""
-
-
-WP_LOGIN_FORM = """<!DOCTYPE html><html><head><title>Log In &lsaquo; BlogNomic &#8212; WordPress</title></head>
-<body class="login">{error}<form name="loginform" id="loginform" action="{base}/wp-login.php" method="post">
-<p><label for="user_login">Username or Email Address</label><input type="text" name="log" id="user_login" class="input" value="" size="20" /></p>
-<div class="user-pass-wrap"><label for="user_pass">Password</label><div class="wp-pwd"><input type="password" name="pwd" id="user_pass" class="input password-input" value="" size="20" /></div></div>
-<p class="forgetmenot"><input name="rememberme" type="checkbox" id="rememberme" value="forever"  /> <label for="rememberme">Remember Me</label></p>
-<p class="submit"><input type="submit" name="wp-submit" id="wp-submit" class="button button-primary button-large" value="Log In" />
-<input type="hidden" name="redirect_to" value="{base}/wp-admin/" />
-<input type="hidden" name="testcookie" value="1" /></p></form></body></html>"""
-
-WP_DIE = """<!DOCTYPE html><html><head><title>Comment Submission Failure</title></head>
-<body id="error-page"><div class="wp-die-message"><p>{msg}</p></div><p><a href='javascript:history.back()'>&laquo; Back</a></p></body></html>"""
-
-
-def serve_wordpress(server: HTTPServer, site: Site) -> str:
-    base = server.url_for("").rstrip("/")
-
-    def thread(request: Request, page: int = 1) -> Response:
-        logged_in = any(k.startswith("wordpress_logged_in_") for k in request.cookies)
-        return _conditional(request, site, wp_page(site, base, page, logged_in))
-
-    server.expect_request(THREAD, method="GET").respond_with_handler(thread)
-    for n in range(2, 6):
-        server.expect_request(f"{THREAD}comment-page-{n}/", method="GET").respond_with_handler(
-            lambda r, n=n: thread(r, n)
-        )
-    server.expect_request(f"{THREAD}comment-page-1/", method="GET").respond_with_handler(thread)
-
-    def login_page(request: Request) -> Response:
-        resp = Response(WP_LOGIN_FORM.format(base=base, error=""), content_type="text/html; charset=UTF-8")
-        resp.set_cookie("wordpress_test_cookie", "WP Cookie check")
-        return resp
-
-    def login_post(request: Request) -> Response:
-        form = request.form.to_dict()
-        site.logins.append({"form": form, "cookies": dict(request.cookies)})
-        if form.get("log") == USER and form.get("pwd") == PASSWORD:
-            resp = Response(status=302, headers={"Location": f"{base}/wp-admin/"})
-            resp.set_cookie("wordpress_logged_in_abc123", "Dealer%7C1600000000%7Ctoken")
-            return resp
-        error = (f'<div id="login_error"><strong>Error:</strong> The password you entered for the username '
-                 f'<strong>{html.escape(form.get("log", ""))}</strong> is incorrect. <a href="{base}/wp-login.php?action=lostpassword">Lost your password?</a><br /></div>')
-        return Response(WP_LOGIN_FORM.format(base=base, error=error), content_type="text/html; charset=UTF-8")
-
-    def comment_post(request: Request) -> Response:
-        form = request.form.to_dict()
-        site.posts.append(form)
-        site.post_cookies.append(dict(request.cookies))
-        if site.post_answer == "duplicate":
-            return Response(WP_DIE.format(msg="Duplicate comment detected; it looks as though you&#8217;ve already said that!"), status=409, content_type="text/html")
-        if site.post_answer == "login" or not any(k.startswith("wordpress_logged_in_") for k in request.cookies):
-            return Response(WP_DIE.format(msg="Sorry, you must be logged in to comment."), status=403, content_type="text/html")
-        c = site.add(USER, "<p>" + html.escape(form["comment"]).replace("\n", "<br />\n") + "</p>", int(form.get("comment_parent") or 0))
-        if site.post_answer == "moderation":
-            site.comments.remove(c)
-            return Response(status=302, headers={"Location": f"{base}{THREAD}?unapproved={c.id}&moderation-hash=abc#comment-{c.id}"})
-        return Response(status=302, headers={"Location": f"{base}{THREAD}#comment-{c.id}"})
-
-    server.expect_request("/wp-login.php", method="GET").respond_with_handler(login_page)
-    server.expect_request("/wp-login.php", method="POST").respond_with_handler(login_post)
-    server.expect_request("/wp-admin/", method="GET").respond_with_data("<html><title>Dashboard</title></html>", content_type="text/html")
-    server.expect_request("/wp-comments-post.php", method="POST").respond_with_handler(comment_post)
-    server.expect_request("/", method="GET").respond_with_data("<html><title>BlogNomic</title></html>", content_type="text/html")
-    return base
+from fixtures.blog_sites import (  # tests/ is on sys.path (pytest's rootdir-relative import)
+    EE_ENTRY, PASSWORD, THREAD, USER, Site, conditional, serve_ee, serve_wordpress, wp_page,
+)
 
 
 class Sleeps(list):
@@ -331,7 +150,7 @@ def test_429_then_503_then_success_backs_off_honouring_retry_after(httpserver: H
     base = httpserver.url_for("").rstrip("/")
     httpserver.expect_ordered_request(THREAD).respond_with_data("slow down", status=429, headers={"Retry-After": "7"})
     httpserver.expect_ordered_request(THREAD).respond_with_data("busy", status=503)
-    httpserver.expect_ordered_request(THREAD).respond_with_handler(lambda r: _conditional(r, site, wp_page(site, base, 1, False)))
+    httpserver.expect_ordered_request(THREAD).respond_with_handler(lambda r: conditional(r, site, wp_page(site, base, 1, False)))
     sleeps = Sleeps()
     got = make_forum(base, sleeps=sleeps).list_comments(THREAD)
     assert [c.author for c in got] == ["Kevan"]
@@ -444,99 +263,6 @@ def test_create_thread_and_private_messages_are_not_supported(wp) -> None:
         with pytest.raises(ForumError) as err:
             call()
         assert err.value.code == "not_supported"
-
-
-# -- ExpressionEngine --------------------------------------------------------------------------
-
-EE_ENTRY = "/index.php/archive/hand-1/"
-
-
-def ee_comment(c: Comment) -> str:
-    """A {exp:comment:entries} loop body as docs/forums.md shows it."""
-    edited = f' <span class="comment-edited" data-ts="{c.edited}">(edited)</span>' if c.edited else ""
-    return f"""<div class="comment" id="comment_{c.id}">
-  <div class="comment-body">{c.html}</div>
-  <p class="comment-meta">Posted by <a class="comment-author" href="/member/{c.id}">{html.escape(c.author)}</a>
-  on <span class="comment-date" data-ts="{c.time}">{datetime.fromtimestamp(c.time, tz=timezone.utc):%d %b %Y %H:%M}</span>{edited}</p>
-</div>"""
-
-
-EE_ERROR = """<html><head><title>Error</title></head><body><div id="content">
-<div class="heading"><h2>The following errors were encountered</h2></div>
-<ul><li>{msg}</li></ul><p><a href="javascript:history.go(-1)">Return to Previous Page</a></p></div></body></html>"""
-
-
-def serve_ee(server: HTTPServer, site: Site) -> str:
-    base = server.url_for("").rstrip("/")
-
-    def entry(request: Request) -> Response:
-        page = 1
-        pages = site.pages()
-        if request.path != EE_ENTRY:
-            page = int(request.path.rstrip("/").rsplit("/P", 1)[1]) // site.per_page + 1
-        paginate = ""
-        if len(pages) > 1:
-            links = " ".join(f'<a href="{base}{EE_ENTRY}P{(n - 1) * site.per_page}/">{n}</a>' if n > 1 else f'<a href="{base}{EE_ENTRY}">1</a>' for n in range(1, len(pages) + 1))
-            paginate = f'<div class="paginate">Page {page} of {len(pages)} {links}</div>'
-        logged_in = request.cookies.get("exp_sessionid") == "sess-1"
-        form = ""
-        if logged_in:
-            form = f"""<form id="comment_form" method="post" action="{base}/"  >
-<div class='hiddenFields'>
-<input type="hidden" name="ACT" value="15" />
-<input type="hidden" name="RET" value="{base}{EE_ENTRY}" />
-<input type="hidden" name="URI" value="archive/hand-1" />
-<input type="hidden" name="PRV" value="" />
-<input type="hidden" name="XID" value="7f3c9a0d1e" />
-<input type="hidden" name="entry_id" value="9876" />
-<input type="hidden" name="site_id" value="1" />
-</div>
-<textarea name="comment" cols="70" rows="10"></textarea>
-<input type="submit" name="submit" value="Submit" />
-</form>"""
-        body = (f'<html><head><meta charset="utf-8"><title>Hand 1</title></head><body><div class="entry">Story</div>'
-                f'<div class="comments">{"".join(ee_comment(c) for c in pages[page - 1])}</div>{paginate}{form}</body></html>')
-        return _conditional(request, site, body)
-
-    def login_page(request: Request) -> Response:
-        return Response(f"""<html><body><form id="member_login_form" method="post" action="{base}/"  >
-<div class='hiddenFields'>
-<input type="hidden" name="ACT" value="10" />
-<input type="hidden" name="RET" value="{base}/" />
-<input type="hidden" name="site_id" value="1" />
-<input type="hidden" name="XID" value="a1b2c3d4" />
-</div>
-<p><label>Username</label><br /><input type="text" name="username" value="" maxlength="32" size="25" /></p>
-<p><label>Password</label><br /><input type="password" name="password" value="" maxlength="32" size="25" /></p>
-<p><input class='checkbox' type='checkbox' name='auto_login' value='1' /> Auto-login on future visits</p>
-<p><input type="submit" name="submit" value="Submit" /></p>
-</form></body></html>""", content_type="text/html; charset=utf-8")
-
-    def action(request: Request) -> Response:
-        form = request.form.to_dict()
-        if form.get("ACT") == "10":
-            site.logins.append({"form": form, "cookies": dict(request.cookies)})
-            if form.get("username") == USER and form.get("password") == PASSWORD:
-                resp = Response(status=302, headers={"Location": form["RET"]})
-                resp.set_cookie("exp_sessionid", "sess-1")
-                return resp
-            return Response(EE_ERROR.format(msg="The username and password you submitted are invalid."), content_type="text/html")
-        if form.get("ACT") == "15":
-            site.posts.append(form)
-            site.post_cookies.append(dict(request.cookies))
-            if site.post_answer == "duplicate":
-                return Response(EE_ERROR.format(msg="You are only allowed to post comments every 60 seconds"), content_type="text/html")
-            site.add(USER, "<p>" + html.escape(form["comment"]) + "</p>")
-            return Response(status=302, headers={"Location": form["RET"]})
-        return Response("no such action", status=400)
-
-    server.expect_request(EE_ENTRY, method="GET").respond_with_handler(entry)
-    for n in range(1, 5):
-        server.expect_request(f"{EE_ENTRY}P{n * 2}/", method="GET").respond_with_handler(entry)
-    server.expect_request("/member/login", method="GET").respond_with_handler(login_page)
-    server.expect_request("/", method="POST").respond_with_handler(action)
-    server.expect_request("/", method="GET").respond_with_data("<html><title>BlogNomic</title></html>", content_type="text/html")
-    return base
 
 
 @pytest.fixture
