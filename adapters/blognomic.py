@@ -247,24 +247,37 @@ class BlogNomicForum:
         values[login.user_field] = creds.user
         values[login.password_field] = creds.password
         target = urljoin(response.url, action) if action else login_url
-        response = self.http.request("POST", target, data=values, retry_server_errors=False)
-        html = decode(response)
-        doc = soup(html)
-        said = _scrub(page_message(doc, login.error_selector), creds.password)
-        if login.error_page_pattern:
-            failed = re.search(login.error_page_pattern, html) is not None
+        # Not following the redirect: a successful login sends us to the dashboard, a heavy
+        # page we do not need; the cookie and the Location already tell us the outcome.
+        response = self.http.request(
+            "POST", target, data=values, allow_redirects=False, retry_server_errors=False
+        )
+        if 300 <= response.status_code < 400:
+            location = urljoin(target, response.headers.get("Location", ""))
+            if urlsplit(location).path == urlsplit(login_url).path:
+                raise ForumError(
+                    "login_failed", f"the site sent {creds.user} back to the login page"
+                )
         else:
-            failed = bool(login.error_selector and doc.select_one(login.error_selector))
-        if failed:
-            raise ForumError("login_failed", f"the site refused the login for {creds.user}: {said}")
-        if response.status_code >= 400:
-            raise ForumError(
-                "login_failed", f"login answered {response.status_code} for {creds.user}: {said}"
-            )
-        if doc.select_one(login.form_selector) is not None:
-            raise ForumError(
-                "login_failed", f"still on the login page after logging in as {creds.user}: {said}"
-            )
+            html = decode(response)
+            doc = soup(html)
+            said = _scrub(page_message(doc, login.error_selector), creds.password)
+            if login.error_page_pattern:
+                failed = re.search(login.error_page_pattern, html) is not None
+            else:
+                failed = bool(login.error_selector and doc.select_one(login.error_selector))
+            if failed:
+                raise ForumError(
+                    "login_failed", f"the site refused the login for {creds.user}: {said}"
+                )
+            if response.status_code >= 400:
+                raise ForumError(
+                    "login_failed", f"login answered {response.status_code} for {creds.user}: {said}"
+                )
+            if doc.select_one(login.form_selector) is not None:
+                raise ForumError(
+                    "login_failed", f"still on the login page after logging in as {creds.user}: {said}"
+                )
         if login.success_cookie and not any(
             c.name.startswith(login.success_cookie) for c in self.http.session.cookies
         ):

@@ -186,7 +186,7 @@ def test_markup_the_profile_does_not_fit_is_a_parse_error(httpserver: HTTPServer
 # -- logging in and posting (WordPress) ------------------------------------------------------
 
 
-def test_wordpress_login_and_post_submit_every_hidden_field_with_the_session_cookie(wp) -> None:
+def test_wordpress_login_and_post_submit_every_hidden_field_with_the_session_cookie(wp, httpserver) -> None:
     site, base = wp
     k = site.add("Kevan", "<p>HAND1 ROUND1 check</p>")
     forum = make_forum(base)
@@ -206,6 +206,7 @@ def test_wordpress_login_and_post_submit_every_hidden_field_with_the_session_coo
     assert any(c.startswith("wordpress_logged_in_") for c in site.post_cookies[0])
     assert new_id == str(site.comments[-1].id)
     assert forum.find_comment_with(THREAD, "[np:h1-3]") == new_id
+    assert "/wp-admin/" not in [req.path for req, _ in httpserver.log]  # the dashboard is not loaded
 
 
 def test_find_comment_with_sees_only_dealer_comments_on_the_page(wp) -> None:
