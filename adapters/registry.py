@@ -17,13 +17,17 @@ Config keys per kind (all optional unless marked):
     default: the ``NOMICPOKER_BLOGNOMIC_USER`` / ``NOMICPOKER_BLOGNOMIC_PASSWORD`` environment
     variables), ``contact`` (put in the User-Agent), ``delay`` (seconds between requests,
     default 2), ``timeout`` (seconds, default 30), ``max_retries`` (default 3),
+    ``backoff`` (first wait in seconds after a 429/5xx without Retry-After, default 5),
     ``cache_dir`` (default ``<state>/blognomic-cache``).
 
 ``reddit``
     ``site`` (a praw.ini site name; otherwise praw reads ``praw_*`` environment variables),
     ``user_agent``, ``dealer`` (default: the authenticated account), ``comment_sort``
-    (default ``old``), ``subreddit`` (for ``create_thread``), ``oauth_url``/``reddit_url``
-    (only to point praw at another server, as the tests do).
+    (default ``old``), ``subreddit`` (for ``create_thread``), ``timeout`` (seconds per
+    request), ``oauth_url``/``reddit_url`` (only to point praw at another server, as the
+    tests do).
+
+See docs/forums.md for setting each one up.
 """
 
 from __future__ import annotations
