@@ -19,25 +19,12 @@ round whose last raise was called (DESIGN.md, Rulesets).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .actions import AllIn, Call, Check, Fold, Raise, Timeout
-from .hand import Hand, LegalActions, Rejection, Seat
+from .actions import AllIn, Call, Check, Fold, Muck, Raise, Timeout
+from .hand import Hand, LegalActions, Rejection, Seat, evolve, reject, seat_index
+from .showdown import do_muck, needs_reveal, settle_if_done
 
 #: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
 BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)
-
-
-def reject(hand: Hand, code: str, message: str) -> Rejection:
-    """A rejection quoting the ruleset's sentence for ``code``."""
-    return Rejection(code, message, hand.ruleset.cite(code))
-
-
-def seat_index(hand: Hand, name: str) -> int | None:
-    for i, s in enumerate(hand.seats):
-        if s.name == name:
-            return i
-    return None
 
 
 def put(seat: Seat, chips: int) -> Seat:
@@ -129,9 +116,7 @@ def first_after_button(hand: Hand) -> int:
 
 def continue_betting(hand: Hand, after: int) -> Hand:
     """After seat ``after`` acted: the next actor, or the end of the round (and perhaps of
-    the hand). Imported lazily from the engine to keep the round/showdown logic in one place."""
-    from .engine import end_round, settle_if_done
-
+    the hand)."""
     live = 0
     for s in hand.seats:
         if not s.folded:
@@ -141,7 +126,7 @@ def continue_betting(hand: Hand, after: int) -> Hand:
     j = next_actor(hand, (after + 1) % len(hand.seats))
     if j is None:
         return end_round(hand)
-    return replace(hand, to_act=j)
+    return evolve(hand, to_act=j)
 
 
 def _check_turn(hand: Hand, ev) -> int | Rejection:
@@ -178,7 +163,7 @@ def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
         return i
     s = hand.seats[i]
     seat = Seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
-    h = replace(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,),
+    h = evolve(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,),
                 acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
     return continue_betting(h, i)
 
@@ -196,7 +181,7 @@ def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
         return reject(hand, "check_facing_raise",
                       f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
                       f"{s.round_bet} this round ({owe} to call)")
-    h = replace(hand, log=hand.log + (ev,), acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
+    h = evolve(hand, log=hand.log + (ev,), acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
     return continue_betting(h, i)
 
 
@@ -216,7 +201,7 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
     if ev.amount is not None and ev.amount != chips:
         return reject(hand, "call_amount_mismatch",
                       f"the amount to call for {s.name} is {chips}, not {ev.amount}")
-    h = replace(hand, seats=_with_seat(hand, i, put(s, chips)), log=hand.log + (ev,),
+    h = evolve(hand, seats=_with_seat(hand, i, put(s, chips)), log=hand.log + (ev,),
                 acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
     return continue_betting(h, i)
 
@@ -242,7 +227,7 @@ def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
         else:
             full_acted = full_acted | {i}
     seat = put(s, total - s.round_bet)
-    h = replace(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,), high_bet=total,
+    h = evolve(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,), high_bet=total,
                 last_raise=last_raise, short_sum=short_sum, full_acted=full_acted,
                 acted=frozenset((i,)), aggressor=i)
     return continue_betting(h, i)
@@ -292,7 +277,7 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
         if s.money < owe and not hand.ruleset.all_in_for_less:
             return reject(hand, "insufficient_money",
                           f"{s.name} has {s.money}, less than the {owe} needed to call")
-        h = replace(hand, seats=_with_seat(hand, i, put(s, s.money)), log=hand.log + (ev,),
+        h = evolve(hand, seats=_with_seat(hand, i, put(s, s.money)), log=hand.log + (ev,),
                     acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
         return continue_betting(h, i)
     if not may_raise(hand, i):
@@ -310,13 +295,26 @@ def do_timeout(hand: Hand, ev: Timeout) -> Hand | Rejection:
         if la.check:
             return do_check(hand, Check(ev.player, hand.number, hand.round))
         return do_fold(hand, Fold(ev.player, hand.number, hand.round))
-    from .showdown import do_muck, needs_reveal
-
     if ev.player in needs_reveal(hand):
-        from .actions import Muck
-
         return do_muck(hand, Muck(ev.player))
     i = seat_index(hand, ev.player)
     if i is None:
         return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
     return reject(hand, "not_your_turn", f"{ev.player} has nothing to do in hand {hand.number} now")
+
+
+def end_round(hand: Hand) -> Hand:
+    """The betting round is over: after the river go to showdown, else wait for the next
+    board cards. When at most one player can still bet, betting is closed for the hand
+    (``runout``) and the board runs out without more rounds of betting."""
+    if hand.round >= 4:
+        return settle_if_done(evolve(hand, round=5, to_act=None))
+    seats = tuple(
+        s if not s.round_bet else
+        Seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
+        for s in hand.seats
+    )
+    can = sum(1 for s in seats if not s.folded and s.money > 0)
+    return evolve(hand, seats=seats, round=hand.round + 1, to_act=None, high_bet=0,
+                   last_raise=0, acted=frozenset(), full_acted=frozenset(), short_sum=0,
+                   runout=can <= 1, aggressor=None)

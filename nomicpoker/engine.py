@@ -16,7 +16,7 @@ the caller promised it would be, etc.) raise.
 
 from __future__ import annotations
 
-from dataclasses import replace
+
 from typing import Callable, Sequence
 
 from .actions import AllIn, Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal, Timeout
@@ -28,14 +28,16 @@ from .betting import (
     do_fold,
     do_raise,
     do_timeout,
+    end_round,
     first_after_button,
     legal,
     next_actor,
-    reject,
-    seat_index,
 )
 from .cards import FULL_DECK
-from .hand import Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand
+from .hand import (
+    Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, reject,
+    seat_index,
+)
 from .ruleset import Ruleset
 from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
 
@@ -117,7 +119,7 @@ def start_hand(
     # largest blind as set, not as posted.
     high = max(max(round_bet), max(blinds) if blinds else 0)
     hand = Hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
-                min_bet=min_bet, high_bet=high)
+                min_bet=min_bet, high_bet=high, index={nm: i for i, nm in enumerate(names)})
     if ruleset.first_to_act == "after_big_blind" and blinds:
         start = (first_blind + len(blinds)) % n
     else:
@@ -125,33 +127,22 @@ def start_hand(
     j = next_actor(hand, start)
     if j is None:  # forced bets put everyone but one all in: no betting at all
         return end_round(hand)
-    return replace(hand, to_act=j)
+    return evolve(hand, to_act=j)
 
 
-def end_round(hand: Hand) -> Hand:
-    """The betting round is over: after the river go to showdown, else wait for the next
-    board cards. When at most one player can still bet, betting is closed for the hand
-    (``runout``) and the board runs out without more rounds of betting."""
-    if hand.round >= 4:
-        return settle_if_done(replace(hand, round=5, to_act=None))
-    seats = tuple(
-        s if not s.round_bet else
-        Seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
-        for s in hand.seats
-    )
-    can = sum(1 for s in seats if not s.folded and s.money > 0)
-    return replace(hand, seats=seats, round=hand.round + 1, to_act=None, high_bet=0,
-                   last_raise=0, acted=frozenset(), full_acted=frozenset(), short_sum=0,
-                   runout=can <= 1, aggressor=None)
-
-
-def _seen(hand: Hand) -> set[str]:
-    seen = set(hand.board)
-    for s in hand.seats:
-        seen.update(s.hole)
-        if s.revealed:
-            seen.update(s.revealed)
-    return seen
+def _duplicate(hand: Hand, cards: tuple[str, ...]) -> str | None:
+    """The first of ``cards`` already in play (board, dealt or shown hole cards, or earlier in
+    ``cards``): with one shared deck no card can appear twice. Plain loops, not a set: this
+    runs for every deal of every replayed hand and the hands are small."""
+    board = hand.board
+    seats = hand.seats
+    for k, c in enumerate(cards):
+        if c in board or c in cards[:k]:
+            return c
+        for s in seats:
+            if c in s.hole or (s.revealed is not None and c in s.revealed):
+                return c
+    return None
 
 
 def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
@@ -168,20 +159,19 @@ def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
         if c not in _DECK:
             return reject(hand, "bad_card", f"{c!r} is not a card")
     if hand.ruleset.deck == "shared":
-        seen = _seen(hand)
-        for k, c in enumerate(cards):
-            if c in seen or c in cards[:k]:
-                return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
+        dup = _duplicate(hand, cards)
+        if dup is not None:
+            return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     board = hand.board + cards
     if hand.runout:
-        h = replace(hand, board=board, log=hand.log + (ev,),
+        h = evolve(hand, board=board, log=hand.log + (ev,),
                     round=5 if len(board) >= 5 else hand.round + 1)
         return settle_if_done(h)
-    h = replace(hand, board=board, log=hand.log + (ev,))
+    h = evolve(hand, board=board, log=hand.log + (ev,))
     j = next_actor(h, first_after_button(h))
     if j is None:
         return end_round(h)
-    return replace(h, to_act=j)
+    return evolve(h, to_act=j)
 
 
 def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
@@ -199,14 +189,13 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
         if c not in _DECK:
             return reject(hand, "bad_card", f"{c!r} is not a card")
     if hand.ruleset.deck == "shared":
-        seen = _seen(hand)
-        for k, c in enumerate(cards):
-            if c in seen or c in cards[:k]:
-                return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
+        dup = _duplicate(hand, cards)
+        if dup is not None:
+            return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     seats = list(hand.seats)
     seats[i] = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
                     s.mucked, s.dead)
-    return replace(hand, seats=tuple(seats), log=hand.log + (ev,))
+    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,))
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {

@@ -143,6 +143,8 @@ class Hand:
     #: seats in the order they mucked at showdown (a pot all of whose contenders mucked goes
     #: to the last of them to concede)
     mucks: tuple[int, ...] = ()
+    #: player name -> seat index (derived from ``seats``; kept so lookups are O(1))
+    index: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def pot(self) -> int:
@@ -156,3 +158,33 @@ class Hand:
             if s.name == name:
                 return s
         raise KeyError(name)
+
+
+def reject(hand: Hand, code: str, message: str) -> Rejection:
+    """A rejection quoting the ruleset's sentence for ``code``."""
+    return Rejection(code, message, hand.ruleset.cite(code))
+
+
+def seat_index(hand: Hand, name: str) -> int | None:
+    """The seat index of ``name``, ``None`` when not seated in this hand."""
+    if hand.index:
+        return hand.index.get(name)
+    for i, s in enumerate(hand.seats):
+        if s.name == name:
+            return i
+    return None
+
+
+def evolve(hand: Hand, **changes: object) -> Hand:
+    """``dataclasses.replace`` for :class:`Hand`, without re-running ``__init__``.
+
+    Why: replay applies tens of thousands of events per second and ``replace`` (which
+    rebuilds every field through ``__init__``) was 40% of the time. A Hand has no
+    ``__post_init__`` and no validation in ``__init__``, so copying the field dict and
+    overriding the changed fields gives the identical value; the result is as frozen as any.
+    """
+    new = object.__new__(Hand)
+    d = new.__dict__
+    d.update(hand.__dict__)
+    d.update(changes)
+    return new

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .actions import Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal
-from .engine import Hand, Rejection, apply, legal_actions, need, start_hand
+from .engine import Hand, Rejection, apply, need, start_hand
 from .ruleset import Ruleset
 
 #: the fields this module reads, in the order the writer puts them first
@@ -289,64 +289,69 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
         return str(e)
 
 
-def to_event(hand: Hand, phh_players: tuple[str, ...], action: str) -> Event | None | str:
+def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | str:
     """One PHH action as an engine event against the current ``hand``, ``None`` for an
     action with nothing to apply (unknown hole cards, a no-op), or why it is malformed.
-    ``cc`` is a check or a call depending on the amount to call now."""
-    words = action.split("#", 1)[0].split()
+    ``labels`` maps ``p1`` .. ``pn`` to player names. ``cc`` is a check or a call depending
+    on the amount to call now."""
+    if "#" in action:
+        action = action.split("#", 1)[0]
+    words = action.split()
     if not words:
         return None
-    if words[0] == "d":
-        if len(words) == 4 and words[1] == "dh":
-            p = _player(phh_players, words[2])
+    nw = len(words)
+    w0 = words[0]
+    if w0 == "d":
+        if nw == 4 and words[1] == "dh":
+            p = labels.get(words[2])
             if p is None:
                 return f"unknown player {words[2]!r}"
             if "?" in words[3]:
                 return None
             return DealHole(p, _cards(words[3]))
-        if len(words) == 3 and words[1] == "db":
+        if nw == 3 and words[1] == "db":
             return DealBoard(_cards(words[2]))
         return f"unknown dealer action {action!r}"
-    p = _player(phh_players, words[0])
+    p = labels.get(w0)
     if p is None:
-        return f"unknown player {words[0]!r}"
-    op = words[1] if len(words) > 1 else ""
-    if op == "f" and len(words) == 2:
-        return Fold(p)
-    if op == "cc" and len(words) == 2:
-        la = legal_actions(hand)
-        if la is not None and la.player == p and la.call:
-            return Call(p)
-        return Check(p)
-    if op == "cbr" and len(words) == 3:
-        try:
-            amount = int(words[2])
-        except ValueError:
-            try:
-                amount = float(words[2])
-            except ValueError:
-                return f"bad amount {words[2]!r}"
-            if not amount.is_integer():
-                return f"fractional amount {words[2]!r}"
-            amount = int(amount)
-        return Raise(p, amount=amount)
-    if op == "sm":
-        if len(words) == 2:
+        return f"unknown player {w0!r}"
+    op = words[1] if nw > 1 else ""
+    if nw == 2:
+        if op == "f":
+            return Fold(p)
+        if op == "cc":
+            i = hand.to_act
+            if i is not None and hand.high_bet > hand.seats[i].round_bet:
+                return Call(p)
+            return Check(p)
+        if op == "sm":
             return Muck(p)
-        if words[2] == "-":
-            hole = hand.seat(p).hole
-            return Reveal(p, hole) if hole else f"{p} shows unknown cards"
-        if "?" in words[2]:
-            return f"{p} shows unknown cards {words[2]!r}"
-        return Reveal(p, _cards(words[2]))
+    elif nw == 3:
+        if op == "cbr":
+            try:
+                amount = int(words[2])
+            except ValueError:
+                try:
+                    value = float(words[2])
+                except ValueError:
+                    return f"bad amount {words[2]!r}"
+                if not value.is_integer():
+                    return f"fractional amount {words[2]!r}"
+                amount = int(value)
+            return Raise(p, amount=amount)
+        if op == "sm":
+            if words[2] == "-":
+                hole = hand.seat(p).hole
+                return Reveal(p, hole) if hole else f"{p} shows unknown cards"
+            if "?" in words[2]:
+                return f"{p} shows unknown cards {words[2]!r}"
+            return Reveal(p, _cards(words[2]))
     return f"unknown action {action!r}"
 
 
-def _player(players: tuple[str, ...], label: str) -> str | None:
-    if len(label) < 2 or label[0] != "p" or not label[1:].isdigit():
-        return None
-    i = int(label[1:]) - 1
-    return players[i] if 0 <= i < len(players) else None
+def labels_of(players: tuple[str, ...]) -> dict[str, str]:
+    """``{"p1": first name, ...}``: PHH's player labels."""
+    return {f"p{i + 1}": name for i, name in enumerate(players)}
 
 
 def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
@@ -358,9 +363,9 @@ def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
     hand = setup(phh, ruleset)
     if isinstance(hand, str):
         return None, hand, None
-    players = phh.players
+    labels = labels_of(phh.players)
     for k, action in enumerate(phh.actions):
-        ev = to_event(hand, players, action)
+        ev = to_event(hand, labels, action)
         if ev is None:
             continue
         if isinstance(ev, str):

@@ -14,12 +14,12 @@ minimum passed to the evaluator, and the odd-chip policy (:mod:`nomicpoker.pots`
 
 from __future__ import annotations
 
-from dataclasses import replace
+from itertools import combinations
 
 from .actions import Muck, Reveal
-from .betting import reject, seat_index
 from .cards import FULL_DECK
-from .hand import Hand, PotAward, Rejection, Result, Seat, ShownHand
+from .hand import Hand, PotAward, Rejection, Result, Seat, ShownHand, evolve, reject, seat_index
+from .evaluator import HandValue, best_hand, evaluate5, value7
 from .pots import build_pots, split, uncalled
 
 _DECK = frozenset(FULL_DECK)
@@ -105,7 +105,7 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
                 False, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
-    return settle_if_done(replace(hand, seats=tuple(seats), log=hand.log + (ev,)))
+    return settle_if_done(evolve(hand, seats=tuple(seats), log=hand.log + (ev,)))
 
 
 def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
@@ -116,8 +116,26 @@ def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
     seat = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole, None, True, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
-    h = replace(hand, seats=tuple(seats), log=hand.log + (ev,), mucks=hand.mucks + (i,))
+    h = evolve(hand, seats=tuple(seats), log=hand.log + (ev,), mucks=hand.mucks + (i,))
     return settle_if_done(h)
+
+
+def best_five(hole: tuple[str, ...], board: tuple[str, ...], min_hole_cards: int) -> HandValue:
+    """:func:`nomicpoker.evaluator.best_hand`, faster when any five may play.
+
+    Why: ``best_hand`` (the evaluator's reference path) classifies all 21 subsets of seven
+    cards and was a third of PHH replay time. With ``min_hole_cards = 0`` the table path
+    ``value7`` gives the best value; the first subset in the same enumeration order with
+    that value is the one ``best_hand`` reports, so the result is identical (a test pins it).
+    """
+    cards = tuple(hole) + tuple(board)
+    if min_hole_cards == 0 and 5 <= len(cards) <= 7:
+        v = value7(cards)
+        for idx in combinations(range(len(cards)), 5):
+            sub = [cards[i] for i in idx]
+            if value7(sub) == v:
+                return evaluate5(sub)
+    return best_hand(hole, board, min_hole_cards)
 
 
 def settle_if_done(hand: Hand) -> Hand:
@@ -136,8 +154,6 @@ def settle_if_done(hand: Hand) -> Hand:
 def settle(hand: Hand) -> Hand:
     """Pay the hand out: the new :class:`Hand` has ``result`` set and every seat's ``money``
     is its finishing Money (so Money + pot + destroyed is conserved across the hand)."""
-    from .evaluator import best_hand
-
     rs = hand.ruleset
     seats = hand.seats
     n = len(seats)
@@ -158,7 +174,7 @@ def settle(hand: Hand) -> Hand:
         for i in range(n):
             s = seats[i]
             if live[i] and s.revealed is not None and len(s.revealed) + len(hand.board) >= 5:
-                hv = best_hand(s.revealed, hand.board, rs.min_hole_cards)
+                hv = best_five(s.revealed, hand.board, rs.min_hole_cards)
                 values[i] = hv.value
                 shown.append(ShownHand(s.name, s.revealed, hv.cards, hv.name, hv.value))
     btn = hand.button
@@ -196,4 +212,4 @@ def settle(hand: Hand) -> Hand:
         new_seats.append(Seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded, s.hole,
                               s.revealed, s.mucked, s.dead))
     result = Result(tuple(awards), returned, destroyed, payouts, tuple(shown), uncontested)
-    return replace(hand, seats=tuple(new_seats), result=result, to_act=None)
+    return evolve(hand, seats=tuple(new_seats), result=result, to_act=None)
