@@ -392,7 +392,8 @@ class BlogNomicForum:
 
     def check(self) -> list[tuple[str, bool, str]]:
         rows: list[tuple[str, bool, str]] = [
-            ("site profile", True, f"{self.profile.name} ({self.profile.source})")
+            ("site profile", True, f"{self.profile.name} ({self.profile.source})"),
+            ("user agent", True, str(self.http.session.headers.get("User-Agent", ""))),
         ]
         try:
             response = self.http.request("GET", self.base_url)

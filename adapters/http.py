@@ -27,7 +27,7 @@ import requests
 
 from .base import ForumError
 
-DEFAULT_USER_AGENT = "nomicpoker/0.1 (nomic poker dealer bot; +https://github.com/nomicpoker)"
+DEFAULT_USER_AGENT = "nomicpoker/0.1 (nomic poker dealer bot; no contact configured)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 300.0
 

@@ -228,6 +228,15 @@ def test_failed_login_says_what_the_site_said_and_never_the_password(wp) -> None
     assert site.posts == []
 
 
+def test_login_that_sets_no_session_cookie_is_a_failed_login(wp) -> None:
+    site, base = wp
+    site.login_answer = "no_cookie"
+    with pytest.raises(ForumError) as err:
+        make_forum(base).post_comment(THREAD, "hello")
+    assert err.value.code == "login_failed" and "wordpress_logged_in_" in err.value.message
+    assert site.posts == []
+
+
 def test_duplicate_comment_refusal_is_reported_with_the_sites_words(wp) -> None:
     site, base = wp
     site.post_answer = "duplicate"
@@ -249,7 +258,8 @@ def test_check_tries_connection_and_login_without_posting(wp) -> None:
     site, base = wp
     rows = make_forum(base).check()
     assert [(what, ok) for what, ok, _ in rows] == [
-        ("site profile", True), ("connection", True), ("credentials", True), ("login", True)
+        ("site profile", True), ("user agent", True), ("connection", True), ("credentials", True),
+        ("login", True),
     ]
     bad = make_forum(base, password="nope").check()
     assert bad[-1][0] == "login" and bad[-1][1] is False
@@ -404,7 +414,7 @@ def test_cli_forum_check_with_a_config_file_says_what_works(wp, tmp_path, monkey
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
     good = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert good.exit_code == 0, good.output
-    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 4
+    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 5
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "wrong-pw-123")
     bad = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert bad.exit_code == 1
