@@ -36,6 +36,7 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -125,8 +126,8 @@ _ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _
 _DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
 #: A line of nothing but DICE rolls: a hole-card draw that forgot its HAND tag. (A DICE roll
 #: inside other chat may be for another game and is left alone.)
-_DICE_LINE = re.compile(r"^[^\S\n]*(?P<dice>dice[0-9]+(?:[^\S\n,]*dice[0-9]+)*)[^\S\n.!]*$",
-                        _F | re.MULTILINE)
+_DICE_LINE = re.compile(r"^[^\S\n]*(?P<dice>dice[0-9]+(?:(?:[^\S\n]|,)*dice[0-9]+)*)"
+                        r"[^\S\n]*[.!]*[^\S\n]*$", _F | re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*", _F)
 #: Any-script word, so an unknown verb like "fóld" is quoted whole, not as "f".
 _UWORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.IGNORECASE)
@@ -145,6 +146,7 @@ _CARD = re.compile(
 _CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
 _CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
 _TOKEN = re.compile(r"[^\s,;]+")
+_REST_EMPTY = re.compile(r"[^\S\n]*[.!]*[^\S\n]*(?:\n|$)")
 _PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
 _DRAW_CARDS = re.compile(rf"(?<![A-Za-z])cards?(?={_SP}*[:#]?{_SP}*[0-9])", _F)
 _POSITIONS = re.compile(
@@ -216,14 +218,19 @@ class _Parser:
     def __init__(self, sk: Skeleton):
         self.sk = sk
         self.s = sk.text
+        self.newlines = [i for i, ch in enumerate(self.s) if ch == "\n"]
 
     def frag(self, start: int, end: int) -> str:
         a, b = orig_span(self.sk, start, end)
         return self.sk.visible[a:b].strip()
 
     def line_end(self, pos: int) -> int:
-        e = self.s.find("\n", pos)
-        return len(self.s) if e < 0 else e
+        i = bisect.bisect_left(self.newlines, pos)
+        return self.newlines[i] if i < len(self.newlines) else len(self.s)
+
+    def rest_is_empty(self, pos: int) -> bool:
+        """Only spaces and closing ``.``/``!`` from ``pos`` to the end of the line?"""
+        return bool(_REST_EMPTY.match(self.s, pos))
 
     def next_word(self, pos: int) -> tuple[str, int, int] | None:
         p = _SPACES.match(self.s, pos).end()
@@ -287,10 +294,11 @@ class _Parser:
         found: list[str] = []
         p = pos
         end = pos
+        le = self.line_end(pos)
         while True:
             q = _CARD_SEP.match(self.s, p).end() if found else _SPACES.match(self.s, p).end()
             m = _CARD.match(self.s, q)
-            if m and m.start() < self.line_end(pos):
+            if m and m.start() < le:
                 tok = self.frag(m.start(), m.end())
                 try:
                     found.append(parse_card(re.sub(r"\s+", " ", m.group(0))))
@@ -300,7 +308,7 @@ class _Parser:
                 p = end = m.end()
                 continue
             t = _TOKEN.match(self.s, q)
-            if t and t.start() < self.line_end(pos):
+            if t and t.start() < le:
                 tok = t.group(0).rstrip(".!?)\"'")
                 if tok and _CARDLIKE.match(tok):
                     raise _Reject("bad_card", f'"{self.frag(t.start(), t.start() + len(tok))}" '
@@ -424,15 +432,11 @@ class _Parser:
 
     def bare_reveal(self, start: int, pos: int, hand: int) -> tuple[Intent | None, int]:
         """``HAND3 7♥ 2♠``: a HAND tag followed by nothing but cards on its line."""
-        le = self.line_end(pos)
-        rest = self.s[pos:le].rstrip(" .!")
-        if not rest:
-            return None, pos
         try:
             cards, end = self.cards(start, pos)
         except _Reject:
             return None, pos
-        if cards and self.s[end:le].strip(" .!") == "":
+        if cards and self.rest_is_empty(end):
             return Intent("reveal", hand=hand, cards=cards), end
         return None, pos
 
@@ -448,7 +452,7 @@ class _Parser:
             if has_verb and lead.group("verb").lower().lstrip("i ").startswith(("reveal", "show")):
                 raise
             return None, ls
-        if not cards or self.s[end:le].strip(" .!") != "":
+        if not cards or not self.rest_is_empty(end):
             return None, ls
         if not has_verb and len(cards) < 2:
             return None, ls
@@ -473,7 +477,7 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     p = _Parser(sk)
     s = sk.text
     found: list[tuple[int, int, Intent | GrammarError]] = []
-    covered: list[tuple[int, int]] = []
+    covered: list[tuple[int, int]] = []  # spans already read, sorted by start
 
     def record(start: int, end: int, res: Intent | GrammarError) -> None:
         a, b = orig_span(sk, start, end)
@@ -488,10 +492,16 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
                 "letter or digit. Commands are read in plain Latin letters and digits only; "
                 "retype it.", vis[a:b].strip())
         found.append((start, end, res))
-        covered.append((start, max(end, start + 1)))
+        bisect.insort(covered, (start, max(end, start + 1)))
+
+    def overlaps(a: int, b: int) -> bool:
+        """Does [a, b) meet a span already read? (Spans do not overlap one another, so the
+        last span starting before ``b`` is the only candidate.)"""
+        i = bisect.bisect_left(covered, (b, -1)) - 1
+        return i >= 0 and covered[i][1] > a
 
     def is_covered(i: int) -> bool:
-        return any(a <= i < b for a, b in covered)
+        return overlaps(i, i + 1)
 
     def attempt(start: int, fn) -> None:  # type: ignore[no-untyped-def]
         try:
@@ -526,7 +536,7 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     pos = 0
     while pos <= len(s):
         le = p.line_end(pos)
-        if not any(a < le and pos < b for a, b in covered) and s[pos:le].strip():
+        if not overlaps(pos, max(le, pos + 1)) and not p.rest_is_empty(pos):
             attempt(pos, lambda pos=pos, le=le: p.reveal_line(pos, le))
         pos = le + 1
     for m in _DICE_LINE.finditer(s):

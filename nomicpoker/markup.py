@@ -113,7 +113,9 @@ def strip_forum_quotes(text: str) -> str:
     """Remove ``[quote]...[/quote]`` blocks (innermost first, so nesting works; an unclosed
     ``[quote]`` hides the rest), struck-out ``[s]`` text, and other BBCode tags (keeping text)."""
     prev = None
-    while prev != text:
+    for _ in range(20):  # deeper nesting than this is abuse: the open-quote rule hides the rest
+        if prev == text:
+            break
         prev = text
         text = _BB_QUOTE.sub("\n", text)
     text = _BB_QUOTE_OPEN.sub("\n", text)

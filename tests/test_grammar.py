@@ -396,3 +396,17 @@ def test_to_action_carries_player_hand_round_and_amount() -> None:
 def test_to_action_refuses_dealer_business(kind: str) -> None:
     with pytest.raises(ValueError):
         to_action(Intent(kind, hand=3), "alice")  # type: ignore[arg-type]
+
+
+# --- robustness ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    "HAND3 " * 20000, "7h " * 30000, "[quote]" * 3000 + "x" + "[/quote]" * 3000,
+    "HAND3 ROUND1 raise 20\n" * 3000, "> x\n" * 20000, "<b>" * 20000,
+])
+def test_huge_pathological_comments_are_read_in_reasonable_time(body: str) -> None:
+    # A poll run must not stall on one hostile comment (generous bound: cores are shared).
+    import time
+    t = time.perf_counter()
+    parse_comment(body, "markdown")
+    assert time.perf_counter() - t < 10
