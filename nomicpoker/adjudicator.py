@@ -22,10 +22,11 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import engine, grammar
+from . import engine, grammar, markup
 from . import notices as say
 from .actions import DealBoard, Muck, Reveal, Timeout
 from .dealing import (
@@ -195,7 +196,10 @@ class _Folder:
             self._reject(rev, number, parsed.code, parsed.message)
             return
         intent = parsed
-        if h is None or h.phase == "complete":
+        if h is None:
+            self._verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
+            return
+        if h.phase == "complete":
             self._reject(rev, number, "hand_over", "no hand is running in this thread"
                          + (f": hand {number} is over" if number else ""))
             return
@@ -204,7 +208,7 @@ class _Folder:
             self._reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
                          f"{number} (seated: {', '.join(seated)})")
             return
-        named = getattr(intent, "player", None)
+        named = getattr(intent, "player", None) or _other_player_named(rev, intent, seated)
         if named and named != rev.author:
             self._reject(rev, number, "not_player_action",
                          f"{rev.author} cannot act for {named}: a player acts only in their own comment")
@@ -430,6 +434,23 @@ class _Folder:
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k), thread)
+
+
+def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
+    """Another seated player's name on the action's own line (``bob: HAND1 ROUND1 folds``
+    posted by alice). The grammar reads the action and ignores names; acting for someone else
+    must not pass as the author's own action. The author's own name is fine (the rule's
+    example statement starts with it)."""
+    text = markup.visible_text(rev.body, rev.body_format)
+    core = (intent.text or "").strip()
+    for line in text.splitlines():
+        if core and core.split()[0] in line:
+            rest = line.replace(core, " ")
+            words = {w.casefold() for w in re.findall(r"[^\s:;,.!?()*_\[\]<>\"']+", rest)}
+            for p in seated:
+                if p != rev.author and p.casefold() in words:
+                    return p
+    return None
 
 
 def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],

@@ -198,3 +198,13 @@ def test_a_deadline_checks_or_folds_for_the_player_as_a_recorded_event(tmp_path)
     bodies = t.new_dealer()
     assert any("alice's deadline passed" in b for b in bodies)
     assert any("**bob** to act" in b for b in bodies)
+
+
+def test_an_action_for_another_player_is_rejected_once(tmp_path):
+    t = ready(tmp_path)
+    cid = t.p["alice"].say("bob: HAND1 ROUND1 folds")
+    t.run()
+    t.run()
+    replies = replies_to(t, cid)
+    assert len(replies) == 1 and "`not_player_action`" in replies[0] and "alice cannot act for bob" in replies[0]
+    assert t.gndt()["alice"] == (95, "x", 5) and t.gndt()["bob"] == (95, "-", 5)
