@@ -278,3 +278,10 @@ def test_cli_check_table_reads_the_tables_forum_from_the_ledger(tmp_path: Path) 
     assert ok.exit_code == 0 and str(tmp_path / "forum.db") in ok.output
     missing = _cli(tmp_path, "check", "--table", "nope")
     assert missing.exit_code == 1 and "nope" in missing.output
+
+
+def test_cli_uses_nomicpoker_state_when_no_state_option(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("NOMICPOKER_STATE", str(tmp_path / "elsewhere"))
+    r = CliRunner().invoke(app, ["forum", "new-thread", "Hand 1"])
+    assert r.exit_code == 0, r.output
+    assert [t.title for t in LocalForum(tmp_path / "elsewhere" / "forum.db").threads()] == ["Hand 1"]
