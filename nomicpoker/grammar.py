@@ -146,6 +146,8 @@ _CARD = re.compile(
 _CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
 _CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
 _TOKEN = re.compile(r"[^\s,;]+")
+_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
+_NUMBERISH = re.compile(r"[0-9][0-9A-Za-z.,]*")
 _REST_EMPTY = re.compile(r"[^\S\n]*[.!]*[^\S\n]*(?:\n|$)")
 _PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
 _DRAW_CARDS = re.compile(rf"(?<![A-Za-z])cards?(?={_SP}*[:#]?{_SP}*[0-9])", _F)
@@ -242,9 +244,10 @@ class _Parser:
     # -- tail rule --------------------------------------------------------------------------
     def check_tail(self, start: int, end: int, kind: str) -> None:
         """After a complete action the line is chat, unless the next word shows the action was
-        garbled (a number or an action word directly after it)."""
-        p = _SPACES.match(self.s, end).end()
-        m = _WORD.match(self.s, p) or re.compile(r"[0-9][0-9A-Za-z.,]*").match(self.s, p)
+        garbled or conditional: a number or an action word directly after it, or after a
+        connective (``check/fold``, ``check or fold``, ``raise 20 then call``)."""
+        p = _TAIL_LEAD.match(self.s, end).end()
+        m = _WORD.match(self.s, p) or _NUMBERISH.match(self.s, p)
         if not m:
             return
         w = m.group(0)

@@ -123,7 +123,8 @@ def strip_forum_quotes(text: str) -> str:
     return _BB_TAG.sub("", text)
 
 
-_QUOTE_LINE = re.compile(r"^[ \t]{0,3}>")
+#: ``&gt;`` too: Reddit's API returns Markdown bodies with ``>`` entity-escaped.
+_QUOTE_LINE = re.compile(r"^[ \t]{0,3}(?:>|&gt;|&#62;|&#x3e;)", re.IGNORECASE)
 
 
 def strip_quote_lines(text: str, lazy: bool) -> str:

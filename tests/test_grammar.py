@@ -191,6 +191,7 @@ def test_html_paragraphs_are_separate_lines() -> None:
     ("<!-- HAND3 ROUND1 raise 20 -->", "html"),
     ('<span style="display: none">HAND3 ROUND1 raise 20</span>', "html"),
     ("<blockquote>HAND3 ROUND1 raise 20", "markdown"),
+    ("&gt; Bob wrote:\nHAND3 ROUND1 raise 20\n\nhmm", "markdown"),  # Reddit escapes ">"
 ])
 def test_quoted_struck_or_hidden_actions_do_not_act(body: str, fmt: str) -> None:
     assert parse_comment(body, fmt) == NoAction()
@@ -274,7 +275,9 @@ def test_hand_and_round_with_no_action_is_rejected() -> None:
 
 
 def test_garbled_tail_is_rejected_not_guessed() -> None:
-    for body in ("HAND3 ROUND1 raise 20 30", "HAND3 ROUND1 raise 20 fold", "HAND3 ROUND1 call twenty"):
+    for body in ("HAND3 ROUND1 raise 20 30", "HAND3 ROUND1 raise 20 fold", "HAND3 ROUND1 call twenty",
+                 "HAND3 ROUND2 check/fold", "HAND3 ROUND2 check or fold", "HAND3 ROUND1 raise 20 then call",
+                 "HAND3 ROUND2 check-fold"):
         e = error(body)
         assert e.code in ("unparseable", "bad_amount"), body
 
