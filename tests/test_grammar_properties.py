@@ -231,3 +231,30 @@ def test_a_single_lookalike_letter_anywhere_in_an_action_is_flagged(intent: Inte
     assert isinstance(r, GrammarError)
     assert r.code == "lookalike"
     assert f"U+{ord(fake):04X}" in r.message
+
+
+# --- one comment, one action; chat never acts ---------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(intents, intents)
+def test_two_different_actions_in_one_comment_are_ambiguous(a: Intent, b: Intent) -> None:
+    r = parse_comment(f"{canonical(a)}\n\n{canonical(b)}")
+    if a == b:
+        assert plain(r) == a
+    else:
+        assert isinstance(r, GrammarError) and r.code == "ambiguous"
+
+
+_CHAT_WORDS = st.sampled_from([
+    "I", "will", "fold", "folds", "call", "calls", "me", "raise", "raises", "the", "stakes", "check",
+    "this", "out", "all", "in", "hand", "3", "20", "nice", "pot", "bet", "dice", "next", "time",
+    "was", "fun", "!", ",", ".", "?", "gg", "reveal", "my", "bluff", "Hand", "FOLD",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_CHAT_WORDS, max_size=30).map(" ".join))
+def test_chat_with_action_words_but_no_tag_never_acts(body: str) -> None:
+    # Only a HAND tag written as a tag (HAND3, Hand #3) or with a ROUND tag starts an action;
+    # "hand 3 fold" in running text is English.
+    assert parse_comment(body) == NoAction()
