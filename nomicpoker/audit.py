@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from . import ledger
 from .poll import fold_for
-from .store import CommentRow, DealerEventRow, HandRow, TableRow, open_engine, transaction
+from .store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
 from .verify import Check, verify_record
 
 
@@ -56,13 +56,14 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path)
         if hashlib.sha256(c.body.encode("utf-8")).hexdigest() != c.sha256:
             diffs.append(Difference(name, f"archive comment {c.forum_id} revision {c.revision}",
                                     "body does not match its sha256"))
+    public = {r.hand: loads(r.secrets) for r in ledger.stored_rows(live, name, "hand_end")}
     with transaction(scratch_engine) as s:
         s.add(_copy(table))
         for model in (HandRow, CommentRow, DealerEventRow):
             for row in live.exec(select(model).where(model.table_name == name).order_by(model.id)).all():
                 s.add(_copy(row))
         s.flush()
-        ledger.store_fold(s, name, fold_for(s, ledger.get_table(s, name), state))
+        ledger.store_fold(s, name, fold_for(s, ledger.get_table(s, name), state, public))
     with Session(scratch_engine) as s:
         for kind in ledger.MODELS:
             have = [ledger.row_values(r) for r in ledger.stored_rows(live, name, kind)]

@@ -63,15 +63,23 @@ def hand_rows(session: Session, table: str) -> list[HandRow]:
 
 def hand_starts(session: Session, table: str, state: Path | None,
                 public: Mapping[int, Mapping[str, str]] | None = None) -> list[HandStart]:
-    """Hand-start records with their secrets: from the secrets folder (``state``), or for
-    finished hands from the published values (``public``: hand -> hex secrets)."""
+    """Hand-start records with their secrets: from the secrets folder (``state``), else for
+    ended hands the published values (stored, or ``public``: hand -> hex secrets). Secrets that
+    do not match the hand's commitments are refused."""
     out = []
+    published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}
+    published.update(public or {})
     for h in hand_rows(session, table):
         secret = None
-        if public and h.number in public:
-            secret = secrets_store.HandSecrets.from_hex(dict(public[h.number]))
-        elif state is not None:
+        if state is not None:
             secret = secrets_store.load_or_none(state, table, h.number)
+        if secret is None and h.number in published:
+            # An auditor's copy of the ledger has no secrets folder: an ended hand's published
+            # secrets serve, once they match the commitments posted at its start.
+            secret = secrets_store.HandSecrets.from_hex(dict(published[h.number]))
+        if secret is not None and secret.commitments() != loads(h.commitments):
+            raise StoreError("inconsistent", f"the secrets of table {table} hand {h.number} do not "
+                             "match the commitments posted at its start")
         out.append(HandStart(
             number=h.number, thread=h.thread, button=h.button, ante=h.ante,
             blinds=tuple(loads(h.blinds)), seats=tuple((n, m) for n, m in loads(h.seats)),

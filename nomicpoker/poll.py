@@ -128,12 +128,14 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
     return added
 
 
-def fold_for(session: Session, table: TableRow, state: Path):
+def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None):
+    """Replay ``table`` from the inputs in ``session`` (``public``: published secrets of ended
+    hands, for a rebuild without the secrets folder)."""
     cfg = ledger.table_config(table, forum_roller=table.forum_kind == "blognomic")
     if cfg.ruleset.content_hash and table.ruleset_hash and cfg.ruleset.content_hash != table.ruleset_hash:
         raise PollError("ruleset_changed", f"ruleset {table.ruleset} changed since table {table.name} "
                         f"was created (hash {cfg.ruleset.content_hash[:12]} != {table.ruleset_hash[:12]})")
-    return fold_table(cfg, ledger.hand_starts(session, table.name, state),
+    return fold_table(cfg, ledger.hand_starts(session, table.name, state, public),
                       ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
 
 

@@ -17,12 +17,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Sequence
 
+from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from . import ledger, secrets_store
 from .adapters.base import ForumError
 from .poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
+from .paths import lock_path
 from .rulesets import load_ruleset
 from .store import HandRow, StoreError, TableRow, dumps, loads, transaction
 
@@ -76,6 +78,10 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
     rs = load_ruleset(ruleset)  # RulesetError names the problem
     config = dict(forum_config or {})
+    for key in config:
+        if any(w in key.lower() for w in ("password", "secret", "token", "api_key")):
+            raise ServiceError("credentials", f"forum config key {key!r} looks like a credential: keep "
+                               "credentials in the environment or an owner-only file (docs/forums.md)")
     if forum == "local":
         config.setdefault("dealer", dealer)
     dealer = str(config.get("dealer", dealer))
@@ -112,6 +118,18 @@ def next_button(players: Sequence[str], previous: str, seated: Sequence[str]) ->
 def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,
                blinds: Sequence[int] = (), now: Callable[[], datetime] = utcnow,
                forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
+    """Start the next hand under the poll lock (so a cron poll never sends beside it)."""
+    state.mkdir(parents=True, exist_ok=True)
+    try:
+        with FileLock(str(lock_path(state)), timeout=120):
+            return _start_hand(engine, state, table_name, ante, thread, blinds, now, forum_factory)
+    except Timeout as exc:
+        raise ServiceError("busy", "a poll has held the lock for two minutes: try again") from exc
+
+
+def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None,
+                blinds: Sequence[int], now: Callable[[], datetime],
+                forum_factory: ForumFactory) -> HandStarted:
     if ante < 0:
         raise ServiceError("bad_ante", f"--ante must be 0 or more, not {ante}")
     with Session(engine) as s:

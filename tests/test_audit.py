@@ -67,3 +67,24 @@ def test_a_tampered_ledger_makes_the_next_poll_refuse_instead_of_extending_it(tm
     t.p["bob"].say("HAND1 ROUND2 check")
     report = t.poll()
     assert not report.ok and "differs from the replay" in report.tables[0].error
+
+
+def test_an_auditor_without_the_secrets_folder_rebuilds_ended_hands_from_published_secrets(tmp_path):
+    import shutil
+
+    t = played(tmp_path)
+    t.act("alice", "HAND1 ROUND2 raise 10")
+    t.act("bob", "HAND1 ROUND2 folds")  # alice wins: the hand ends, secrets published
+    shutil.rmtree(t.state / "secrets")
+    _, diffs = audit(t.engine, t.state)
+    assert diffs == []
+
+
+def test_secrets_that_do_not_match_the_commitments_are_refused(tmp_path):
+    from nomicpoker import secrets_store
+    from _bot_kit import fixed_secrets
+
+    t = played(tmp_path)
+    secrets_store.write(t.state, "T", 1, fixed_secrets("swapped"))
+    res = CliRunner().invoke(app, ["audit", "--state", str(t.state)])
+    assert res.exit_code == 1 and "do not match the commitments" in res.output
