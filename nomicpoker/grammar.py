@@ -146,7 +146,7 @@ _CARD = re.compile(
 _CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
 _CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
 _TOKEN = re.compile(r"[^\s,;]+")
-_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
+_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
 _NUMBERISH = re.compile(r"[0-9][0-9A-Za-z.,]*")
 _REST_EMPTY = re.compile(r"[^\S\n]*[.!]*[^\S\n]*(?:\n|$)")
 _PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
@@ -289,8 +289,7 @@ class _Parser:
         u = _UNIT.match(self.s, end)
         return value, (u.end() if u else end)
 
-    def cards(self, start: int, pos: int, need_all: int | None = None
-              ) -> tuple[tuple[str, ...], int]:
+    def cards(self, start: int, pos: int) -> tuple[tuple[str, ...], int]:
         """Scan a card list from ``pos``; stop at the first word that is not a card. A word
         that looks like a card but is not one (``2x``, ``11h``, ``7 of hoarts``) is a
         ``bad_card`` error naming it."""
