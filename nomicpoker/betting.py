@@ -20,7 +20,7 @@ round whose last raise was called (DESIGN.md, Rulesets).
 from __future__ import annotations
 
 from .actions import AllIn, Call, Check, Fold, Muck, Raise, Timeout
-from .hand import Hand, LegalActions, Rejection, Seat, evolve, reject, seat_index
+from .hand import Hand, LegalActions, Rejection, Seat, evolve, make_seat, reject, seat_index
 from .showdown import do_muck, needs_reveal, settle_if_done
 
 #: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
@@ -30,7 +30,7 @@ BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)
 def put(seat: Seat, chips: int) -> Seat:
     """The seat after moving ``chips`` from its Money into the pot (direct construction:
     this is the hot path of replay, and ``dataclasses.replace`` is several times slower)."""
-    return Seat(seat.name, seat.money - chips, seat.round_bet + chips, seat.total_bet + chips,
+    return make_seat(seat.name, seat.money - chips, seat.round_bet + chips, seat.total_bet + chips,
                 seat.folded, seat.hole, seat.revealed, seat.mucked, seat.dead)
 
 
@@ -89,44 +89,55 @@ def legal(hand: Hand) -> LegalActions | None:
     return LegalActions(s.name, True, check, call, rmin, rmax, all_in)
 
 
-def _pending(hand: Hand, j: int) -> bool:
-    s = hand.seats[j]
-    return not s.folded and s.money > 0 and (j not in hand.acted or s.round_bet < hand.high_bet)
+def _next(seats: tuple[Seat, ...], acted: frozenset[int], high: int, start: int) -> int | None:
+    """The first seat from ``start`` (inclusive, clockwise) still owing an action this round
+    (not folded, Money behind, and not acted since the last raise or not matched it), or
+    ``None`` when the round is over. A lone player who can still bet and has matched the
+    high bet has nobody to bet against: the round is over for him too."""
+    n = len(seats)
+    can = 0
+    last = -1
+    pending = None
+    for k in range(n):
+        j = (start + k) % n
+        s = seats[j]
+        if s.folded or s.money <= 0:
+            continue
+        can += 1
+        last = j
+        if pending is None and (j not in acted or s.round_bet < high):
+            pending = j
+    if can == 0 or (can == 1 and seats[last].round_bet >= high):
+        return None
+    return pending
 
 
 def next_actor(hand: Hand, start: int) -> int | None:
-    """The first seat from ``start`` (inclusive, clockwise) still owing an action this round,
-    or ``None`` when the round is over. A lone player who can still bet and has matched the
-    high bet has nobody to bet against: the round is over for him too."""
-    seats = hand.seats
-    n = len(seats)
-    can = [j for j in range(n) if not seats[j].folded and seats[j].money > 0]
-    if not can or (len(can) == 1 and seats[can[0]].round_bet >= hand.high_bet):
-        return None
-    for k in range(n):
-        j = (start + k) % n
-        if _pending(hand, j):
-            return j
-    return None
+    """:func:`_next` for a hand: who acts next from ``start``, ``None`` if the round is over."""
+    return _next(hand.seats, hand.acted, hand.high_bet, start)
 
 
 def first_after_button(hand: Hand) -> int:
     return (hand.button + 1) % len(hand.seats)
 
 
-def continue_betting(hand: Hand, after: int) -> Hand:
-    """After seat ``after`` acted: the next actor, or the end of the round (and perhaps of
-    the hand)."""
+def continue_betting(hand: Hand, after: int, ev, seats: tuple[Seat, ...], acted: frozenset[int],
+                     **changes: object) -> Hand:
+    """Record seat ``after``'s accepted action ``ev`` (its new ``seats``, ``acted`` and other
+    ``changes``), then move to the next actor, or end the round (and perhaps the hand).
+    One :func:`evolve` on the common path: this is the inner loop of replay."""
     live = 0
-    for s in hand.seats:
+    for s in seats:
         if not s.folded:
             live += 1
+    high = changes.get("high_bet", hand.high_bet)
+    j = None if live <= 1 else _next(seats, acted, high, (after + 1) % len(seats))  # type: ignore[arg-type]
+    h = evolve(hand, seats=seats, acted=acted, log=hand.log + (ev,), to_act=j, **changes)
     if live <= 1:
-        return settle_if_done(hand)
-    j = next_actor(hand, (after + 1) % len(hand.seats))
+        return settle_if_done(h)
     if j is None:
-        return end_round(hand)
-    return evolve(hand, to_act=j)
+        return end_round(h)
+    return h
 
 
 def _check_turn(hand: Hand, ev) -> int | Rejection:
@@ -162,10 +173,9 @@ def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
     if isinstance(i, Rejection):
         return i
     s = hand.seats[i]
-    seat = Seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
-    h = evolve(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,),
-                acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
-    return continue_betting(h, i)
+    seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
+    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), hand.acted | {i},
+                            full_acted=hand.full_acted | {i})
 
 
 def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
@@ -181,8 +191,8 @@ def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
         return reject(hand, "check_facing_raise",
                       f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
                       f"{s.round_bet} this round ({owe} to call)")
-    h = evolve(hand, log=hand.log + (ev,), acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
-    return continue_betting(h, i)
+    return continue_betting(hand, i, ev, hand.seats, hand.acted | {i},
+                            full_acted=hand.full_acted | {i})
 
 
 def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
@@ -201,9 +211,8 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
     if ev.amount is not None and ev.amount != chips:
         return reject(hand, "call_amount_mismatch",
                       f"the amount to call for {s.name} is {chips}, not {ev.amount}")
-    h = evolve(hand, seats=_with_seat(hand, i, put(s, chips)), log=hand.log + (ev,),
-                acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
-    return continue_betting(h, i)
+    return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, chips)), hand.acted | {i},
+                            full_acted=hand.full_acted | {i})
 
 
 def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
@@ -227,10 +236,9 @@ def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
         else:
             full_acted = full_acted | {i}
     seat = put(s, total - s.round_bet)
-    h = evolve(hand, seats=_with_seat(hand, i, seat), log=hand.log + (ev,), high_bet=total,
-                last_raise=last_raise, short_sum=short_sum, full_acted=full_acted,
-                acted=frozenset((i,)), aggressor=i)
-    return continue_betting(h, i)
+    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), frozenset((i,)),
+                            high_bet=total, last_raise=last_raise, short_sum=short_sum,
+                            full_acted=full_acted, aggressor=i)
 
 
 def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
@@ -277,9 +285,8 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
         if s.money < owe and not hand.ruleset.all_in_for_less:
             return reject(hand, "insufficient_money",
                           f"{s.name} has {s.money}, less than the {owe} needed to call")
-        h = evolve(hand, seats=_with_seat(hand, i, put(s, s.money)), log=hand.log + (ev,),
-                    acted=hand.acted | {i}, full_acted=hand.full_acted | {i})
-        return continue_betting(h, i)
+        return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, s.money)),
+                                hand.acted | {i}, full_acted=hand.full_acted | {i})
     if not may_raise(hand, i):
         return reject(hand, "raise_not_reopened",
                       f"{s.name} already acted and has faced only an all-in short of a full "
@@ -311,7 +318,7 @@ def end_round(hand: Hand) -> Hand:
         return settle_if_done(evolve(hand, round=5, to_act=None))
     seats = tuple(
         s if not s.round_bet else
-        Seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
+        make_seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
         for s in hand.seats
     )
     can = sum(1 for s in seats if not s.folded and s.money > 0)

@@ -35,8 +35,8 @@ from .betting import (
 )
 from .cards import FULL_DECK
 from .hand import (
-    Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, reject,
-    seat_index,
+    Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat,
+    reject, seat_index,
 )
 from .ruleset import Ruleset
 from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
@@ -113,7 +113,8 @@ def start_hand(
         total[j] += a
     if min_bet is None:
         min_bet = blinds[1] if len(blinds) > 1 else (blinds[0] if blinds else 0)
-    seats = tuple(Seat(names[i], money[i], round_bet[i], total[i], dead=dead[i]) for i in range(n))
+    seats = tuple(make_seat(names[i], money[i], round_bet[i], total[i], False, (), None, False,
+                            dead[i]) for i in range(n))
     # A short blind does not lower the bet to call: "anyone who enters the pot is required
     # to enter for the minimum bet" (Robert's no-limit rule 2), so the bet to match is the
     # largest blind as set, not as posted.
@@ -155,9 +156,9 @@ def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
     if len(cards) != missing:
         return reject(hand, "wrong_card_count",
                       f"{missing} board card{'s' if missing > 1 else ''} due, not {len(cards)}")
-    for c in cards:
-        if c not in _DECK:
-            return reject(hand, "bad_card", f"{c!r} is not a card")
+    if not _DECK.issuperset(cards):
+        bad = next(c for c in cards if c not in _DECK)
+        return reject(hand, "bad_card", f"{bad!r} is not a card")
     if hand.ruleset.deck == "shared":
         dup = _duplicate(hand, cards)
         if dup is not None:
@@ -185,15 +186,15 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
                       f"{ev.player} gets {hand.ruleset.hole_cards} hole cards, not {len(cards)}")
     if s.hole:
         return reject(hand, "already_dealt", f"{ev.player} already has hole cards")
-    for c in cards:
-        if c not in _DECK:
-            return reject(hand, "bad_card", f"{c!r} is not a card")
+    if not _DECK.issuperset(cards):
+        bad = next(c for c in cards if c not in _DECK)
+        return reject(hand, "bad_card", f"{bad!r} is not a card")
     if hand.ruleset.deck == "shared":
         dup = _duplicate(hand, cards)
         if dup is not None:
             return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     seats = list(hand.seats)
-    seats[i] = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
+    seats[i] = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
                     s.mucked, s.dead)
     return evolve(hand, seats=tuple(seats), log=hand.log + (ev,))
 

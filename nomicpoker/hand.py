@@ -175,6 +175,18 @@ def seat_index(hand: Hand, name: str) -> int | None:
     return None
 
 
+def make_seat(name: str, money: int, round_bet: int, total_bet: int, folded: bool,
+              hole: tuple[Card, ...], revealed: tuple[Card, ...] | None, mucked: bool,
+              dead: int, _new=object.__new__) -> Seat:
+    """``Seat(...)`` with every field positional, built without the frozen ``__init__``
+    (which sets each field through ``object.__setattr__``): about 2.5x faster, and seats are
+    rebuilt on every bet of every replayed hand. The value is identical."""
+    s = _new(Seat)
+    s.__dict__.update(name=name, money=money, round_bet=round_bet, total_bet=total_bet,
+                      folded=folded, hole=hole, revealed=revealed, mucked=mucked, dead=dead)
+    return s
+
+
 def evolve(hand: Hand, **changes: object) -> Hand:
     """``dataclasses.replace`` for :class:`Hand`, without re-running ``__init__``.
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from .actions import Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal
@@ -61,7 +62,7 @@ class PhhHand:
                 return v
         return default
 
-    @property
+    @cached_property
     def players(self) -> tuple[str, ...]:
         """Player names (``players`` field), else ``p1`` .. ``pn``."""
         names = self.get("players")
@@ -232,6 +233,8 @@ class ReplayOutcome:
 
 
 def _cards(s: str) -> tuple[str, ...]:
+    if len(s) == 4:  # hole cards, the common case
+        return (s[:2], s[2:])
     return tuple(s[i:i + 2] for i in range(0, len(s), 2))
 
 
@@ -282,7 +285,9 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
         antes = [0] * n
     players = phh.players
     try:
-        return start_hand(ruleset, 1, list(zip(players, stacks)), players[-1], ante=antes,
+        number = phh.get("hand")
+        number = number if isinstance(number, int) and not isinstance(number, bool) else 1
+        return start_hand(ruleset, number, list(zip(players, stacks)), players[-1], ante=antes,
                           blinds=tuple(bos[:k]), big_blind_ante=big_blind_ante,
                           min_bet=int(phh.min_bet) or None)
     except ValueError as e:

@@ -18,9 +18,11 @@ from itertools import combinations
 
 from .actions import Muck, Reveal
 from .cards import FULL_DECK
-from .hand import Hand, PotAward, Rejection, Result, Seat, ShownHand, evolve, reject, seat_index
+from .hand import (
+    Hand, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat, reject, seat_index,
+)
 from .evaluator import HandValue, best_hand, evaluate5, value7
-from .pots import build_pots, split, uncalled
+from .pots import Pot, build_pots, split, uncalled
 
 _DECK = frozenset(FULL_DECK)
 
@@ -101,7 +103,7 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
         dup = [c for c in cards if c in seen] or ([cards[0]] if len(set(cards)) < len(cards) else [])
         if dup:
             return reject(hand, "duplicate_card", f"{dup[0]} is already in play (one shared deck)")
-    seat = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole or cards, cards,
+    seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole or cards, cards,
                 False, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
@@ -113,7 +115,7 @@ def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
     if isinstance(i, Rejection):
         return i
     s = hand.seats[i]
-    seat = Seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole, None, True, s.dead)
+    seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole, None, True, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
     h = evolve(hand, seats=tuple(seats), log=hand.log + (ev,), mucks=hand.mucks + (i,))
@@ -170,7 +172,7 @@ def settle(hand: Hand) -> Hand:
     uncontested = sum(live) == 1
     values: dict[int, int] = {}
     shown: list[ShownHand] = []
-    if len(hand.board) >= 5 or not uncontested:
+    if not uncontested:
         for i in range(n):
             s = seats[i]
             if live[i] and s.revealed is not None and len(s.revealed) + len(hand.board) >= 5:
@@ -186,7 +188,12 @@ def settle(hand: Hand) -> Hand:
     awards = []
     gains = [0] * n
     destroyed = 0
-    for pot in build_pots(contrib, live, dead, rs.side_pots):
+    if uncontested:  # everyone else folded: every pot is his, whatever its layers
+        w = live.index(True)
+        pots = (Pot(sum(contrib) + dead, (w,)),)
+    else:
+        pots = build_pots(contrib, live, dead, rs.side_pots)
+    for pot in pots:
         elig = [i for i in pot.eligible if i in contenders]
         if not elig:  # everyone who could win it mucked: the last to concede keeps it
             last = [i for i in hand.mucks if i in pot.eligible]
@@ -209,7 +216,8 @@ def settle(hand: Hand) -> Hand:
         got = gains[i] + returned.get(s.name, 0)
         if got:
             payouts[s.name] = got
-        new_seats.append(Seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded, s.hole,
-                              s.revealed, s.mucked, s.dead))
+            s = make_seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded, s.hole,
+                     s.revealed, s.mucked, s.dead)
+        new_seats.append(s)
     result = Result(tuple(awards), returned, destroyed, payouts, tuple(shown), uncontested)
     return evolve(hand, seats=tuple(new_seats), result=result, to_act=None)
