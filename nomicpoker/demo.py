@@ -78,7 +78,9 @@ def draw_all(players: list[Player], hand: int, run: Callable[[], None]) -> None:
         p.checksum = ""
         p.read_deck(hand)
     waiting = list(players)
-    while waiting:
+    for _attempt in range(20):  # identical dice are drawn again; 20 in a row would be absurd
+        if not waiting:
+            break
         ids = {p.name: p.say(f"HAND#{hand} DICE52 DICE52") for p in waiting}
         run()
         again = []
@@ -89,6 +91,8 @@ def draw_all(players: list[Player], hand: int, run: Callable[[], None]) -> None:
             else:
                 p.positions = (a, b)
         waiting = again
+    if waiting:
+        raise RuntimeError(f"no usable Hole Card Draw for {', '.join(p.name for p in waiting)}")
     for p in players:
         p.say(f"cards {p.positions[0]}, {p.positions[1]}, {p.checksum}")
     run()

@@ -67,8 +67,11 @@ class TableReport:
     def line(self) -> str:
         if self.error:
             return f"{self.table}: FAILED: {self.error}"
-        bits = [f"{self.archived} new comment revisions", f"{self.verdicts} verdicts",
-                f"{self.sent} dealer messages sent"]
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}{'' if count == 1 else 's'}"
+
+        bits = [n(self.archived, "new comment revision"), n(self.verdicts, "verdict"),
+                n(self.sent, "dealer message") + " sent"]
         if self.already:
             bits.append(f"{self.already} found already posted")
         return f"{self.table}: " + ", ".join(bits)
