@@ -82,6 +82,20 @@ def test_three_hands_from_story_post_to_payout(tmp_path):
     assert "| alice | 135 | o | 0 |" in pay
     assert t.money() == {"alice": 135, "bob": 75, "carol": 95, "dave": 95}
 
+    # Every dealer comment of hand 1, in order (one per event the rule makes the Dealer answer).
+    def kind(body):
+        for needle, k in (("has commenced", "start"), ("Dice for", "dice"), ("Hole Card Draw is recorded", "draw"),
+                          ("to act", "turn"), ("**Flop**", "flop"), ("**Turn**", "turn-card"),
+                          ("**River**", "river"), ("is over", "payout")):
+            if needle in body:
+                return k
+        return body
+    kinds = [kind(b) for b in t.dealer_bodies()]
+    assert kinds == (["start"] + ["dice"] * 4 + ["draw"] * 4 + ["turn"] * 4  # alice, bob, carol, dave
+                     + ["flop", "turn", "turn"] + ["turn-card", "turn", "turn"]
+                     + ["river", "turn", "turn", "payout"])
+    assert all(re.search(r"`\[np:T-h1-\d{3}\]`\n$", b) for b in t.dealer_bodies())
+
     # Hand 2: the button moves one seat (dave -> alice), so bob acts first.
     t.start(ante=5)
     body = t.new_dealer()[0]
