@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from . import engine, grammar, markup
@@ -138,10 +139,15 @@ class _Folder:
         return say.view(self.c, self.money, h.start.button)
 
     def _deadline(self, h: _HandState) -> str | None:
-        """The deadline is shown as hours from the last change; the shell applies it."""
+        """When the player to act is due (the last change plus the table's hours); the shell
+        applies it. Pure: the time comes from the archive, not the clock."""
         if not self.c.deadline_hours:
             return None
-        return f"{self.c.deadline_hours} hours after {h.since}"
+        try:
+            due = datetime.fromisoformat(h.since) + timedelta(hours=self.c.deadline_hours)
+        except ValueError:
+            return f"{self.c.deadline_hours} h after the last action"
+        return due.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
     # -- hand start -------------------------------------------------------------------------
 

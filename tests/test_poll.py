@@ -208,3 +208,26 @@ def test_an_action_for_another_player_is_rejected_once(tmp_path):
     replies = replies_to(t, cid)
     assert len(replies) == 1 and "`not_player_action`" in replies[0] and "alice cannot act for bob" in replies[0]
     assert t.gndt()["alice"] == (95, "x", 5) and t.gndt()["bob"] == (95, "-", 5)
+
+
+def test_turn_notices_give_the_deadline_and_a_silent_revealer_mucks(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob"), deadline_hours=24)
+    t.start(ante=5)
+    t.draw(1)
+    notice = t.new_dealer()[-1]
+    assert "Deadline: " in notice and " UTC" in notice
+    t.act("alice", "HAND1 ROUND1 raise 10")
+    t.act("bob", "HAND1 ROUND1 call")
+    for r in (2, 3, 4):
+        t.act("alice", f"HAND1 ROUND{r} check")
+        t.act("bob", f"HAND1 ROUND{r} check")
+    t.act("alice", "HAND1 reveal " + " ".join(t.p["alice"].hole()))
+    later = datetime.now(timezone.utc) + timedelta(hours=25)
+    assert t.poll(now=lambda: later).ok
+    bodies = t.new_dealer()
+    assert any("bob's deadline passed" in b and "mucks" in b for b in bodies)
+    assert "Hand #1 is over" in bodies[-1]
+    # alice alone showed: she takes the pot of 30 (2 x 5 ante + 2 x 10).
+    assert t.money() == {"alice": 115, "bob": 85}
+    from nomicpoker.audit import audit
+    assert audit(t.engine, t.state)[1] == []  # the recorded timeout replays identically
