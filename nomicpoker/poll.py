@@ -67,6 +67,8 @@ class TableReport:
     def line(self) -> str:
         if self.error:
             return f"{self.table}: FAILED: {self.error}"
+        if not (self.archived or self.verdicts or self.sent or self.already or self.would_post):
+            return f"{self.table}: nothing new"
         def n(count: int, word: str) -> str:
             return f"{count} {word}{'' if count == 1 else 's'}"
 

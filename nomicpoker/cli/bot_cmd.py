@@ -133,6 +133,13 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"{'ended' if h.number in ended else 'running'}")
+            if ledger.hand_rows(s, name):
+                from ..poll import fold_for
+
+                cur = fold_for(s, t, _st).current
+                if cur is not None and cur.phase != "complete":
+                    waiting = ", ".join(cur.waiting) or "nobody"
+                    typer.echo(f"now: hand {cur.number}, {cur.phase}; waiting for {waiting} since {cur.since}")
             typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
 
 
