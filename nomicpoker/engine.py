@@ -76,51 +76,53 @@ def start_hand(
     if n < 2:
         raise ValueError(f"a hand needs at least two players, got {n}")
     names = [p[0] for p in players]
-    if len(set(names)) != n:
+    index = {nm: i for i, nm in enumerate(names)}
+    if len(index) != n:
         raise ValueError(f"duplicate player names: {names}")
-    if button not in names:
+    b = index.get(button)
+    if b is None:
         raise ValueError(f"button {button!r} is not seated ({', '.join(names)})")
     if blinds and not ruleset.blinds:
         raise ValueError(f"ruleset {ruleset.name} has no blinds")
     if big_blind_ante and len(blinds) < 2:
         raise ValueError("a big-blind ante needs a big blind")
-    b = names.index(button)
     antes = [ante] * n if isinstance(ante, int) else list(ante)
     if len(antes) != n:
         raise ValueError(f"{len(antes)} antes for {n} seats")
-    money = [int(m) for _, m in players]
-    if any(m < 0 for m in money) or any(a < 0 for a in antes) or any(x < 0 for x in blinds):
+    money = [m for _, m in players]
+    if min(money) < 0 or min(antes) < 0 or (blinds and min(blinds) < 0) or big_blind_ante < 0:
         raise ValueError("Money, antes and blinds must not be negative")
     round_bet = [0] * n
-    total = [0] * n
     dead = [0] * n
-    for i in range(n):
-        a = min(antes[i], money[i])
-        money[i] -= a
-        total[i] += a
+    total = [0] * n
+    if any(antes):
+        for i in range(n):
+            a = antes[i] if antes[i] < money[i] else money[i]
+            money[i] -= a
+            total[i] = a
     first_blind = b if n == 2 else (b + 1) % n
     if big_blind_ante:
         bb = (first_blind + 1) % n
         a = min(big_blind_ante, money[bb])
         money[bb] -= a
         total[bb] += a
-        dead[bb] += a
+        dead[bb] = a
     for k, amount in enumerate(blinds):
         j = (first_blind + k) % n
-        a = min(amount, money[j])
+        a = amount if amount < money[j] else money[j]
         money[j] -= a
         round_bet[j] += a
         total[j] += a
     if min_bet is None:
         min_bet = blinds[1] if len(blinds) > 1 else (blinds[0] if blinds else 0)
-    seats = tuple(make_seat(names[i], money[i], round_bet[i], total[i], False, (), None, False,
-                            dead[i]) for i in range(n))
+    seats = tuple([make_seat(names[i], money[i], round_bet[i], total[i], False, (), None, False,
+                             dead[i]) for i in range(n)])
     # A short blind does not lower the bet to call: "anyone who enters the pot is required
     # to enter for the minimum bet" (Robert's no-limit rule 2), so the bet to match is the
     # largest blind as set, not as posted.
     high = max(max(round_bet), max(blinds) if blinds else 0)
     hand = Hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
-                min_bet=min_bet, high_bet=high, index={nm: i for i, nm in enumerate(names)})
+                min_bet=min_bet, high_bet=high, index=index)
     if ruleset.first_to_act == "after_big_blind" and blinds:
         start = (first_blind + len(blinds)) % n
     else:
@@ -133,16 +135,11 @@ def start_hand(
 
 def _duplicate(hand: Hand, cards: tuple[str, ...]) -> str | None:
     """The first of ``cards`` already in play (board, dealt or shown hole cards, or earlier in
-    ``cards``): with one shared deck no card can appear twice. Plain loops, not a set: this
-    runs for every deal of every replayed hand and the hands are small."""
-    board = hand.board
-    seats = hand.seats
+    ``cards``): with one shared deck no card can appear twice."""
+    in_play = hand.in_play
     for k, c in enumerate(cards):
-        if c in board or c in cards[:k]:
+        if c in in_play or c in cards[:k]:
             return c
-        for s in seats:
-            if c in s.hole or (s.revealed is not None and c in s.revealed):
-                return c
     return None
 
 
@@ -164,11 +161,12 @@ def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
         if dup is not None:
             return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     board = hand.board + cards
+    in_play = hand.in_play.union(cards)
     if hand.runout:
-        h = evolve(hand, board=board, log=hand.log + (ev,),
-                    round=5 if len(board) >= 5 else hand.round + 1)
+        h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play,
+                   round=5 if len(board) >= 5 else hand.round + 1)
         return settle_if_done(h)
-    h = evolve(hand, board=board, log=hand.log + (ev,))
+    h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play)
     j = next_actor(h, first_after_button(h))
     if j is None:
         return end_round(h)
@@ -196,7 +194,7 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
     seats = list(hand.seats)
     seats[i] = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
                     s.mucked, s.dead)
-    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,))
+    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,), in_play=hand.in_play.union(cards))
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {

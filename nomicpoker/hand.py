@@ -143,6 +143,9 @@ class Hand:
     #: seats in the order they mucked at showdown (a pot all of whose contenders mucked goes
     #: to the last of them to concede)
     mucks: tuple[int, ...] = ()
+    #: every card dealt or shown so far (board, hole cards, reveals): with one shared deck a
+    #: new card must not be in it
+    in_play: frozenset[Card] = frozenset()
     #: player name -> seat index (derived from ``seats``; kept so lookups are O(1))
     index: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 

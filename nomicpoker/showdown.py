@@ -94,20 +94,15 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
         return reject(hand, "false_reveal",
                       f"{ev.player} was dealt {' '.join(s.hole)}, not {' '.join(cards)}")
     if not s.hole and hand.ruleset.deck == "shared":
-        seen = set(hand.board)
-        for o in hand.seats:
-            if o is not s:
-                seen.update(o.hole)
-                if o.revealed:
-                    seen.update(o.revealed)
-        dup = [c for c in cards if c in seen] or ([cards[0]] if len(set(cards)) < len(cards) else [])
-        if dup:
-            return reject(hand, "duplicate_card", f"{dup[0]} is already in play (one shared deck)")
+        for k, c in enumerate(cards):
+            if c in hand.in_play or c in cards[:k]:
+                return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
     seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole or cards, cards,
                 False, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
-    return settle_if_done(evolve(hand, seats=tuple(seats), log=hand.log + (ev,)))
+    return settle_if_done(evolve(hand, seats=tuple(seats), log=hand.log + (ev,),
+                                 in_play=hand.in_play.union(cards)))
 
 
 def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
