@@ -145,6 +145,7 @@ _CARD = re.compile(
     rf"|(?:(?:10|[2-9tjqka]){_SP}*[{_SUIT_CH}](?=(?:10|[2-9tjqka])[{_SUIT_CH}]|[^A-Za-z0-9]|$))", _F)
 _CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
 _CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
+_CARDLIKE_START = re.compile(rf"[0-9]+[A-Za-z{_SUIT_CH}]|[A-Za-z]?[{_SUIT_CH[4:]}]", _F)
 _TOKEN = re.compile(r"[^\s,;]+")
 _TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
 _NUMBERISH = re.compile(r"[0-9][0-9A-Za-z.,]*")
@@ -451,7 +452,10 @@ class _Parser:
         try:
             cards, end = self.cards(ls, lead.end())
         except _Reject:
-            if has_verb and lead.group("verb").lower().lstrip("i ").startswith(("reveal", "show")):
+            # "reveal 7h 2x" is a failed reveal; "reveal 3 secrets" is chat.
+            first = _SPACES.match(self.s, lead.end()).end()
+            if has_verb and "card" not in lead.group("verb").lower() and (
+                    _CARD.match(self.s, first) or _CARDLIKE_START.match(self.s, first)):
                 raise
             return None, ls
         if not cards or not self.rest_is_empty(end):

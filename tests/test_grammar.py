@@ -140,6 +140,7 @@ def test_chat_words_right_after_a_complete_action_are_ignored() -> None:
     "hand 3 was fun", "In hand 3, call me crazy, but I liked it", "Hand #3 was wild",
     "round 1 call it a day", "Ah.", "As I said", "rolling DICE6 for the vote", "check this out",
     "the printer was J. J. Grimes", "", "   \n\n ", "Привет всем", "all in all, fine",
+    "reveal 3 secrets", "reveal 3", "show me the money",
 ])
 def test_chat_is_no_action(body: str) -> None:
     assert parse_comment(body) == NoAction()
