@@ -143,6 +143,9 @@ def continue_betting(hand: Hand, after: int, ev, seats: tuple[Seat, ...], acted:
 def _check_turn(hand: Hand, ev) -> int | Rejection:
     """Common checks for a player action: seated, current hand and round, betting open, turn."""
     i = seat_index(hand, ev.player)
+    if i == hand.to_act and i is not None and ev.hand is None and ev.round is None \
+            and not hand.ruleset.require_hand_and_round:
+        return i  # the common case in replay: nothing stated, right player
     if i is None:
         return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
     if ev.hand is not None and ev.hand != hand.number:
@@ -174,8 +177,8 @@ def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
         return i
     s = hand.seats[i]
     seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
-    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), hand.acted | {i},
-                            full_acted=hand.full_acted | {i})
+    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), hand.acted.union((i,)),
+                            full_acted=hand.full_acted.union((i,)))
 
 
 def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
@@ -191,8 +194,8 @@ def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
         return reject(hand, "check_facing_raise",
                       f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
                       f"{s.round_bet} this round ({owe} to call)")
-    return continue_betting(hand, i, ev, hand.seats, hand.acted | {i},
-                            full_acted=hand.full_acted | {i})
+    return continue_betting(hand, i, ev, hand.seats, hand.acted.union((i,)),
+                            full_acted=hand.full_acted.union((i,)))
 
 
 def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
@@ -211,8 +214,8 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
     if ev.amount is not None and ev.amount != chips:
         return reject(hand, "call_amount_mismatch",
                       f"the amount to call for {s.name} is {chips}, not {ev.amount}")
-    return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, chips)), hand.acted | {i},
-                            full_acted=hand.full_acted | {i})
+    return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, chips)), hand.acted.union((i,)),
+                            full_acted=hand.full_acted.union((i,)))
 
 
 def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
@@ -234,7 +237,7 @@ def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
             short_sum = 0
             full_acted = frozenset((i,))
         else:
-            full_acted = full_acted | {i}
+            full_acted = full_acted.union((i,))
     seat = put(s, total - s.round_bet)
     return continue_betting(hand, i, ev, _with_seat(hand, i, seat), frozenset((i,)),
                             high_bet=total, last_raise=last_raise, short_sum=short_sum,
@@ -286,7 +289,7 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
             return reject(hand, "insufficient_money",
                           f"{s.name} has {s.money}, less than the {owe} needed to call")
         return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, s.money)),
-                                hand.acted | {i}, full_acted=hand.full_acted | {i})
+                                hand.acted.union((i,)), full_acted=hand.full_acted.union((i,)))
     if not may_raise(hand, i):
         return reject(hand, "raise_not_reopened",
                       f"{s.name} already acted and has faced only an all-in short of a full "

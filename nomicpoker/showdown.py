@@ -148,6 +148,25 @@ def settle_if_done(hand: Hand) -> Hand:
     return hand
 
 
+def _uncontested(hand: Hand, w: int, amount: int, returned: dict[str, int], top: int | None,
+                 extra: int) -> Hand:
+    """Everyone else folded: the one player left takes every pot, whatever its layers, and
+    nobody shows. (A path of its own because most hands end this way.)"""
+    seats = list(hand.seats)
+    name = seats[w].name
+    payouts = {name: amount}
+    if top is not None:
+        payouts[seats[top].name] = payouts.get(seats[top].name, 0) + extra
+    for i, s in enumerate(seats):
+        got = payouts.get(s.name)
+        if got:
+            seats[i] = make_seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded,
+                                 s.hole, s.revealed, s.mucked, s.dead)
+    award = PotAward(amount, (name,), (name,), {name: amount}, 0)
+    result = Result((award,), returned, 0, payouts, (), True)
+    return evolve(hand, seats=tuple(seats), result=result, to_act=None)
+
+
 def settle(hand: Hand) -> Hand:
     """Pay the hand out: the new :class:`Hand` has ``result`` set and every seat's ``money``
     is its finishing Money (so Money + pot + destroyed is conserved across the hand)."""
@@ -158,22 +177,24 @@ def settle(hand: Hand) -> Hand:
     dead = sum(s.dead for s in seats)
     live = [not s.folded for s in seats]
     returned: dict[str, int] = {}
+    top = None
+    extra = 0
     if rs.return_uncalled:
         top, extra = uncalled(contrib)
         if top is not None:
             contrib[top] -= extra
             returned[seats[top].name] = extra
+    if live.count(True) == 1:
+        return _uncontested(hand, live.index(True), sum(contrib) + dead, returned, top, extra)
     contenders = {i for i in range(n) if live[i] and not seats[i].mucked}
-    uncontested = sum(live) == 1
     values: dict[int, int] = {}
     shown: list[ShownHand] = []
-    if not uncontested:
-        for i in range(n):
-            s = seats[i]
-            if live[i] and s.revealed is not None and len(s.revealed) + len(hand.board) >= 5:
-                hv = best_five(s.revealed, hand.board, rs.min_hole_cards)
-                values[i] = hv.value
-                shown.append(ShownHand(s.name, s.revealed, hv.cards, hv.name, hv.value))
+    for i in range(n):
+        s = seats[i]
+        if live[i] and s.revealed is not None and len(s.revealed) + len(hand.board) >= 5:
+            hv = best_five(s.revealed, hand.board, rs.min_hole_cards)
+            values[i] = hv.value
+            shown.append(ShownHand(s.name, s.revealed, hv.cards, hv.name, hv.value))
     btn = hand.button
 
     def clockwise(i: int) -> int:
@@ -183,11 +204,7 @@ def settle(hand: Hand) -> Hand:
     awards = []
     gains = [0] * n
     destroyed = 0
-    if uncontested:  # everyone else folded: every pot is his, whatever its layers
-        w = live.index(True)
-        pots = (Pot(sum(contrib) + dead, (w,)),)
-    else:
-        pots = build_pots(contrib, live, dead, rs.side_pots)
+    pots = build_pots(contrib, live, dead, rs.side_pots)
     for pot in pots:
         elig = [i for i in pot.eligible if i in contenders]
         if not elig:  # everyone who could win it mucked: the last to concede keeps it
@@ -212,7 +229,7 @@ def settle(hand: Hand) -> Hand:
         if got:
             payouts[s.name] = got
             s = make_seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded, s.hole,
-                     s.revealed, s.mucked, s.dead)
+                          s.revealed, s.mucked, s.dead)
         new_seats.append(s)
-    result = Result(tuple(awards), returned, destroyed, payouts, tuple(shown), uncontested)
+    result = Result(tuple(awards), returned, destroyed, payouts, tuple(shown), False)
     return evolve(hand, seats=tuple(new_seats), result=result, to_act=None)
