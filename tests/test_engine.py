@@ -461,3 +461,23 @@ def test_start_hand_refuses_blinds_under_a_ruleset_without_them():
         start_hand(BLOG, 1, [("a", 10), ("b", 10)], "b", blinds=(1, 2))
     with pytest.raises(ValueError):
         start_hand(RR, 1, [("a", 10), ("b", 10)], "nobody", blinds=(1, 2))
+
+
+def test_the_fast_showdown_ranking_names_the_same_five_cards_as_best_hand():
+    # the showdown ranks hands with the evaluator's table path; it must report exactly what
+    # the reference best_hand reports (value, five cards, name) for any five-may-play hand
+    import random
+
+    from nomicpoker.cards import FULL_DECK
+    from nomicpoker.evaluator import best_hand
+    from nomicpoker.showdown import best_five
+
+    rng = random.Random(20261121)
+    for _ in range(300):
+        cards = rng.sample(FULL_DECK, 7)
+        hole, board = tuple(cards[:2]), tuple(cards[2:])
+        assert best_five(hole, board, 0) == best_hand(hole, board, 0)
+    # a board that plays, and with a hole-card minimum the reference path is used
+    board = ("As", "Ks", "Qs", "Js", "Ts")
+    assert best_five(("2c", "3d"), board, 0) == best_hand(("2c", "3d"), board, 0)
+    assert best_five(("2c", "3d"), board, 1) == best_hand(("2c", "3d"), board, 1)
