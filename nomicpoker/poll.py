@@ -100,9 +100,10 @@ def _sha(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str) -> int:
+def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str,
+            dealer: str | None = None) -> int:
     """Append new comments and new revisions (edits, deletions) to the archive; never update a
-    row. Returns the number of rows added."""
+    row. Returns the number of rows added, not counting the dealer's own comments."""
     latest: dict[str, CommentRow] = {}
     for row in session.exec(select(CommentRow).where(CommentRow.table_name == table,
                                                      CommentRow.thread == thread)
@@ -129,7 +130,7 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         session.add(row)
         session.flush()
         latest[c.id] = row
-        added += 1
+        added += c.author != dealer
     return added
 
 
@@ -171,7 +172,8 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
                  report: TableReport) -> None:
     """Archive, replay and store one table inside the caller's transaction."""
     for thread in threads_to_poll(session, table.name):
-        report.archived += archive(session, table.name, thread, forum.list_comments(thread), iso(now))
+        report.archived += archive(session, table.name, thread, forum.list_comments(thread), iso(now),
+                                   dealer=table.dealer)
     result = fold_for(session, table, state)
     for _ in range(8):  # several players may time out in a row
         if not _deadline_due(session, table, result, now):
