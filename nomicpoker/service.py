@@ -77,6 +77,10 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     if button not in players:
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
     rs = load_ruleset(ruleset)  # RulesetError names the problem
+    if rs.deck != "per_player":
+        raise ServiceError("unsupported", f"ruleset {rs.name} deals from one shared deck; the bot deals "
+                           "per-player Trading Post decks only so far (use blognomic-2008; "
+                           f"{rs.name} is for nomicpoker phh replay)")
     config = dict(forum_config or {})
     for key in config:
         if any(w in key.lower() for w in ("password", "secret", "token", "api_key")):

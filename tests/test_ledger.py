@@ -64,6 +64,9 @@ def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
         (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "no-such"], "no-such"),
         (["table", "create", "--name", "T", "--players", "a,b", "--forum", "carrier-pigeon"], "carrier-pigeon"),
         (["hand", "start", "--table", "nope"], "no table named"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "roberts-nlhe"], "shared deck"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--money", "0"], "--money"),
+        (["table", "create", "--name", "bad name", "--players", "a,b"], "table name"),
     ]
     for args, needle in cases:
         res = run(app, args + st)
