@@ -375,7 +375,11 @@ class _Folder:
         self._row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
         h.record["reveals"].append({"player": p, "comment_id": rev.forum_id, "cards": list(cards)})
         self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
-        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread, quiet_reveal=True)
+        need = engine.need(h.hand)
+        if need.kind == "reveal":
+            self._post(number, lambda k: say.reveal_recorded(p, rev.permalink or rev.forum_id, cards,
+                                                             need.players, k), rev.thread, reply_to=rev.forum_id)
+        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def timeout(self, ev: DealerEvent) -> None:
         h = self.hands.get(ev.hand)
@@ -393,7 +397,7 @@ class _Folder:
 
     # -- after every accepted step ----------------------------------------------------------
 
-    def _advance(self, h: _HandState, cause: str, thread: str, quiet_reveal: bool = False) -> None:
+    def _advance(self, h: _HandState, cause: str, thread: str) -> None:
         number = h.start.number
         need = engine.need(h.hand)
         while need.kind == "board":

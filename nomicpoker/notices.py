@@ -100,3 +100,10 @@ def payout(table: render.TableView, hand, secrets: Mapping[str, str],
         extra.append("Own decks (" + ", ".join(md_escape(p) for p in own) + "): only the stated "
                      "checksums are on record, so those reveals could not be checked against a deck.")
     return _append(body, extra)
+
+
+def reveal_recorded(player: str, ref: str, cards: Sequence[str], waiting: Sequence[str], key: str) -> str:
+    """A reveal accepted while others still have to show: say so, and who is left."""
+    left = ", ".join(md_escape(w) for w in waiting)
+    return (f"{md_escape(player)} shows {' '.join(pretty(c) for c in cards)} ({md_escape(ref)}). "
+            f"Still to reveal: {left}.\n\n{render.reference_tag(key)}\n")

@@ -115,7 +115,8 @@ def test_three_hands_from_story_post_to_payout(tmp_path):
     assert [b.split("**")[1] for b in out[:3]] == ["Flop", "Turn", "River"]
     call = one(out, "betting is over")
     assert "1. bob" in call and "2. carol" in call and "pot 160" in call
-    t.act("bob", "HAND2 reveal " + " ".join(t.p["bob"].hole()))
+    out = t.act("bob", "HAND2 reveal " + " ".join(t.p["bob"].hole()))
+    assert len(out) == 1 and "bob shows" in out[0] and "Still to reveal: carol." in out[0]
     out = t.act("carol", "HAND2 reveal " + " ".join(t.p["carol"].hole()))
     pay = one(out, "Hand #2 is over")
     assert "Shown hands:" in pay
