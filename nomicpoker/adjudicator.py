@@ -31,7 +31,8 @@ from . import engine, grammar, markup
 from . import notices as say
 from .actions import DealBoard, Muck, Reveal, Timeout
 from .dealing import (
-    BOARD_STREETS, board_cards, checksums_match, dice_pair_ok, hole_cards, issue_deck, roll,
+    BOARD_STREETS, CHECKSUM_PREFIX, board_cards, checksums_match, dice_pair_ok, hole_cards,
+    issue_deck, roll,
 )
 from .fold_types import (
     CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
@@ -296,7 +297,7 @@ class _Folder:
             return
         pair = h.pairs.get(p)
         positions = tuple(intent.positions or ())
-        stated = intent.checksum or ""
+        stated = _checksum_line(intent.checksum or "")
         problems = []
         if pair is None:
             problems.append(f"{p} has no Hole Card Draw with two different results yet "
@@ -444,6 +445,19 @@ class _Folder:
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k), thread)
+
+
+def _checksum_line(stated: str) -> str:
+    """The stated checksum as a whole ``Cards printed by: ...`` line (the grammar hands over
+    the part after the colon, sometimes without the closing bracket of the hex)."""
+    text = " ".join(stated.split())
+    if not text:
+        return ""
+    if text.count("(") > text.count(")"):
+        text += ")"
+    if not text.casefold().startswith("cards printed by"):
+        text = f"{CHECKSUM_PREFIX} {text}"
+    return text
 
 
 def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:

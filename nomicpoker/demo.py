@@ -175,7 +175,15 @@ def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, t
         t = ledger.get_table(s, name)
         rows = ledger.gndt(s, t)
         log = ledger.change_log(s, name)
+        verdicts = ledger.stored_rows(s, name, "verdict")
+    echo(f"Table {name}: alice, bob, carol and dave, 100 Money each, ante 5, on the local forum.\n"
+         "Below is the story post's thread as a reader sees it, then the dealer's verdicts and the GNDT.\n")
     echo(reader_view(forum, started.thread))
+    echo("==== The dealer's verdicts (from the ledger) ====")
+    for v in verdicts:
+        what = v.status + (f" ({v.code})" if v.code else "")
+        echo(f"#{v.forum_id} {v.author}: {what}" + (f": {v.canonical}" if v.canonical else ""))
+    echo("")
     echo(gndt(rows, "md", title=f"GNDT of table {name} after hand #{h}"))
     html_path = state / "ledger.html"
     html_path.write_text(
