@@ -295,6 +295,9 @@ def open_engine(url: str, create: bool = True) -> Engine:
             engine = create_engine(url, pool_pre_ping=True)
         if create:
             SQLModel.metadata.create_all(engine, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise StoreError("open", f"cannot open the ledger database {url!r}: its driver is not "
+                         f"installed ({exc.name or exc}); pip install it") from exc
     except (SQLAlchemyError, OSError, ValueError) as exc:
         raise StoreError("open", f"cannot open the ledger database {url!r}: {exc}") from exc
     return engine
