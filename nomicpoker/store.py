@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
 from sqlalchemy import UniqueConstraint, event
+from sqlalchemy.engine import make_url
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine
@@ -280,6 +281,14 @@ def _sqlite_setup(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def shown_url(url: str) -> str:
+    """The URL for messages, with any password masked (a --db URL may carry one)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - an unparseable URL is shown as given, minus userinfo
+        return url.split("@")[-1] if "@" in url else url
+
+
 def open_engine(url: str, create: bool = True) -> Engine:
     """Open the ledger database at ``url`` (any SQLAlchemy URL) and create missing tables."""
     try:
@@ -296,10 +305,11 @@ def open_engine(url: str, create: bool = True) -> Engine:
         if create:
             SQLModel.metadata.create_all(engine, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
     except ImportError as exc:
-        raise StoreError("open", f"cannot open the ledger database {url!r}: its driver is not "
+        raise StoreError("open", f"cannot open the ledger database {shown_url(url)!r}: its driver is not "
                          f"installed ({exc.name or exc}); pip install it") from exc
     except (SQLAlchemyError, OSError, ValueError) as exc:
-        raise StoreError("open", f"cannot open the ledger database {url!r}: {exc}") from exc
+        raise StoreError("open", f"cannot open the ledger database {shown_url(url)!r}: "
+                         f"{str(exc).replace(url, shown_url(url))}") from exc
     return engine
 
 

@@ -63,7 +63,9 @@ def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
 
     with opened(state, db) as (st, _engine):
         LocalForum(paths.forum_db_path(st))
-        typer.echo(f"state: {st}\nledger: {paths.db_url(st, db)}\nlocal forum: {paths.forum_db_path(st)}")
+        from ..store import shown_url
+
+        typer.echo(f"state: {st}\nledger: {shown_url(paths.db_url(st, db))}\nlocal forum: {paths.forum_db_path(st)}")
         typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
 
 
