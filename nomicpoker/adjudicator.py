@@ -70,6 +70,7 @@ class _Folder:
         self.by_thread: dict[str, int] = {}
         self.current: _HandState | None = None
         self.n_out: dict[int | None, int] = {}
+        self.first_kind: dict[tuple[str, str], str] = {}  # comment -> "chat" | "action"
         self._diff(None, "table created")
 
     # -- rows -------------------------------------------------------------------------------
@@ -196,16 +197,18 @@ class _Folder:
             self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
         parsed = grammar.parse_comment(rev.body, rev.body_format)
-        if isinstance(parsed, grammar.NoAction):
+        chat = isinstance(parsed, grammar.NoAction)
+        self.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
+        if chat:
             self._verdict(rev, number, "chat")
+            return
+        if h is None:
+            self._verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
             return
         if isinstance(parsed, grammar.GrammarError):
             self._reject(rev, number, parsed.code, parsed.message)
             return
         intent = parsed
-        if h is None:
-            self._verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
-            return
         if h.phase == "complete":
             self._reject(rev, number, "hand_over", "no hand is running in this thread"
                          + (f": hand {number} is over" if number else ""))
@@ -240,7 +243,14 @@ class _Folder:
         if rev.deleted:
             self._verdict(rev, number, "ignored", "deleted", "deleted after it was read; its action stands")
             return
-        noted = h.noted if h else set()
+        if h is None:
+            self._verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
+            return
+        first = self.first_kind.get((rev.thread, rev.forum_id), "chat")
+        if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format), grammar.NoAction):
+            self._verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
+            return
+        noted = h.noted
         if key in noted or rev.author == self.c.dealer:
             self._verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
             return

@@ -231,3 +231,17 @@ def test_turn_notices_give_the_deadline_and_a_silent_revealer_mucks(tmp_path):
     assert t.money() == {"alice": 115, "bob": 85}
     from nomicpoker.audit import audit
     assert audit(t.engine, t.state)[1] == []  # the recorded timeout replays identically
+
+
+def test_edited_chat_is_not_noted_but_chat_edited_into_an_action_is(tmp_path):
+    t = ready(tmp_path)
+    chat = t.p["bob"].say("good luck all")
+    sneaky = t.p["alice"].say("thinking...")
+    t.run()
+    t.forum.edit_comment(chat, "good luck everyone")
+    t.forum.edit_comment(sneaky, "HAND1 ROUND1 raise 20")
+    t.run()
+    assert replies_to(t, chat) == []
+    notes = replies_to(t, sneaky)
+    assert len(notes) == 1 and "the first reading stands" in notes[0]
+    assert t.gndt()["alice"] == (95, "x", 5)  # the edit did not raise
