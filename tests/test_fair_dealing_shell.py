@@ -41,7 +41,8 @@ def everything_public_and_stored(t: Table, outputs: list[str]) -> list[str]:
             texts += [json.dumps(r.model_dump()) for r in ledger.stored_rows(s, t.name, kind)]
         texts += [json.dumps(h.model_dump()) for h in ledger.hand_rows(s, t.name)]
     texts.append((t.state / "ledger.db").read_bytes().decode("latin-1"))
-    for wal in t.state.glob("ledger.db-wal"):
+    texts.append(t.forum.path.read_bytes().decode("latin-1"))
+    for wal in list(t.state.glob("ledger.db-wal")) + list(t.state.glob("forum.db-wal")):
         texts.append(wal.read_bytes().decode("latin-1"))
     return texts
 
@@ -54,7 +55,8 @@ def test_no_secret_appears_anywhere_before_its_hand_ends(tmp_path, caplog):
     outputs = []
     for args in (["ledger", "--table", "T", "--format", "json", "--log"], ["audit"],
                  ["audit", "export", "--table", "T", "--hand", "1"], ["table", "show", "--table", "T"],
-                 ["poll"]):
+                 ["poll"], ["poll", "--dry-run"], ["audit", "verify", "--table", "T"],
+                 ["deck", "issue", "--table", "T"]):
         res = CliRunner().invoke(app, args + ["--state", str(t.state)])
         assert res.exit_code == 0, res.output
         outputs.append(res.output)
