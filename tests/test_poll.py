@@ -245,3 +245,26 @@ def test_edited_chat_is_not_noted_but_chat_edited_into_an_action_is(tmp_path):
     notes = replies_to(t, sneaky)
     assert len(notes) == 1 and "the first reading stands" in notes[0]
     assert t.gndt()["alice"] == (95, "x", 5)  # the edit did not raise
+
+
+def test_two_poll_processes_at_once_never_post_a_comment_twice(tmp_path):
+    import subprocess
+    import sys
+    from collections import Counter
+
+    from nomicpoker.render import find_tag
+
+    t = ready(tmp_path, players=("alice", "bob", "carol"))
+    for who in ("bob", "carol", "bob", "carol"):
+        t.p[who].say("HAND1 ROUND1 raise 10")  # four out-of-turn actions: four rejections
+    t.p["alice"].say("HAND1 ROUND1 raise 10")
+    script = "from nomicpoker.cli import main; import sys; sys.argv[0]='nomicpoker'; main()"
+    procs = [subprocess.Popen([sys.executable, "-c", script, "poll", "--state", str(t.state)],
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    t.run()
+    tags = Counter(find_tag(b) for b in t.dealer_bodies())
+    assert tags and max(tags.values()) == 1
+    assert sum("`not_your_turn`" in b for b in t.dealer_bodies()) == 4
