@@ -29,6 +29,7 @@ from .betting import (
     do_raise,
     do_timeout,
     end_round,
+    _next,
     first_after_button,
     legal,
     next_actor,
@@ -36,7 +37,7 @@ from .betting import (
 from .cards import FULL_DECK
 from .hand import (
     Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat,
-    reject, seat_index,
+    new_hand, reject, seat_index,
 )
 from .ruleset import Ruleset
 from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
@@ -121,16 +122,16 @@ def start_hand(
     # to enter for the minimum bet" (Robert's no-limit rule 2), so the bet to match is the
     # largest blind as set, not as posted.
     high = max(max(round_bet), max(blinds) if blinds else 0)
-    hand = Hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
-                min_bet=min_bet, high_bet=high, index=index)
     if ruleset.first_to_act == "after_big_blind" and blinds:
         start = (first_blind + len(blinds)) % n
     else:
         start = (b + 1) % n
-    j = next_actor(hand, start)
+    j = _next(seats, frozenset(), high, start)
+    hand = new_hand(ruleset=ruleset, number=number, seats=seats, button=b, round=1,
+                    min_bet=min_bet, high_bet=high, index=index, to_act=j)
     if j is None:  # forced bets put everyone but one all in: no betting at all
         return end_round(hand)
-    return evolve(hand, to_act=j)
+    return hand
 
 
 def _duplicate(hand: Hand, cards: tuple[str, ...]) -> str | None:

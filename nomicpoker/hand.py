@@ -205,3 +205,29 @@ def evolve(hand: Hand, _new=object.__new__, _set=object.__setattr__, **changes: 
     new = _new(Hand)
     _set(new, "__dict__", d)
     return new
+
+
+def _defaults() -> dict[str, object]:
+    from dataclasses import MISSING, fields
+
+    out: dict[str, object] = {}
+    for f in fields(Hand):
+        if f.default is not MISSING:
+            out[f.name] = f.default
+    return out
+
+
+_HAND_DEFAULTS = _defaults()
+
+
+def new_hand(_new=object.__new__, _set=object.__setattr__, **fields: object) -> Hand:
+    """``Hand(**fields)`` without the frozen ``__init__`` (a Hand has two dozen fields and
+    replay starts thousands of hands a second). Defaults as declared; ``extra`` and
+    ``index`` get fresh empty dicts unless given."""
+    d = dict(_HAND_DEFAULTS)
+    d["extra"] = {}
+    d["index"] = {}
+    d.update(fields)
+    h = _new(Hand)
+    _set(h, "__dict__", d)
+    return h
