@@ -306,59 +306,64 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
     """One PHH action as an engine event against the current ``hand``, ``None`` for an
     action with nothing to apply (unknown hole cards, a no-op), or why it is malformed.
     ``labels`` maps ``p1`` .. ``pn`` to player names. ``cc`` is a check or a call depending
-    on the amount to call now."""
+    on the amount to call now. (Dispatch on the word count first: this runs for every
+    action of every replayed hand.)"""
     if "#" in action:
         action = action.split("#", 1)[0]
     words = action.split()
-    if not words:
-        return None
     nw = len(words)
-    w0 = words[0]
-    if w0 == "d":
-        if nw == 4 and words[1] == "dh":
+    if nw == 2:
+        p = labels.get(words[0])
+        op = words[1]
+        if p is not None:
+            if op == "f":
+                return _new(Fold, player=p, hand=None, round=None)
+            if op == "cc":
+                i = hand.to_act
+                if i is not None and hand.high_bet > hand.seats[i].round_bet:
+                    return _new(Call, player=p, hand=None, round=None, amount=None)
+                return _new(Check, player=p, hand=None, round=None)
+            if op == "sm":
+                return Muck(p)
+    elif nw == 3:
+        w0, op, arg = words
+        if w0 == "d":
+            if op == "db":
+                return _new(DealBoard, cards=_cards(arg))
+            return f"unknown dealer action {action!r}"
+        p = labels.get(w0)
+        if p is not None:
+            if op == "cbr":
+                try:
+                    amount = int(arg)
+                except ValueError:
+                    try:
+                        value = float(arg)
+                    except ValueError:
+                        return f"bad amount {arg!r}"
+                    if not value.is_integer():
+                        return f"fractional amount {arg!r}"
+                    amount = int(value)
+                return _new(Raise, player=p, hand=None, round=None, amount=amount)
+            if op == "sm":
+                if arg == "-":
+                    hole = hand.seat(p).hole
+                    return Reveal(p, hole) if hole else f"{p} shows unknown cards"
+                if "?" in arg:
+                    return f"{p} shows unknown cards {arg!r}"
+                return Reveal(p, _cards(arg))
+    elif nw == 4:
+        if words[0] == "d" and words[1] == "dh":
             p = labels.get(words[2])
             if p is None:
                 return f"unknown player {words[2]!r}"
             if "?" in words[3]:
                 return None
             return _new(DealHole, player=p, cards=_cards(words[3]))
-        if nw == 3 and words[1] == "db":
-            return _new(DealBoard, cards=_cards(words[2]))
-        return f"unknown dealer action {action!r}"
-    p = labels.get(w0)
-    if p is None:
-        return f"unknown player {w0!r}"
-    op = words[1] if nw > 1 else ""
-    if nw == 2:
-        if op == "f":
-            return _new(Fold, player=p, hand=None, round=None)
-        if op == "cc":
-            i = hand.to_act
-            if i is not None and hand.high_bet > hand.seats[i].round_bet:
-                return _new(Call, player=p, hand=None, round=None, amount=None)
-            return _new(Check, player=p, hand=None, round=None)
-        if op == "sm":
-            return Muck(p)
-    elif nw == 3:
-        if op == "cbr":
-            try:
-                amount = int(words[2])
-            except ValueError:
-                try:
-                    value = float(words[2])
-                except ValueError:
-                    return f"bad amount {words[2]!r}"
-                if not value.is_integer():
-                    return f"fractional amount {words[2]!r}"
-                amount = int(value)
-            return _new(Raise, player=p, hand=None, round=None, amount=amount)
-        if op == "sm":
-            if words[2] == "-":
-                hole = hand.seat(p).hole
-                return Reveal(p, hole) if hole else f"{p} shows unknown cards"
-            if "?" in words[2]:
-                return f"{p} shows unknown cards {words[2]!r}"
-            return Reveal(p, _cards(words[2]))
+    elif nw == 0:
+        return None
+    if words[0] != "d" and labels.get(words[0]) is None:
+        return f"unknown player {words[0]!r}"
     return f"unknown action {action!r}"
 
 

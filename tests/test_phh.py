@@ -100,6 +100,8 @@ def test_an_illegal_action_is_reported_with_its_index_and_reason():
 def test_an_unknown_action_is_an_error_and_another_variant_is_skipped():
     o = replay(parse_phh(HAND.replace('"p2 f"', '"p2 xx"')), RR)
     assert o.status == "error" and o.action_index == 5 and "unknown action" in o.reason
+    o = replay(parse_phh(HAND.replace('"p2 f"', '"p9 f"')), RR)
+    assert o.status == "error" and o.action_index == 5 and "unknown player 'p9'" in o.reason
     o = replay(parse_phh(HAND.replace('variant = "NT"', 'variant = "FT"')), RR)
     assert o.status == "skipped" and "variant" in o.reason
 
