@@ -183,7 +183,10 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                       commitments=dumps(secrets.commitments())))
         s.flush()
         update_table(s, table, forum, state, t, report)
-    send_outbox(engine, table_name, forum, now, report)
+    try:
+        send_outbox(engine, table_name, forum, now, report)
+    except ForumError as exc:  # the hand has started; the next poll sends the rest
+        report.error = f"forum {exc.code}: {exc.message} (the hand has started; the next poll sends the rest)"
     return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report)
 
 

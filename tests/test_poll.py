@@ -268,3 +268,28 @@ def test_two_poll_processes_at_once_never_post_a_comment_twice(tmp_path):
     tags = Counter(find_tag(b) for b in t.dealer_bodies())
     assert tags and max(tags.values()) == 1
     assert sum("`not_your_turn`" in b for b in t.dealer_bodies()) == 4
+
+
+def test_a_deck_sent_before_a_crash_is_not_sent_again_on_the_local_forum(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob"))
+    real = LocalForum(t.forum.path)
+
+    class CrashAfterPrivate:
+        name = "local"
+
+        def __getattr__(self, item):
+            return getattr(real, item)
+
+        def send_private(self, user, subject, body):
+            real.send_private(user, subject, body)
+            raise ForumError("network", "connection reset after sending")
+
+    from nomicpoker import service
+
+    # hand start through the crashing forum: alice's deck is delivered, then the crash
+    started = service.start_hand(t.engine, t.state, "T", 5,
+                                 forum_factory=lambda kind, cfg, state: CrashAfterPrivate())
+    assert "the next poll sends the rest" in started.report.error
+    assert len(real.inbox("alice")) == 1
+    assert t.poll().ok
+    assert [len(real.inbox(p)) for p in ("alice", "bob")] == [1, 1]
