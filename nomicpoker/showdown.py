@@ -19,10 +19,10 @@ from itertools import combinations
 from .actions import Muck, Reveal
 from .cards import FULL_DECK
 from .hand import (
-    Hand, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat, reject, seat_index,
+    Hand, PotAward, Rejection, Result, ShownHand, evolve, make_seat, reject, seat_index,
 )
 from .evaluator import HandValue, best_hand, evaluate5, value7
-from .pots import Pot, build_pots, split, uncalled
+from .pots import build_pots, split, uncalled
 
 _DECK = frozenset(FULL_DECK)
 
