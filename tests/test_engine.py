@@ -481,3 +481,19 @@ def test_the_fast_showdown_ranking_names_the_same_five_cards_as_best_hand():
     board = ("As", "Ks", "Qs", "Js", "Ts")
     assert best_five(("2c", "3d"), board, 0) == best_hand(("2c", "3d"), board, 0)
     assert best_five(("2c", "3d"), board, 1) == best_hand(("2c", "3d"), board, 1)
+
+
+def test_the_big_blind_keeps_its_option_after_a_short_all_in_but_a_limper_may_not_raise():
+    # Robert's blind rule 3: the big blind's option to raise "is retained if someone goes
+    # all-in with a wager of less than the minimum raise". Four seats, d on the button with
+    # 15 chips: a small blind 5, b big blind 10, c first to act.
+    h = start_hand(RR, 1, [("a", 500), ("b", 500), ("c", 500), ("d", 15)], "d",
+                   blinds=(5, 10))
+    # c limps for 10; d goes all in for 15 (5 more: short of the 10 a raise needs)
+    h = play(h, Call("c"), AllIn("d"), Call("a"))
+    la = legal_actions(h)
+    assert la.player == "b" and la.raise_min == 25  # 15 + 10: the option is kept
+    h = play(h, Call("b"))
+    # c already acted (limped) and has faced only the short all-in: call or fold only
+    la = legal_actions(h)
+    assert la.player == "c" and la.call == 5 and la.raise_min is None
