@@ -134,10 +134,20 @@ def start_hand(
     return hand
 
 
+def _cards_in_play(hand: Hand) -> frozenset[str]:
+    """Cards in play recomputed from the hand (for a Hand built directly, not by
+    ``start_hand`` and the dealing events, whose ``in_play`` is then empty)."""
+    seen = set(hand.board)
+    for s in hand.seats:
+        seen.update(s.hole)
+        seen.update(s.revealed or ())
+    return frozenset(seen)
+
+
 def _duplicate(hand: Hand, cards: tuple[str, ...]) -> str | None:
     """The first of ``cards`` already in play (board, dealt or shown hole cards, or earlier in
     ``cards``): with one shared deck no card can appear twice."""
-    in_play = hand.in_play
+    in_play = hand.in_play or _cards_in_play(hand)
     for k, c in enumerate(cards):
         if c in in_play or c in cards[:k]:
             return c
