@@ -37,7 +37,7 @@ from .betting import (
 from .cards import FULL_DECK
 from .hand import (
     Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat,
-    new_hand, reject, seat_index,
+    cards_in_play, new_hand, reject, seat_index,
 )
 from .ruleset import Ruleset
 from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
@@ -134,20 +134,10 @@ def start_hand(
     return hand
 
 
-def _cards_in_play(hand: Hand) -> frozenset[str]:
-    """Cards in play recomputed from the hand (for a Hand built directly, not by
-    ``start_hand`` and the dealing events, whose ``in_play`` is then empty)."""
-    seen = set(hand.board)
-    for s in hand.seats:
-        seen.update(s.hole)
-        seen.update(s.revealed or ())
-    return frozenset(seen)
-
-
 def _duplicate(hand: Hand, cards: tuple[str, ...]) -> str | None:
     """The first of ``cards`` already in play (board, dealt or shown hole cards, or earlier in
     ``cards``): with one shared deck no card can appear twice."""
-    in_play = hand.in_play or _cards_in_play(hand)
+    in_play = hand.in_play or cards_in_play(hand)
     for k, c in enumerate(cards):
         if c in in_play or c in cards[:k]:
             return c
@@ -172,7 +162,7 @@ def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
         if dup is not None:
             return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     board = hand.board + cards
-    in_play = hand.in_play.union(cards)
+    in_play = cards_in_play(hand).union(cards)
     if hand.runout:
         h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play,
                    round=5 if len(board) >= 5 else hand.round + 1)
@@ -205,7 +195,7 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
     seats = list(hand.seats)
     seats[i] = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
                     s.mucked, s.dead)
-    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,), in_play=hand.in_play.union(cards))
+    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,), in_play=cards_in_play(hand).union(cards))
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {

@@ -168,6 +168,18 @@ def reject(hand: Hand, code: str, message: str) -> Rejection:
     return Rejection(code, message, hand.ruleset.cite(code))
 
 
+def cards_in_play(hand: Hand) -> frozenset[str]:
+    """``hand.in_play``, recomputed from the board and seats when it is empty (a Hand built
+    directly rather than by ``start_hand`` and the dealing events)."""
+    if hand.in_play:
+        return hand.in_play
+    seen = set(hand.board)
+    for s in hand.seats:
+        seen.update(s.hole)
+        seen.update(s.revealed or ())
+    return frozenset(seen)
+
+
 def seat_index(hand: Hand, name: str) -> int | None:
     """The seat index of ``name``, ``None`` when not seated in this hand."""
     if hand.index:

@@ -19,7 +19,8 @@ from itertools import combinations
 from .actions import Muck, Reveal
 from .cards import FULL_DECK
 from .hand import (
-    Hand, PotAward, Rejection, Result, ShownHand, evolve, make_seat, reject, seat_index,
+    Hand, PotAward, Rejection, Result, ShownHand, cards_in_play, evolve, make_seat, reject,
+    seat_index,
 )
 from .evaluator import HandValue, best_hand, evaluate5, value7
 from .pots import build_pots, split, uncalled
@@ -94,15 +95,16 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
         return reject(hand, "false_reveal",
                       f"{ev.player} was dealt {' '.join(s.hole)}, not {' '.join(cards)}")
     if not s.hole and hand.ruleset.deck == "shared":
+        in_play = cards_in_play(hand)
         for k, c in enumerate(cards):
-            if c in hand.in_play or c in cards[:k]:
+            if c in in_play or c in cards[:k]:
                 return reject(hand, "duplicate_card", f"{c} is already in play (one shared deck)")
     seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, s.hole or cards, cards,
                 False, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
     return settle_if_done(evolve(hand, seats=tuple(seats), log=hand.log + (ev,),
-                                 in_play=hand.in_play.union(cards)))
+                                 in_play=cards_in_play(hand).union(cards)))
 
 
 def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
