@@ -195,7 +195,8 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
     seats = list(hand.seats)
     seats[i] = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
                     s.mucked, s.dead)
-    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,), in_play=cards_in_play(hand).union(cards))
+    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,),
+                  in_play=cards_in_play(hand).union(cards))
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {
