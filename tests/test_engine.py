@@ -497,3 +497,14 @@ def test_the_big_blind_keeps_its_option_after_a_short_all_in_but_a_limper_may_no
     # c already acted (limped) and has faced only the short all-in: call or fold only
     la = legal_actions(h)
     assert la.player == "c" and la.call == 5 and la.raise_min is None
+
+
+def test_a_timeout_at_showdown_mucks_and_the_other_hand_wins():
+    h = start_hand(RR, 1, [("x", 100), ("y", 100)], "y", blinds=(5, 10))
+    h = play(h, Call("y"), Check("x"), DealBoard(("2c", "7d", "9h")), Check("x"), Check("y"),
+             DealBoard(("Jc",)), Check("x"), Check("y"), DealBoard(("4s",)), Check("x"),
+             Check("y"), Reveal("x", ("3c", "3d")))
+    assert need(h).players == ("y",)
+    h = play(h, Timeout("y"))
+    # y's deadline passed at showdown: y mucks, x takes the 20
+    assert h.seat("y").mucked and h.result.payouts == {"x": 20}
