@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol, Sequence, runtime_checkable
 
+# Adapters are shell: they may use the core's pure tag reader (the core never imports them).
+from nomicpoker.render import find_tag
+
 
 @dataclass(frozen=True)
 class RemoteComment:
@@ -64,14 +67,19 @@ class Forum(Protocol):
         """Every comment of the thread, in forum order (oldest first), replies included."""
         ...
 
-    def post_comment(self, thread: str, body: str, reply_to: str | None = None) -> str:
-        """Post ``body`` as the dealer account; return the new comment's id."""
+    def post_comment(
+        self, thread: str, body: str, reply_to: str | None = None, *, tag: str | None = None
+    ) -> str:
+        """Post ``body`` as the dealer account; return the new comment's id. ``tag`` is the
+        comment's reference key (the outbox key; ``[np:KEY]`` is accepted too), so an adapter
+        that must detect its own duplicates (Reddit's retried POSTs) compares tags, not bodies
+        the forum may have reformatted."""
         ...
 
     def find_comment_with(self, thread: str, tag: str) -> str | None:
-        """The id of a comment by the dealer account in ``thread`` whose body contains ``tag``
-        (the reference tag every dealer comment ends with), or ``None``. This is how a run
-        that crashed after posting knows not to post again."""
+        """The id of a live comment by the dealer account in ``thread`` whose reference tag
+        (:func:`carries_tag`) is ``tag`` (``[np:KEY]`` or ``KEY``), or ``None``. This is how a
+        run that crashed after posting knows not to post again."""
         ...
 
     def create_thread(self, title: str, body: str) -> str:
@@ -86,3 +94,20 @@ class Forum(Protocol):
     def check(self) -> list[tuple[str, bool, str]]:
         """Try the connection and the login without posting: ``(what, ok, detail)`` rows."""
         ...
+
+
+def tag_key(tag: str) -> str:
+    """The key of a reference tag given as ``KEY``, ``[np:KEY]`` or in inline code."""
+    found = find_tag(tag)
+    return found if found is not None else tag.strip()
+
+
+def carries_tag(body: str, tag: str) -> bool:
+    """Whether ``body`` (Markdown or a forum's HTML) ends with the reference tag ``tag``.
+
+    Why not a substring test: WordPress's texturizer turns the key's hyphens into en dashes
+    and forums entity-encode brackets, so the posted text does not come back byte for byte;
+    and ``T-h1-1`` is a substring of ``T-h1-10``. :func:`nomicpoker.render.find_tag` reads the
+    tag back the way any forum shows it, and the keys must be equal."""
+    key = tag_key(tag)
+    return bool(key) and find_tag(body) == key

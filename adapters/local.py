@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .base import ForumError, RemoteComment
+from .base import ForumError, RemoteComment, carries_tag, tag_key
 
 Clock = Callable[[], datetime]
 
@@ -215,13 +215,16 @@ class LocalForum:
             ).fetchall()
         return [self._comment_value(r, ref) for r in rows]
 
-    def post_comment(self, thread: str, body: str, reply_to: str | None = None) -> str:
-        """Post as the dealer account."""
+    def post_comment(
+        self, thread: str, body: str, reply_to: str | None = None, *, tag: str | None = None
+    ) -> str:
+        """Post as the dealer account. ``tag`` is accepted for the protocol; a local insert
+        is never retried, so there are no duplicates to look for."""
         return self.post_as(self.dealer, thread, body, reply_to=reply_to)
 
     def find_comment_with(self, thread: str, tag: str) -> str | None:
-        """The oldest live dealer comment in ``thread`` containing ``tag``."""
-        if not tag:
+        """The oldest live dealer comment in ``thread`` whose reference tag is ``tag``."""
+        if not tag or not tag_key(tag):
             raise ForumError("config", "find_comment_with needs a non-empty tag")
         with self._connect() as conn:
             tid = self._thread_id(conn, thread)
@@ -231,7 +234,7 @@ class LocalForum:
                 (tid, self.dealer),
             ).fetchall()
         for row in rows:
-            if tag in row["body"]:
+            if carries_tag(row["body"], tag):
                 return str(row["id"])
         return None
 

@@ -28,7 +28,7 @@ import praw
 import prawcore
 from praw.exceptions import ClientException, RedditAPIException
 
-from .base import ForumError, RemoteComment
+from .base import ForumError, RemoteComment, carries_tag
 
 T = TypeVar("T")
 
@@ -232,7 +232,7 @@ class RedditForum:
         comments = self._seen.get(sid)
         if comments is None:
             comments = self._fetch(sid)
-        mine = self._mine(comments, lambda text: tag in text)
+        mine = self._mine(comments, lambda text: carries_tag(text, tag))
         return str(mine[0].name) if mine else None
 
     def post_comment(
@@ -241,8 +241,9 @@ class RedditForum:
         """Reply to ``reply_to`` (a ``t1_`` fullname) or to the submission; return the kept
         comment's fullname.
 
-        Our comments that match, meaning they carry ``tag`` when one is given and otherwise have
-        exactly this body, count as the same comment: one already in the thread is returned
+        Our comments that match, meaning they end with the reference tag ``tag`` (compared by
+        :func:`.base.carries_tag`, so whitespace Reddit changed does not matter) when one is
+        given and otherwise have exactly this body, count as the same comment: one already in the thread is returned
         without posting (a run crashed after posting), and younger copies left by prawcore's
         retries are deleted after posting. Without a tag only identical bodies match, so two
         different comments that share a line are never taken for one."""
@@ -250,7 +251,7 @@ class RedditForum:
             raise ForumError("comment_refused", "an empty comment is not posted")
         sid = self._submission_id(thread)
         match: Callable[[str], bool] = (
-            (lambda text: tag in text) if tag else (lambda text: _same_text(text, body))
+            (lambda text: carries_tag(text, tag)) if tag else (lambda text: _same_text(text, body))
         )
         comments = self._seen.get(sid)
         existing = self._mine(comments if comments is not None else self._fetch(sid), match)

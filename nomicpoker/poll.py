@@ -13,6 +13,8 @@ WHY it is safe to repeat and to crash:
 - Sending is separate and idempotent: every dealer comment ends with a reference tag, and
   before posting, the thread is searched for it (``forum.find_comment_with``), so a run that
   crashed after posting but before recording marks the comment sent instead of posting again.
+  The post itself carries the tag's key too (``post_comment(..., tag=key)``), so an adapter
+  whose client may retry a POST (Reddit) removes its duplicates by tag, not by body.
 """
 
 from __future__ import annotations
@@ -214,7 +216,8 @@ def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Ta
                 if remote is not None:
                     report.already += 1
                 else:
-                    remote = forum.post_comment(row.thread, row.body, reply_to=row.reply_to)
+                    remote = forum.post_comment(row.thread, row.body, reply_to=row.reply_to,
+                                                tag=row.key)
                     report.sent += 1
             else:
                 remote = _already_delivered(forum, row)

@@ -218,6 +218,17 @@ def test_find_comment_with_sees_only_dealer_comments_on_the_page(wp) -> None:
     assert forum.find_comment_with(THREAD, "[np:h1-9]") is None
 
 
+def test_find_comment_with_reads_the_tag_back_through_wordpress_texturize(wp) -> None:
+    site, base = wp
+    # a dealer comment quoting an older tag first: only the tag it ends with is its own
+    site.add(USER, "<p>As <code>[np:T-h1-003]</code> said: Josh to act</p>\n<p><code>[np:T-h1-004]</code></p>")
+    # wptexturize turned the key's hyphens into en dashes; the brackets came back as entities
+    d = site.add(USER, "<p>Josh to act</p>\n<p><code>&#91;np:T&#8211;h1&#8211;003&#93;</code></p>")
+    forum = make_forum(base)
+    assert forum.find_comment_with(THREAD, "[np:T-h1-003]") == str(d.id)
+    assert forum.find_comment_with(THREAD, "[np:T-h1-00]") is None
+
+
 def test_failed_login_says_what_the_site_said_and_never_the_password(wp) -> None:
     site, base = wp
     with pytest.raises(ForumError) as err:

@@ -59,6 +59,7 @@ class FakeReddit:
     deleted: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
     posted: list[str] = field(default_factory=list)  # fullnames stored by /api/comment
+    reformat_once: bool = False  # store the next comment with trailing spaces before breaks
     next_id: int = 36 ** 3
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -157,7 +158,11 @@ def make_handler(fake: FakeReddit):
             if path == "/api/comment":
                 if fake.comment_mode == "ratelimit":
                     return self._send({"json": {"errors": [["RATELIMIT", "Looks like you've been doing that a lot. Take a break for 9 minutes before trying again.", "ratelimit"]]}})
-                c = fake.add(USER, form["text"], parent=form["thing_id"], created=int(time.time()))
+                text = form["text"]
+                if fake.reformat_once:  # as if an editor had touched the first copy's line breaks
+                    fake.reformat_once = False
+                    text = text.replace("\n\n", "  \n\n")
+                c = fake.add(USER, text, parent=form["thing_id"], created=int(time.time()))
                 fake.posted.append(f"t1_{c.id}")
                 if fake.comment_mode == "timeout_once":
                     fake.comment_mode = "ok"
@@ -255,20 +260,20 @@ def test_reply_is_posted_to_the_comment_or_the_submission(fake, creds_env) -> No
     a = fake.add("alice", "HAND1 ROUND1 check")
     forum = forum_for(fake)
     forum.list_comments(SUB)
-    rid = forum.post_comment(SUB, "Rejected: no check in round 1\n\n^(np:h1-3)", reply_to=f"t1_{a.id}")
-    tid = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-4)")
+    rid = forum.post_comment(SUB, "Rejected: no check in round 1\n\n`[np:h1-3]`", reply_to=f"t1_{a.id}")
+    tid = forum.post_comment(SUB, "Turn: bob to act\n\n`[np:h1-4]`")
     posts = [f for m, p, f in fake.requests if p == "/api/comment"]
     assert [p["thing_id"] for p in posts] == [f"t1_{a.id}", f"t3_{SUB}"]
     assert posts[0]["text"].startswith("Rejected")
     assert rid == f"t1_{fake.comments[-2].id}" and tid == f"t1_{fake.comments[-1].id}"
-    assert forum.find_comment_with(SUB, "np:h1-4") == tid
-    assert forum.find_comment_with(SUB, "np:h9-9") is None
+    assert forum.find_comment_with(SUB, "[np:h1-4]") == tid
+    assert forum.find_comment_with(SUB, "[np:h9-9]") is None
 
 
 def test_comment_already_in_the_thread_is_not_posted_again(fake, creds_env) -> None:
-    old = fake.add(USER, "Turn: bob to act\n\n^(np:h1-4)")
+    old = fake.add(USER, "Turn: bob to act\n\n`[np:h1-4]`")
     forum = forum_for(fake)
-    got = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-4)", tag="np:h1-4")
+    got = forum.post_comment(SUB, "Turn: bob to act\n\n`[np:h1-4]`", tag="h1-4")
     assert got == f"t1_{old.id}"
     assert not any(p == "/api/comment" for _, p, _ in fake.requests)
 
@@ -278,7 +283,7 @@ def test_post_that_lands_twice_after_a_retry_is_deduplicated(fake, creds_env, mo
     fake.add("alice", "HAND1 ROUND1 raise 10")
     fake.comment_mode = mode
     forum = forum_for(fake)
-    kept = forum.post_comment(SUB, "Turn: bob to act\n\n^(np:h1-5)", tag="np:h1-5")
+    kept = forum.post_comment(SUB, "Turn: bob to act\n\n`[np:h1-5]`", tag="h1-5")
     posts = [p for _, p, _ in fake.requests if p == "/api/comment"]
     assert len(posts) == 2  # prawcore retried the POST
     assert len(fake.posted) == 2  # ... and the comment landed twice
@@ -287,6 +292,29 @@ def test_post_that_lands_twice_after_a_retry_is_deduplicated(fake, creds_env, mo
     assert fake.deleted == [second]
     live = [f"t1_{c.id}" for c in fake.comments if c.author == USER and "np:h1-5" in c.body]
     assert live == [first]
+
+
+def test_post_that_lands_twice_with_different_whitespace_is_deduplicated_by_tag(fake, creds_env) -> None:
+    fake.comment_mode = "error500_once"
+    fake.reformat_once = True
+    body = "Pot: 30.\n\n**bob** to act\n\n`[np:T-h1-005]`\n"
+    kept = forum_for(fake).post_comment(SUB, body, tag="T-h1-005")
+    first, second = fake.posted
+    stored = {f"t1_{c.id}": c.body for c in fake.comments}
+    assert stored[first] == "Pot: 30.  \n\n**bob** to act  \n\n`[np:T-h1-005]`\n"
+    # the retry stored `body` as sent: not the same text, only the tag says they are one comment
+    assert stored[second] == "[deleted]"
+    assert kept == first
+    assert fake.deleted == [second]
+
+
+def test_a_quoted_or_longer_tag_is_not_taken_for_ours(fake, creds_env) -> None:
+    fake.add(USER, "As `[np:T-h1-005]` said, bob is to act.\n\n`[np:T-h1-009]`")
+    fake.add(USER, "Pot: 40.\n\n`[np:T-h1-0050]`")
+    forum = forum_for(fake)
+    assert forum.find_comment_with(SUB, "[np:T-h1-005]") is None
+    forum.post_comment(SUB, "Pot: 30.\n\n`[np:T-h1-005]`", tag="T-h1-005")
+    assert len(fake.posted) == 1 and fake.deleted == []
 
 
 def test_untagged_duplicate_bodies_are_deduplicated_but_different_bodies_are_not(fake, creds_env) -> None:
@@ -302,7 +330,7 @@ def test_untagged_duplicate_bodies_are_deduplicated_but_different_bodies_are_not
 def test_ratelimit_means_try_again_next_run(fake, creds_env) -> None:
     fake.comment_mode = "ratelimit"
     with pytest.raises(ForumError) as err:
-        forum_for(fake).post_comment(SUB, "Turn: bob\n^(np:h1-6)")
+        forum_for(fake).post_comment(SUB, "Turn: bob\n`[np:h1-6]`")
     assert err.value.code == "rate_limited" and err.value.retry
     assert "9 minutes" in err.value.message
     assert not [c for c in fake.comments if c.author == USER]
@@ -366,7 +394,7 @@ def test_credentials_never_appear_in_logs(fake, creds_env, caplog) -> None:
     fake.comment_mode = "error500_once"
     forum = forum_for(fake)
     forum.list_comments(SUB)
-    forum.post_comment(SUB, "Turn: bob\n^(np:h1-7)", tag="np:h1-7")
+    forum.post_comment(SUB, "Turn: bob\n`[np:h1-7]`", tag="h1-7")
     forum.check()
     assert caplog.records  # praw/prawcore did log (requests, the retry)
     for secret in (CLIENT_SECRET, PASSWORD, "tok-123"):

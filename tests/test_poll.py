@@ -52,8 +52,8 @@ class CrashAfterPost:
     def __getattr__(self, item):
         return getattr(self.real, item)
 
-    def post_comment(self, thread, body, reply_to=None):
-        rid = self.real.post_comment(thread, body, reply_to=reply_to)
+    def post_comment(self, thread, body, reply_to=None, *, tag=None):
+        rid = self.real.post_comment(thread, body, reply_to=reply_to, tag=tag)
         if not self.crashed:
             self.crashed = True
             raise ForumError("network", "connection reset after sending")
