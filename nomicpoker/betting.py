@@ -42,14 +42,20 @@ def full_raise(hand: Hand) -> int:
 
 def may_raise(hand: Hand, i: int) -> bool:
     """Whether seat ``i`` may put in more than a call. With ``short_all_in_reopens`` off, a
-    player who already acted since the last full raise may not raise while only short
-    all-ins (adding up to less than a full raise) have come since (rules 3 and 4)."""
+    player who already acted since the last full raise may raise again only if what he now
+    faces is itself a full raise: Robert's rule 4 reopens the betting "if the resulting wager
+    size *to a player* qualifies as a raise", so several short all-ins reopen it for a player
+    who acted before all of them but not for one who acted between them (rules 3 and 4).
+
+    Such a player's ``round_bet`` is the bet he matched when he last acted (he called,
+    checked or raised and still has Money), so ``high_bet - round_bet`` is what came since."""
     s = hand.seats[i]
-    if s.money <= hand.high_bet - s.round_bet:
+    owe = hand.high_bet - s.round_bet
+    if s.money <= owe:
         return False
-    if hand.ruleset.short_all_in_reopens:
+    if hand.ruleset.short_all_in_reopens or i not in hand.full_acted:
         return True
-    return not (hand.short_sum and i in hand.full_acted)
+    return owe >= full_raise(hand)
 
 
 def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
@@ -220,27 +226,20 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
 
 def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
     """Seat ``i`` makes its round total ``total`` (> high bet): bookkeeping for full and
-    short raises (Robert's rules 3 and 4; pokerkit keeps the same books)."""
+    short raises (Robert's rules 3 and 4, see :func:`may_raise`)."""
     s = hand.seats[i]
     inc = total - hand.high_bet
     full = full_raise(hand)
     last_raise = hand.last_raise
-    short_sum = hand.short_sum
     full_acted = hand.full_acted
     if inc >= full:
         last_raise = inc
-        short_sum = 0
         full_acted = frozenset((i,))
-    else:  # an all-in short of a full raise
-        short_sum += inc
-        if short_sum >= full:  # several shorts add up to a raise: betting reopens
-            short_sum = 0
-            full_acted = frozenset((i,))
-        else:
-            full_acted = full_acted.union((i,))
+    else:  # an all-in short of a full raise: whom it reopens for is decided by may_raise
+        full_acted = full_acted.union((i,))
     seat = put(s, total - s.round_bet)
     return continue_betting(hand, i, ev, _with_seat(hand, i, seat), frozenset((i,)),
-                            high_bet=total, last_raise=last_raise, short_sum=short_sum,
+                            high_bet=total, last_raise=last_raise,
                             full_acted=full_acted, aggressor=i)
 
 
@@ -259,8 +258,8 @@ def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
                       f"{s.name} can only call (all in) or fold")
     if not may_raise(hand, i):
         return reject(hand, "raise_not_reopened",
-                      f"{s.name} already acted and has faced only an all-in short of a full "
-                      f"raise ({hand.short_sum} of {full_raise(hand)}): call or fold")
+                      f"{s.name} already acted and faces only {owe} more since, short of a full "
+                      f"raise ({full_raise(hand)}): call or fold")
     if added > s.money:
         return reject(hand, "raise_too_large",
                       f"{s.name} has only {s.money}; a raise of {ev.amount} needs {added}")
@@ -326,5 +325,5 @@ def end_round(hand: Hand) -> Hand:
     )
     can = sum(1 for s in seats if not s.folded and s.money > 0)
     return evolve(hand, seats=seats, round=hand.round + 1, to_act=None, high_bet=0,
-                   last_raise=0, acted=frozenset(), full_acted=frozenset(), short_sum=0,
+                   last_raise=0, acted=frozenset(), full_acted=frozenset(),
                    runout=can <= 1, aggressor=None)

@@ -132,10 +132,8 @@ class Hand:
     #: seats that have acted since the last increase of ``high_bet`` (round-end test)
     acted: frozenset[int] = frozenset()
     #: seats that have acted since the last *full* raise: with ``short_all_in_reopens`` off
-    #: they may not raise again while only short all-ins (``short_sum``) are pending
+    #: such a seat may raise again only when what it faces is a full raise (Robert's rule 4)
     full_acted: frozenset[int] = frozenset()
-    #: the sum of consecutive all-in increments short of a full raise (Robert's rule 4)
-    short_sum: int = 0
     #: betting is over for the hand (at most one player can still bet): the board runs out
     runout: bool = False
     #: the last seat to bet or raise in the current (or, at showdown, the final) round

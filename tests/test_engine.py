@@ -508,3 +508,25 @@ def test_a_timeout_at_showdown_mucks_and_the_other_hand_wins():
     h = play(h, Timeout("y"))
     # y's deadline passed at showdown: y mucks, x takes the 20
     assert h.seat("y").mucked and h.result.payouts == {"x": 20}
+
+
+def test_short_all_ins_reopen_the_betting_only_for_players_they_fully_raise():
+    # Robert's no-limit rule 4: several short all-ins reopen the betting "if the resulting
+    # wager size *to a player* qualifies as a raise". After the flop (full raise = the bet,
+    # 100): A bets 100, B all in for 150 (+50, short), C calls 150, D all in for 210 (+60,
+    # short; the two shorts add up to 110). A last acted facing 100 and now faces 210: 110
+    # more, a full raise, so A may raise. C last acted facing 150 and now faces 210: only 60
+    # more, not a full raise, so C may call or fold but not raise.
+    h = start_hand(RR, 1, [("A", 1000), ("B", 160), ("C", 1000), ("D", 220)], "D",
+                   blinds=(5, 10))
+    h = play(h, Call("C"), Call("D"), Call("A"), Check("B"), DealBoard(("2c", "7d", "9h")))
+    h = play(h, Raise("A", amount=100), AllIn("B"), Call("C"), AllIn("D"))
+    la = legal_actions(h)
+    assert la.player == "A" and la.call == 110 and la.raise_min == 310
+    h = play(h, Call("A"))
+    la = legal_actions(h)
+    assert la.player == "C" and la.call == 60 and la.raise_min is None and la.all_in == 0
+    refused(h, Raise("C", amount=400), "raise_not_reopened")
+    refused(h, AllIn("C"), "raise_not_reopened")
+    h = play(h, Call("C"))
+    assert need(h).kind == "board"
