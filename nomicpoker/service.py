@@ -7,6 +7,13 @@ ante, the thread and the commitments. Everything after that is derived from comm
 WHY ``hand start`` generates the secrets before it writes the hand row: the row holds the
 commitments, and a crash between the two leaves only an unused secrets file, which a re-run
 reuses (same commitments), never a hand whose secrets are lost.
+
+WHY the story post carries a reference tag (``[np:T-h3-story]``) and its id is written to
+``state/pending/`` at once: a ``hand start`` that crashed after creating the post but before
+recording the hand must, when re-run, find that post rather than create a second one. The
+pending file covers every forum; the tag lets a forum that can list its threads (the local
+one, or any adapter offering ``find_thread_with(tag)``) recover even a crash that came
+before the pending file was written.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from . import ledger, secrets_store
 from .adapters.base import ForumError
 from .poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
 from .paths import lock_path
+from .render import find_tag, reference_tag
 from .rulesets import load_ruleset
 from .store import HandRow, StoreError, TableRow, dumps, loads, transaction
 
@@ -119,6 +127,44 @@ def next_button(players: Sequence[str], previous: str, seated: Sequence[str]) ->
     raise ServiceError("no_players", "nobody is seated")
 
 
+def story_key(table: str, number: int) -> str:
+    """The reference-tag key of a hand's story post."""
+    return f"{table}-h{number}-story"
+
+
+def _pending_path(state: Path, table: str, number: int) -> Path:
+    return state / "pending" / f"{table}-hand-{number}.thread"
+
+
+def _existing_story_post(forum, state: Path, table: str, number: int, dealer: str) -> str | None:
+    """The story post an earlier, crashed ``hand start`` of this hand created, if any: from the
+    pending file, else by its tag where the forum can search its threads (only the dealer's
+    own posts count: a player cannot plant a post for the dealer to adopt)."""
+    pending = _pending_path(state, table, number)
+    if pending.exists():
+        ref = pending.read_text("utf-8").strip()
+        if ref:
+            return ref
+    key = story_key(table, number)
+    finder = getattr(forum, "find_thread_with", None)
+    if callable(finder):
+        return finder(key)
+    lister = getattr(forum, "threads", None)
+    if callable(lister):
+        for t in lister():
+            if t.author == dealer and find_tag(t.body) == key:
+                return t.ref
+    return None
+
+
+def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None:
+    path = _pending_path(state, table, number)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(ref, "utf-8")
+    tmp.replace(path)
+
+
 def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,
                blinds: Sequence[int] = (), now: Callable[[], datetime] = utcnow,
                forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
@@ -155,18 +201,24 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
         forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
     secrets = secrets_store.create(state, table_name, number, existing_ok=True)
+    created = False
+    if thread is None:
+        thread = _existing_story_post(forum, state, table_name, number, table.dealer)
     if thread is None:
         try:
             thread = forum.create_thread(
                 f"Poker: Hand #{number} ({table_name})",
                 f"Hand #{number} has commenced. Ante: {ante}. Seated: {', '.join(seated)}. "
-                "The Dealer's comments below give the commitments, the turn and the cards.")
+                "The Dealer's comments below give the commitments, the turn and the cards.\n\n"
+                + reference_tag(story_key(table_name, number)))
         except ForumError as exc:
             if exc.code == "not_supported":
                 raise ServiceError("no_thread", f"the {table.forum_kind} forum cannot create story "
                                    "posts: post one yourself and pass --thread URL") from exc
             raise
-    else:
+        created = True
+        _remember_story_post(state, table_name, number, thread)
+    if not created:
         forum.list_comments(thread)  # the thread must exist; ForumError('not_found') otherwise
     report = TableReport(table_name)
     t = now()
@@ -183,6 +235,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                       commitments=dumps(secrets.commitments())))
         s.flush()
         update_table(s, table, forum, state, t, report)
+    _pending_path(state, table_name, number).unlink(missing_ok=True)  # the hand row has it now
     try:
         send_outbox(engine, table_name, forum, now, report)
     except ForumError as exc:  # the hand has started; the next poll sends the rest
