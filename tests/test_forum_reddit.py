@@ -1,22 +1,14 @@
 """The Reddit adapter: praw itself talking to a fake Reddit API on loopback.
 
-The fake implements what praw calls: /api/v1/access_token (password grant), /comments/{id}
-(the two-listing JSON with nested replies and "more" stubs), /api/morechildren, /api/comment,
-/api/del, /api/compose and /api/v1/me. It can accept a comment and then time out or answer
-500, as Reddit sometimes does, so prawcore retries and the comment lands twice.
+The fake (``fixtures/reddit_api.py``) implements what praw calls: the token, comments,
+morechildren, comment, del, compose and me endpoints. It can accept a comment and then time
+out or answer 500, as Reddit sometimes does, so prawcore retries and the comment lands twice.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import logging
-import threading
-import time
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -24,186 +16,20 @@ from nomicpoker.adapters.base import Forum, ForumError
 from nomicpoker.adapters.reddit import RedditForum
 from nomicpoker.adapters.registry import open_forum
 
-CLIENT_ID, CLIENT_SECRET = "fake-client-id", "fake-client-SECRET-9f8e"
-USER, PASSWORD = "PokerDealer", "hunter2-very-secret"
-SUB = "abc12"
-T0 = 1_700_000_000
-
-
-def b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
-
-
-@dataclass
-class FakeComment:
-    id: str
-    author: str | None
-    body: str
-    created: int
-    parent: str  # fullname
-    edited: float | bool = False
-
-
-@dataclass
-class FakeReddit:
-    comments: list[FakeComment] = field(default_factory=list)
-    more_after: int = 0  # top-level comments beyond this many come as a "more" stub
-    comment_mode: str = "ok"  # ok | timeout_once | error500_once | ratelimit
-    requests: list[tuple[str, str, dict]] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    messages: list[dict] = field(default_factory=list)
-    posted: list[str] = field(default_factory=list)  # fullnames stored by /api/comment
-    reformat_once: bool = False  # store the next comment with trailing spaces before breaks
-    next_id: int = 36 ** 3
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, author: str | None, body: str, parent: str = f"t3_{SUB}", created: int | None = None) -> FakeComment:
-        with self.lock:
-            self.next_id += 1
-            c = FakeComment(b36(self.next_id), author, body, created or T0 + 60 * len(self.comments), parent)
-            self.comments.append(c)
-            return c
-
-    def json_of(self, c: FakeComment, depth: int, with_replies: bool = True) -> dict:
-        kids = [k for k in self.comments if k.parent == f"t1_{c.id}"]
-        replies: object = ""
-        if kids and with_replies:
-            replies = {"kind": "Listing", "data": {"children": [self.json_of(k, depth + 1) for k in kids], "after": None, "before": None}}
-        return {"kind": "t1", "data": {
-            "id": c.id, "name": f"t1_{c.id}", "author": c.author or "[deleted]", "body": c.body,
-            "body_html": "", "created_utc": float(c.created), "edited": c.edited, "parent_id": c.parent,
-            "link_id": f"t3_{SUB}", "permalink": f"/r/nomic/comments/{SUB}/hand_1/{c.id}/",
-            "replies": replies, "depth": depth, "score": 1, "subreddit": "nomic", "stickied": False,
-        }}
-
-    def submission_json(self) -> dict:
-        return {"kind": "t3", "data": {
-            "id": SUB, "name": f"t3_{SUB}", "title": "Hand 1", "author": USER, "selftext": "story",
-            "created_utc": float(T0 - 100), "num_comments": len(self.comments),
-            "permalink": f"/r/nomic/comments/{SUB}/hand_1/", "subreddit": "nomic",
-            "url": f"https://www.reddit.com/r/nomic/comments/{SUB}/hand_1/",
-        }}
-
-
-def make_handler(fake: FakeReddit):
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args) -> None:  # keep test output quiet
-            pass
-
-        def _send(self, payload: object, status: int = 200) -> None:
-            data = json.dumps(payload).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=UTF-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-        def _form(self) -> dict:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode()
-            return {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
-
-        def do_GET(self) -> None:
-            url = urlsplit(self.path)
-            query = {k: v[0] for k, v in parse_qs(url.query).items()}
-            fake.requests.append(("GET", url.path, query))
-            if url.path == "/api/v1/me":
-                return self._send({"name": USER, "id": "dealer1", "is_suspended": False})
-            if url.path.rstrip("/") == f"/comments/{SUB}":
-                tops = [c for c in fake.comments if c.parent == f"t3_{SUB}"]
-                shown = tops if not fake.more_after else tops[: fake.more_after]
-                children = [fake.json_of(c, 0) for c in shown]
-                hidden = tops[len(shown):]
-                if hidden:
-                    children.append({"kind": "more", "data": {
-                        "count": len(hidden), "name": f"t1_{hidden[0].id}", "id": hidden[0].id,
-                        "parent_id": f"t3_{SUB}", "depth": 0, "children": [c.id for c in hidden]}})
-                return self._send([
-                    {"kind": "Listing", "data": {"children": [fake.submission_json()], "after": None, "before": None}},
-                    {"kind": "Listing", "data": {"children": children, "after": None, "before": None}},
-                ])
-            self._send({"message": "Not Found", "error": 404}, 404)
-
-        def do_POST(self) -> None:
-            path = urlsplit(self.path).path.rstrip("/")
-            form = self._form()
-            fake.requests.append(("POST", path, form))
-            if path == "/api/v1/access_token":
-                auth = self.headers.get("Authorization", "")
-                expected = "Basic " + base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
-                if auth != expected:
-                    return self._send({"message": "Unauthorized", "error": 401}, 401)
-                if form.get("username") != USER or form.get("password") != PASSWORD:
-                    return self._send({"error": "invalid_grant"})
-                return self._send({"access_token": "tok-123", "token_type": "bearer", "expires_in": 3600, "scope": "*"})
-            if path == "/api/morechildren":
-                wanted = form["children"].split(",")
-                things = []
-                for c in fake.comments:
-                    if c.id in wanted:
-                        depth = 0 if c.parent.startswith("t3_") else 1
-                        things.append(fake.json_of(c, depth, with_replies=False))
-                        things.extend(fake.json_of(k, depth + 1, with_replies=False)
-                                      for k in fake.comments if k.parent == f"t1_{c.id}")
-                return self._send({"json": {"errors": [], "data": {"things": things}}})
-            if path == "/api/comment":
-                if fake.comment_mode == "ratelimit":
-                    return self._send({"json": {"errors": [["RATELIMIT", "Looks like you've been doing that a lot. Take a break for 9 minutes before trying again.", "ratelimit"]]}})
-                text = form["text"]
-                if fake.reformat_once:  # as if an editor had touched the first copy's line breaks
-                    fake.reformat_once = False
-                    text = text.replace("\n\n", "  \n\n")
-                c = fake.add(USER, text, parent=form["thing_id"], created=int(time.time()))
-                fake.posted.append(f"t1_{c.id}")
-                if fake.comment_mode == "timeout_once":
-                    fake.comment_mode = "ok"
-                    time.sleep(2.5)  # longer than the client's timeout: the reply is lost
-                    return self._send({"json": {"errors": [], "data": {"things": [fake.json_of(c, 0)]}}})
-                if fake.comment_mode == "error500_once":
-                    fake.comment_mode = "ok"
-                    return self._send({"message": "Internal Server Error", "error": 500}, 500)
-                return self._send({"json": {"errors": [], "data": {"things": [fake.json_of(c, 0)]}}})
-            if path == "/api/del":
-                fake.deleted.append(form["id"])
-                for c in fake.comments:
-                    if f"t1_{c.id}" == form["id"]:
-                        c.author, c.body = None, "[deleted]"
-                return self._send({})
-            if path == "/api/compose":
-                fake.messages.append(form)
-                return self._send({"json": {"errors": []}})
-            self._send({"message": "Not Found", "error": 404}, 404)
-
-    return Handler
-
+from fixtures.reddit_api import (  # tests/ is on sys.path (pytest's rootdir-relative import)
+    CLIENT_SECRET, CREDENTIALS, PASSWORD, SUB, T0, USER, FakeReddit, serving,
+)
 
 @pytest.fixture
 def fake():
-    state = FakeReddit()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
-    yield state
-    server.shutdown()
-    server.server_close()
+    with serving(FakeReddit()) as state:
+        yield state
 
 
 @pytest.fixture
 def creds_env(monkeypatch):
     """Credentials the praw way: praw_* environment variables."""
-    for key, value in {"praw_client_id": CLIENT_ID, "praw_client_secret": CLIENT_SECRET,
-                       "praw_username": USER, "praw_password": PASSWORD}.items():
+    for key, value in CREDENTIALS.items():
         monkeypatch.setenv(key, value)
 
 
