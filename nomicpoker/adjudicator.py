@@ -409,8 +409,14 @@ class _Folder:
     # -- after every accepted step ----------------------------------------------------------
 
     def _advance(self, h: _HandState, cause: str, thread: str) -> None:
+        """After an accepted step: deal what is due, then the turn notice, the call for
+        reveals or the payout. The action that closed a round (or the hand) opens the first
+        comment posted here, so every accepted action is announced once; a turn notice says
+        it itself."""
         number = h.start.number
         need = engine.need(h.hand)
+        timed_out = bool(h.hand.log) and isinstance(h.hand.log[-1], (Timeout, Muck))
+        opening = "" if need.kind == "action" or timed_out else say.last_action(h.hand)
         while need.kind == "board":
             dealt = len(h.hand.board)
             deck = board_cards(h.start.secrets.deck, number)
@@ -424,7 +430,8 @@ class _Folder:
             h.record["board"].extend(cards)
             need = engine.need(h.hand)
             self._diff(number, cause)
-            self._post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k), thread)
+            first, opening = opening, ""
+            self._post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first), thread)
         if need.kind == "action":
             self._diff(number, cause)
             h.phase = "betting"
@@ -436,11 +443,12 @@ class _Folder:
             h.phase = "reveal"
             self._diff(number, cause)
             if first:
-                self._post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k), thread)
+                self._post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
+                                                                  opening), thread)
         elif need.kind == "complete":
-            self._complete(h, cause, thread)
+            self._complete(h, cause, thread, opening)
 
-    def _complete(self, h: _HandState, cause: str, thread: str) -> None:
+    def _complete(self, h: _HandState, cause: str, thread: str, opening: str = "") -> None:
         number = h.start.number
         result = h.hand.result
         h.phase = "complete"
@@ -454,7 +462,7 @@ class _Folder:
         self._row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
-        self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k), thread)
+        self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
 
 
 def _checksum_line(stated: str) -> str:
@@ -489,13 +497,18 @@ def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
 
 def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],
                events: list[DealerEvent]) -> FoldResult:
-    """Replay a whole table. Hand starts come after the revision at their ``after`` position,
-    dealer events after both."""
+    """Replay a whole table. Hand starts and dealer events come after the revision at their
+    ``after`` position; at one position they go in hand order, a hand's start before its own
+    events and after the events of the hand before it.
+
+    WHY not simply "events after hand starts": a hand that ends on a timeout (a silent
+    revealer mucks) and the next ``hand start`` with no comment in between share a position;
+    the timeout ended the earlier hand, so it must come first."""
     f = _Folder(config)
-    stream: list[tuple[tuple[int, int, int], str, Any]] = []
-    stream += [((r.archive_id, 1, 0), "rev", r) for r in revisions]
-    stream += [((hs.after, 2, hs.number), "hand", hs) for hs in hands]
-    stream += [((ev.after, 3, i), "event", ev) for i, ev in enumerate(events)]
+    stream: list[tuple[tuple[int, int, int, int, int], str, Any]] = []
+    stream += [((r.archive_id, 1, 0, 0, 0), "rev", r) for r in revisions]
+    stream += [((hs.after, 2, hs.number, 0, 0), "hand", hs) for hs in hands]
+    stream += [((ev.after, 2, ev.hand, 1, i), "event", ev) for i, ev in enumerate(events)]
     stream.sort(key=lambda t: t[0])
     for _, kind, item in stream:
         if kind == "rev":

@@ -71,16 +71,22 @@ def draw_accepted(player: str, ref: str, positions: Sequence[int], checksum: str
     return _append(body, extra)
 
 
-def street(table: render.TableView, hand, name: str, cards: Sequence[str], key: str) -> str:
-    return render.street(table, hand, name.capitalize(), cards, key=key)
+def street(table: render.TableView, hand, name: str, cards: Sequence[str], key: str,
+           opening: str = "") -> str:
+    return render.street(table, hand, name.capitalize(), cards, key=key, opening=opening)
 
 
 def turn_notice(table: render.TableView, hand, legal, deadline: str | None, key: str) -> str:
     return render.turn_notice(table, hand, legal, key=key, deadline=deadline)
 
 
-def call_for_reveals(table: render.TableView, hand, players: Sequence[str], key: str) -> str:
-    return render.call_for_reveals(table, hand, players, key=key)
+def call_for_reveals(table: render.TableView, hand, players: Sequence[str], key: str,
+                     opening: str = "") -> str:
+    return render.call_for_reveals(table, hand, players, key=key, opening=opening)
+
+
+def last_action(hand) -> str:
+    return render.last_action(hand)
 
 
 def timed_out(player: str, at: str, phase: str, key: str) -> str:
@@ -90,8 +96,8 @@ def timed_out(player: str, at: str, phase: str, key: str) -> str:
 
 
 def payout(table: render.TableView, hand, secrets: Mapping[str, str],
-           held: Mapping[str, Sequence[str]], own: Sequence[str], key: str) -> str:
-    body = render.payout(table, hand, secrets=dict(secrets), key=key)
+           held: Mapping[str, Sequence[str]], own: Sequence[str], key: str, opening: str = "") -> str:
+    body = render.payout(table, hand, secrets=dict(secrets), key=key, opening=opening)
     extra = []
     for p, cards in held.items():
         extra.append(f"{md_escape(p)}'s issued deck held {' '.join(pretty(c) for c in cards)} "

@@ -376,11 +376,18 @@ def draw_accepted(player: str, comment_ref: str, positions: Sequence[int], check
     )
 
 
-def street(table: TableView, hand: Hand, name: str, new_cards: Sequence[str], *, key: str) -> str:
+def _opening(opening: str, text: str) -> str:
+    """``text`` after the action that led to it (see :func:`last_action`), WRGPT style."""
+    return f"{opening} {text}" if opening else text
+
+
+def street(table: TableView, hand: Hand, name: str, new_cards: Sequence[str], *, key: str,
+           opening: str = "") -> str:
     """The Flop, the Turn or the River: the new cards, the whole board, the pot, and who acts
-    first in the round that begins (or that nobody can bet, when all are all-in)."""
+    first in the round that begins (or that nobody can bet, when all are all-in).
+    ``opening`` is the action that closed the round, so no accepted action goes unannounced."""
     parts = [
-        f"**{md_escape(name)}**: {_cards(new_cards)}",
+        _opening(opening, f"**{md_escape(name)}**: {_cards(new_cards)}"),
         f"Board: {_cards(hand.board)}. Pot: {hand.pot}.",
     ]
     actor = to_act_name(hand)
@@ -391,13 +398,17 @@ def street(table: TableView, hand: Hand, name: str, new_cards: Sequence[str], *,
     return _finish(parts, key)
 
 
-def call_for_reveals(table: TableView, hand: Hand, players: Sequence[str], *, key: str) -> str:
-    """The showdown: who must reveal, in showdown order, and the form to use."""
+def call_for_reveals(table: TableView, hand: Hand, players: Sequence[str], *, key: str,
+                     opening: str = "") -> str:
+    """The showdown: who must reveal, in showdown order, the form to use, and the status
+    table. ``opening`` is the action that ended the betting, if no street comment said it."""
     order = "\n".join(f"{i}. {_name(p)}" for i, p in enumerate(players, start=1))
     parts = [
-        f"Hand #{hand.number}: betting is over. Showdown; board {_cards(hand.board)}, pot {hand.pot}.",
-        f"Reveal your hole cards, in this order:\n\n{order}",
+        _opening(opening, f"Hand #{hand.number}: betting is over. Showdown; board "
+                          f"{_cards(hand.board)}, pot {hand.pot}."),
+        f"Reveal your hole cards (showdown order):\n\n{order}",
         f"Form: `HAND{hand.number} reveal 7h 2s` (or `7 of hearts, 2 of spades`).",
+        status_table(table, hand),
     ]
     return _finish(parts, key)
 
@@ -411,15 +422,18 @@ def _side_pots_mattered(hand: Hand) -> bool:
     return len({s.total_bet for s in live}) > 1
 
 
-def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, key: str) -> str:
+def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, key: str,
+           opening: str = "") -> str:
     """The end of the hand: every revealed hand with its name and best five, each pot and who
     won it, the money moved (returned uncalled bets and rounding remainders included), the
     published secrets, and the GNDT table after it. ``table.money`` is Money after the payout.
+    ``opening`` is the action that ended the hand (the last fold), when there was one.
     """
     res = hand.result
     if res is None:
         raise ValueError("payout needs a settled hand (hand.result is None)")
-    parts = [f"**Hand #{hand.number} is over.** Board: {_cards(hand.board)}."]
+    board = f"Board: {_cards(hand.board)}." if hand.board else "No community cards were dealt."
+    parts = [_opening(opening, f"**Hand #{hand.number} is over.** {board}")]
     if res.uncontested:
         winners = sorted({w for a in res.awards for w in a.winners})
         parts.append(f"Everyone else folded: {_names(winners)} wins without a showdown.")

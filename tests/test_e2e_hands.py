@@ -59,23 +59,24 @@ def test_three_hands_from_story_post_to_payout(tmp_path):
     # dave folds: round 1 ends (alice's raise was called), the flop comes, alice acts first.
     out = t.act("dave", "HAND1 ROUND1 folds")
     assert len(out) == 2
-    assert out[0].startswith("**Flop**") and "Pot: 60." in out[0]
+    # The flop comment opens with the fold that closed round 1 (announced once, here).
+    assert out[0].startswith("dave folds. **Flop**") and "Pot: 60." in out[0]
     assert len(re.findall(r"[2-9JQKA]|10", out[0].split("\n")[0].split(":", 1)[1])) == 3
     assert "**alice** to act, nothing to call. Pot: 60." in out[1]
     out = t.act("alice", "HAND1 ROUND2 check")
     assert "**bob** to act" in out[0]
     out = t.act("bob", "HAND1 ROUND2 check")
-    assert out[0].startswith("**Turn**")
+    assert out[0].startswith("bob checks. **Turn**")
     t.act("alice", "HAND1 ROUND3 check")
     out = t.act("bob", "HAND1 ROUND3 check")
-    assert out[0].startswith("**River**")
+    assert out[0].startswith("bob checks. **River**")
     # alice raises 10 (Money 65, pot 70), bob folds: alice wins 70 uncontested -> 135.
     out = t.act("alice", "HAND1 ROUND4 raise 10")
     assert "**bob** to act, 10 to call. Pot: 70." in out[0]
     out = t.act("bob", "HAND1 ROUND4 folds")
     assert len(out) == 1
     pay = out[0]
-    assert "Hand #1 is over" in pay and "alice wins without a showdown" in pay
+    assert pay.startswith("bob folds. **Hand #1 is over.**") and "alice wins without a showdown" in pay
     assert "Pot 70: alice wins 70." in pay
     for name in ("deck", "dice", "decks"):
         assert getattr(t.hands[1], name).hex() in pay  # published at the end
