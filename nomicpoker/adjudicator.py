@@ -102,8 +102,11 @@ class _Folder:
                   revision=rev.revision, author=rev.author, status=status, code=code,
                   message=message, citation=citation, canonical=canonical)
 
-    def _reject(self, rev: Revision, hand: int | None, code: str, message: str) -> None:
-        citation = self.rules.cite(code)
+    def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
+                cite_as: str | None = None) -> None:
+        """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
+        when the code's own sentence is not the one this case rests on."""
+        citation = self.rules.cite(cite_as or code) or self.rules.cite(code)
         self._verdict(rev, hand, "rejected", code, message, citation)
         self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
                                                    message, citation, key),
@@ -220,8 +223,12 @@ class _Folder:
             return
         named = getattr(intent, "player", None) or _other_player_named(rev, intent, seated)
         if named and named != rev.author:
+            # The rule has each player post their own comment: the draw, the reveal, the bet.
+            cite_as = {"dice": "deck", "draw": "draw_mismatch", "reveal": "reveal_not_allowed"}.get(
+                intent.kind, "unparseable")
             self._reject(rev, number, "not_player_action",
-                         f"{rev.author} cannot act for {named}: a player acts only in their own comment")
+                         f"{rev.author} cannot act for {named}: a player acts only in their own comment",
+                         cite_as=cite_as)
             return
         if intent.hand is not None and intent.hand != number:
             if intent.kind in ("dice", "draw", "reveal"):
@@ -349,8 +356,10 @@ class _Folder:
         number = h.start.number
         if h.phase == "draw":
             waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
+            # The rule puts the draw statements before the first round ("shall then post ...").
             self._reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
-                         f"stated a Hole Card Draw; waiting for {', '.join(waiting)}")
+                         f"stated a Hole Card Draw; waiting for {', '.join(waiting)}",
+                         cite_as="draw_mismatch")
             return
         action = grammar.to_action(intent, rev.author)
         res = engine.apply(h.hand, action)

@@ -201,3 +201,17 @@ def test_a_comment_deleted_before_the_bot_saw_it_does_not_act(tmp_path):
     t.run()
     assert t.gndt()["alice"] == (95, "x", 5)  # still alice's turn
     assert t.new_dealer() == []
+
+
+def test_betting_before_the_draws_and_acting_for_another_quote_the_sentences_they_rest_on(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.new_dealer()
+    out = t.act("alice", "HAND1 ROUND1 raise 10")
+    # No draws stated yet: the rule has the draw statement come first ("shall then post").
+    assert len(out) == 1 and "`betting_closed`" in out[0]
+    assert "> The Seated Player shall then post a comment to the Story Post for the Hand" in out[0]
+    out = t.act("alice", "bob: HAND#1 DICE52 DICE52")
+    # Acting for another player's draw: the sentence that has each Seated Player comment.
+    assert len(out) == 1 and "`not_player_action`" in out[0]
+    assert "> Each Seated Player shall obtain a new Deck of Cards" in out[0]
