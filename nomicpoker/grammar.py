@@ -31,6 +31,10 @@ for players):
 Look-alike letters (``rаise`` with a Cyrillic ``а``) are recognised through a skeleton and
 rejected with code ``lookalike`` naming the character (:mod:`nomicpoker.lookalike`).
 
+The values it returns (:class:`Intent` and friends), their canonical spelling and their
+engine events live in :mod:`nomicpoker.intents`; they are re-exported here, so callers need
+only this module.
+
 Pure: no I/O, no clock.
 """
 
@@ -39,11 +43,10 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from dataclasses import dataclass, replace
-from typing import Literal, Union
+from dataclasses import replace
 
-from . import actions
 from .cards import CardError, parse_card
+from .intents import FORMS, GrammarError, Intent, NoAction, Result, canonical, to_action
 from .lookalike import Skeleton, describe_char, orig_span, skeleton
 from .markup import visible_text
 
@@ -52,59 +55,6 @@ __all__ = [
     "visible_text", "FORMS",
 ]
 
-Kind = Literal["fold", "check", "call", "raise", "all_in", "dice", "draw", "reveal"]
-
-
-@dataclass(frozen=True)
-class Intent:
-    """A well-formed action as the comment states it. Nothing here is checked against the
-    table (turn, amounts, hand number): that is the engine's and the dealer's job."""
-
-    kind: Kind
-    hand: int | None = None
-    round: int | None = None
-    #: raise: chips stated; call: the amount stated (optional; the engine rejects a mismatch)
-    amount: int | None = None
-    #: hole-card draw: the sides of each die requested ("DICE52 DICE52" -> (52, 52))
-    dice: tuple[int, ...] = ()
-    #: draw statement: the deck positions stated ("cards 14, 26" -> (14, 26))
-    positions: tuple[int, ...] = ()
-    #: draw statement: the deck's "Cards printed by:" checksum, whitespace collapsed
-    checksum: str | None = None
-    #: reveal: canonical cards ("7h", "Ts")
-    cards: tuple[str, ...] = ()
-    #: the visible source text that matched, for quoting back
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class GrammarError:
-    """An attempt that does not parse. ``code`` is stable (see ``ruleset.REJECTION_CODES``);
-    ``message`` says what was wrong and what was expected; ``text`` is the offending fragment."""
-
-    code: str
-    message: str
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class NoAction:
-    """Ordinary chat: nothing in the comment looks like an attempt to act."""
-
-
-Result = Union[Intent, GrammarError, NoAction]
-
-#: What each kind of action should look like, for error messages.
-FORMS: dict[str, str] = {
-    "raise": '"HANDx ROUNDy raise Z" with Z a whole number of chips',
-    "call": '"HANDx ROUNDy call" (or "HANDx ROUNDy call Z" with Z the amount to call)',
-    "check": '"HANDx ROUNDy check"',
-    "fold": '"HANDx ROUNDy folds"',
-    "all_in": '"HANDx ROUNDy all in"',
-    "reveal": '"HANDx reveal 7h 2s" (cards like 7h, Ts, 10♠ or "7 of hearts")',
-    "dice": '"HAND#X DICE52 DICE52"',
-    "draw": '"cards 14, 26, Cards printed by: <printer>, <town>"',
-}
 _ANY_ACTION = ('one of "HANDx ROUNDy raise Z", "HANDx ROUNDy call", "HANDx ROUNDy check", '
                '"HANDx ROUNDy folds", "HANDx ROUNDy all in", "HAND#X DICE52 DICE52", '
                '"HANDx reveal 7h 2s"')
@@ -568,53 +518,3 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
             "ambiguous", f"This comment makes {len(distinct)} different actions: {listed}. "
             "Post exactly one action per comment.", "\n".join(d.text for d in distinct))
     return intents[0]
-
-
-def canonical(intent: Intent) -> str:
-    """The standard spelling of an intent; ``parse_comment(canonical(i))`` gives ``i`` back
-    (apart from ``text``) for every intent the grammar can produce."""
-    tag = ""
-    if intent.hand is not None:
-        tag = f"HAND#{intent.hand}" if intent.kind == "dice" else f"HAND{intent.hand}"
-    if intent.round is not None:
-        tag = f"{tag} ROUND{intent.round}".strip()
-    k = intent.kind
-    if k == "raise":
-        body = f"raise {intent.amount}"
-    elif k == "call":
-        body = "call" if intent.amount is None else f"call {intent.amount}"
-    elif k == "fold":
-        body = "folds"
-    elif k == "check":
-        body = "check"
-    elif k == "all_in":
-        body = "all in"
-    elif k == "dice":
-        body = " ".join(f"DICE{n}" for n in intent.dice)
-    elif k == "reveal":
-        body = "reveal " + " ".join(intent.cards)
-    else:
-        body = (f"cards {', '.join(str(n) for n in intent.positions)}, "
-                f"Cards printed by: {intent.checksum}")
-    return f"{tag} {body}".strip()
-
-
-def to_action(intent: Intent, player: str
-              ) -> actions.Fold | actions.Check | actions.Call | actions.Raise | actions.AllIn \
-        | actions.Reveal:
-    """The engine event for a player action. Dice rolls and draw statements are the dealer's
-    business (they set up hole cards), not the engine's: they raise ``ValueError``."""
-    k, h, r = intent.kind, intent.hand, intent.round
-    if k == "fold":
-        return actions.Fold(player, h, r)
-    if k == "check":
-        return actions.Check(player, h, r)
-    if k == "call":
-        return actions.Call(player, h, r, amount=intent.amount)
-    if k == "raise":
-        return actions.Raise(player, h, r, amount=intent.amount or 0)
-    if k == "all_in":
-        return actions.AllIn(player, h, r)
-    if k == "reveal":
-        return actions.Reveal(player, intent.cards, hand=h)
-    raise ValueError(f"{k!r} is handled by the dealer, not the hand engine")
