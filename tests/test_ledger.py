@@ -68,11 +68,41 @@ def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
         (["table", "create", "--name", "T", "--players", "a,b", "--money", "0"], "--money"),
         (["table", "create", "--name", "bad name", "--players", "a,b"], "table name"),
     ]
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", "utf-8")
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('{"colour": "blue"}', "utf-8")
+    cases += [
+        (["table", "create", "--name", "T", "--players", "a,b", "--forum-config", str(broken)], "broken.json"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--forum-config", str(unknown)], "'colour'"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--forum-config", str(tmp_path / "none.json")],
+         "none.json"),
+    ]
     for args, needle in cases:
         res = run(app, args + st)
         assert res.exit_code == 1, (args, res.output)
         assert needle in res.output and "Traceback" not in res.output, (args, res.output)
         assert len(res.output.strip().splitlines()) == 1, res.output
+    # No partial state: none of those left a table behind.
+    assert "no tables" in run(app, ["table", "list"] + st).output
+    # A duplicate name is refused and leaves the first table as it was.
+    assert run(app, ["table", "create", "--name", "T", "--players", "a,b"] + st).exit_code == 0
+    res = run(app, ["table", "create", "--name", "T", "--players", "c,d", "--money", "7"] + st)
+    assert res.exit_code == 1 and res.output.strip() == "error: table 'T' already exists (nomicpoker table list)"
+    assert run(app, ["table", "list"] + st).output.splitlines() == ["T\tblognomic-2008\tlocal\ta, b"]
+
+
+def test_a_usage_error_is_one_line_and_exit_2_from_the_console_script(tmp_path):
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", "from nomicpoker.cli import main; main()", "table", "create",
+                          "--name", "T", "--players", "a,b", "--money", "lots", "--state", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: Invalid value for '--money'"), res.stderr
+    assert lines[0].endswith("(see nomicpoker table create --help)")
 
 
 def test_a_second_hand_cannot_start_while_one_is_running(tmp_path):

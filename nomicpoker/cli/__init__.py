@@ -40,4 +40,28 @@ for _module in (rules_cmd, phh_cmd, bot_cmd, forum_cmd, deal_cmd):
 
 
 def main() -> None:  # console script entry point
-    app()
+    """Run the app; a usage error (unknown option, ``--money abc``) is ONE line on stderr and
+    exit 2, like every other error of ours, instead of typer's framed multi-line box.
+
+    Click's exceptions are recognised by shape (``format_message`` and ``exit_code``), not by
+    import: typer vendors its own click, so there is no stable module to import them from."""
+    import sys
+
+    try:
+        rv = app(standalone_mode=False, prog_name="nomicpoker")
+    except Exception as exc:  # noqa: BLE001 - re-raised unless it is one of click's
+        fmt, code = getattr(exc, "format_message", None), getattr(exc, "exit_code", None)
+        if fmt is None or not isinstance(code, int):
+            if type(exc).__name__ == "Abort":
+                typer.echo("Aborted.", err=True)
+                sys.exit(1)
+            raise
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())
+        elif ctx is not None:
+            typer.echo(f"error: {fmt()} (see {ctx.command_path} --help)", err=True)
+        else:
+            typer.echo(f"error: {fmt()}", err=True)
+        sys.exit(code)
+    sys.exit(rv if isinstance(rv, int) else 0)
