@@ -112,16 +112,16 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     assert "**Zoë** to act, 10 to call. Pot: 35." in act("Josh", "<p>HAND1 ROUND1 call</p>")[0]
     flop, notice = act("Zoë", "<p>HAND1 ROUND1 folds</p>")
     # The board is what the fixed deck secret deals (recomputable by `nomicpoker audit verify`).
-    assert flop.startswith("**Flop**: A♦ 9♣ 4♣") and "Pot: 35." in flop
+    assert flop.startswith("Zoë folds. **Flop**: A♦ 9♣ 4♣") and "Pot: 35." in flop
     assert "**Kevan** to act, nothing to call. Pot: 35." in notice
     # Round 2: Kevan checks, Josh raises 20 (65, pot 55), Kevan calls (65, pot 75): the turn.
     assert "**Josh** to act, nothing to call." in act("Kevan", "<p>HAND1 ROUND2 check</p>")[0]
     assert "**Kevan** to act, 20 to call. Pot: 55." in act("Josh", "<p>HAND1 ROUND2 raise 20</p>")[0]
     turn, _ = act("Kevan", "<p>HAND1 ROUND2 call</p>")
-    assert turn.startswith("**Turn**: 9♠") and "Pot: 75." in turn
+    assert turn.startswith("Kevan calls. **Turn**: 9♠") and "Pot: 75." in turn
     act("Kevan", "<p>HAND1 ROUND3 check</p>")
     river, _ = act("Josh", "<p>HAND1 ROUND3 check</p>")
-    assert river.startswith("**River**: 4♠")
+    assert river.startswith("Josh checks. **River**: 4♠")
     act("Kevan", "<p>HAND1 ROUND4 check</p>")
     (call,) = act("Josh", "<p>HAND1 ROUND4 check</p>")
     assert "betting is over" in call and "pot 75" in call and "1. Kevan\n2. Josh" in call
