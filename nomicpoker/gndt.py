@@ -110,12 +110,25 @@ def _html_page(title: str, body: str) -> str:
     )
 
 
+_FORMULA_START = ("=", "+", "@", "\t", "\r")
+
+
+def _csv_cell(value: object) -> object:
+    """A text cell a spreadsheet would run as a formula (``=HYPERLINK(...)``, ``+1``, ``@x``,
+    ``-2+3``) gets a leading apostrophe, the usual guard against CSV injection: player names
+    and causes are untrusted, and auditors open this file in spreadsheets. The Turn mark
+    ``-`` alone and numbers are left alone."""
+    if isinstance(value, str) and (value.startswith(_FORMULA_START) or (value.startswith("-") and len(value) > 1)):
+        return "'" + value
+    return value
+
+
 def _csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
-        w.writerow(r)
+        w.writerow([_csv_cell(v) for v in r])
     return buf.getvalue()
 
 

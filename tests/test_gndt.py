@@ -100,6 +100,14 @@ def test_csv_round_trips_names_with_commas_and_quotes():
     assert [int(r["money"]) for r in back] == [1, 2, 3, 4]
 
 
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_get_an_apostrophe():
+    rows = (GndtRow("=HYPERLINK(\"http://x\")", 1, "-", 0), GndtRow("@SUM(A1)", 2, "x", 0),
+            GndtRow("+1", 3, "o", 0), GndtRow("-2+3", 4, "-", 0))
+    back = list(csv.reader(io.StringIO(gndt(rows, "csv"))))[1:]
+    assert [r[0] for r in back] == ["'=HYPERLINK(\"http://x\")", "'@SUM(A1)", "'+1", "'-2+3"]
+    assert [r[2] for r in back] == ["-", "x", "o", "-"]  # the Turn mark "-" is not a formula
+
+
 def test_json_parses_back_to_the_rows_with_totals():
     doc = json.loads(gndt(ROWS + NASTY, "json", title="T"))
     assert list(doc) == ["title", "rows", "totals"]
