@@ -122,39 +122,33 @@ def test_three_hands_from_story_post_to_payout(tmp_path):
     pay = one(out, "Hand #2 is over")
     assert "Shown hands:" in pay
     money = t.money()
-    assert sum(money.values()) == 400  # nothing created or destroyed (160 splits evenly)
-    assert money["alice"] == 130 and money["dave"] == 90
-    won = re.search(r"Pot 160: (\w+) wins 160\.", pay)
-    if won and won.group(1) == "carol":
-        assert money == {"alice": 130, "bob": 0, "carol": 180, "dave": 90}
-    elif won:
-        assert money == {"alice": 130, "bob": 160, "carol": 20, "dave": 90}
-    else:
-        assert "split between bob and carol (bob 80, carol 80)" in pay
-        assert money == {"alice": 130, "bob": 80, "carol": 100, "dave": 90}
+    assert sum(money.values()) == 400  # nothing created or destroyed
+    # The premises (fixed secrets "test:2"): the board and the hole cards each player read.
+    assert "Board: 3♣ A♠ 9♣ 9♦ 8♦." in pay
+    assert sorted(t.p["bob"].hole()) == ["8s", "9c"] and sorted(t.p["carol"].hole()) == ["9c", "Ah"]
+    # By hand: both have three nines (their own 9♣, the board's 9♣ and 9♦: own decks make the
+    # same card twice possible); carol pairs the board's A♠ with her A♥, bob the 8♦ with his
+    # 8♠. Nines over aces beats nines over eights: carol takes the whole 160.
+    assert "Full House, Nines over Aces" in pay and "Full House, Nines over Eights" in pay
+    assert "Pot 160: carol wins 160." in pay
+    assert money == {"alice": 130, "bob": 0, "carol": 180, "dave": 90}
 
-    # Hand 3: the button moves on from alice; a player with no Money is not seated.
-    out_players = [p for p, m in money.items() if m == 0]
+    # Hand 3: one seat on from alice is bob, who has no Money: he is not seated and the
+    # button skips him to carol; dave (after carol) acts first. Antes: alice 125, carol 175,
+    # dave 85; pot 15.
     t.start(ante=5)
     body = t.new_dealer()[0]
     assert "Hand #3 has commenced" in body
-    seated = [p for p in t.players if money[p] > 0]
-    assert ("The Button: bob" in body) == ("bob" in seated)
-    for p in out_players:
-        assert "Not seated this hand: " + p in body
-        assert t.gndt()[p] == (0, "o", 0)
-    t.draw(3, tuple(seated))
-    first = t.new_dealer()[-1]
-    # everybody folds to the last seated player, who takes the antes back.
-    to_act = re.search(r"\*\*(\w+)\*\* to act", first).group(1)
-    order = seated[seated.index(to_act):] + seated[:seated.index(to_act)]
-    for p in order[:-1]:
-        t.act(p, "HAND3 ROUND1 folds")
-    pay = t.new_dealer()[-1] if False else t.dealer_bodies()[-1]
-    assert "Hand #3 is over" in pay and f"{order[-1]} wins without a showdown" in pay
-    final = t.money()
-    assert sum(final.values()) == 400
-    assert final[order[-1]] == money[order[-1]] + 5 * (len(seated) - 1)
+    assert "The Button: carol" in body and "Not seated this hand: bob" in body
+    assert t.gndt()["bob"] == (0, "o", 0)
+    t.draw(3, ("alice", "carol", "dave"))
+    assert "**dave** to act" in t.new_dealer()[-1]
+    t.act("dave", "HAND3 ROUND1 folds")
+    out = t.act("alice", "HAND3 ROUND1 folds")
+    # Everybody folds to carol, who takes the 15 of antes: 175 + 15 = 190.
+    assert len(out) == 1 and out[0].startswith("alice folds. **Hand #3 is over.**")
+    assert "carol wins without a showdown" in out[0]
+    assert t.money() == {"alice": 125, "bob": 0, "carol": 190, "dave": 85}
 
     # Polling again after everything posts nothing new.
     before = len(t.comments())
