@@ -321,6 +321,7 @@ class BlogNomicForum:
             raise ForumError("http", f"GET {url} answered {response.status_code}", retry=True)
         page_html = decode(response)
         before = {c.id for c in parse_page(page_html, url, self.profile.read).comments}
+        before |= {c.id for c in self._seen.get(url, ())}  # the other comment pages, this run
         form = form_fields(soup(page_html), post.form_selector)
         if form is None:
             raise ForumError(
@@ -355,11 +356,13 @@ class BlogNomicForum:
         self, url: str, body: str, reply_to: str | None, before: set[str], new_id: str | None,
         tag: str | None = None,
     ) -> str:
-        """Find the new comment (re-reading the page when the site did not say its id) and
-        remember it, so ``find_comment_with`` sees it without another fetch."""
+        """Find the new comment (re-reading the thread when the site did not say its id) and
+        remember it, so ``find_comment_with`` sees it without another fetch.
+
+        The re-read follows the comment pages: once a thread paginates, a new comment lands on
+        the last page, not on the story post's page that holds the form."""
         if new_id is None:
-            response = self.http.request("GET", url)
-            fresh = parse_page(decode(response), url, self.profile.read).comments
+            fresh = self.list_comments(url)
             mine = [c for c in fresh if c.id not in before and self._is_dealer(c)]
             if tag:  # another run may have posted beside us: prefer the comment with our tag
                 mine = [c for c in mine if carries_tag(c.body, tag)] or mine
@@ -369,9 +372,7 @@ class BlogNomicForum:
                     "the site answered but the comment does not appear on the page "
                     "(held for moderation?)",
                 )
-            new = max(mine, key=_id_key)
-            self._seen[url] = sorted(fresh, key=_id_key)
-            return new.id
+            return max(mine, key=_id_key).id
         comment = RemoteComment(
             id=new_id,
             author=self.dealer,

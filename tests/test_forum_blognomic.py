@@ -334,6 +334,18 @@ def test_expressionengine_login_and_post_send_xid_and_every_hidden_field(ee) -> 
     assert forum.find_comment_with(EE_ENTRY, "[np:h1-2]") == new_id
 
 
+def test_expressionengine_post_landing_on_a_later_comment_page_is_found_by_its_tag(ee) -> None:
+    site, base = ee
+    site.per_page = 2
+    for i in range(3):
+        site.add(f"p{i}", f"<p>c{i}</p>")
+    site.add(USER, "<p>an older dealer comment <code>[np:h1-1]</code></p>")  # page 2, not on the form's page
+    forum = make_forum(base, "expressionengine")
+    new_id = forum.post_comment(EE_ENTRY, "Turn: Josh to act `[np:h1-2]`", tag="h1-2")
+    assert new_id == str(site.comments[-1].id)  # the fifth comment: page 3 of 3
+    assert forum.find_comment_with(EE_ENTRY, "[np:h1-2]") == new_id
+
+
 def test_expressionengine_failed_login_reports_the_error_page(ee) -> None:
     site, base = ee
     with pytest.raises(ForumError) as err:

@@ -38,7 +38,7 @@ DECKS = {"Kevan": ORDERED, "Josh": REVERSED, "Zoë": ORDERED}
 
 @pytest.mark.parametrize("profile", ["wordpress", "expressionengine"])
 def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:
-    site = Site()
+    site = Site(per_page=8)  # top-level comments on pages of 8: the thread soon spans several
     if profile == "wordpress":
         base, path = serve_wordpress(httpserver, site), THREAD
     else:
