@@ -102,14 +102,22 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
 
     # Round 1. Josh out of turn: one rejection. Kevan raises 10 (85, pot 25). Zoë quotes the
     # raise in a nested reply (entities, a blockquote): chat, no answer. Josh calls (85, pot
-    # 35), Zoë folds: the flop, and Kevan first in round 2.
+    # 35), Zoë folds: the flop, and Kevan first in round 2 (pot 35: the edit changed nothing).
     (rejected,) = act("Josh", "<p>HAND1 ROUND1 check</p>")
     assert "not_your_turn" in rejected and "it is Kevan's turn" in rejected
     kr = say("Kevan", "<p>HAND1 ROUND1 raise 10</p>")
     assert "**Josh** to act, 10 to call. Pot: 25." in run()[0]
-    assert act("Zoë", "<blockquote><p>HAND1 ROUND1 raise 10</p></blockquote>"
-               "<p>Bold &amp; brave, Kevan&#8217;s raise&#8230;</p>", parent=kr) == []
+    chat = site.add("Zoë", "<blockquote><p>HAND1 ROUND1 raise 10</p></blockquote>"
+                    "<p>Bold &amp; brave, Kevan&#8217;s raise&#8230;</p>", kr if nested else 0)
+    assert run() == []
     assert "**Zoë** to act, 10 to call. Pot: 35." in act("Josh", "<p>HAND1 ROUND1 call</p>")[0]
+    # Kevan edits his raise to 50 and Zoë deletes her chat: the first reading binds (one note,
+    # the raise stays 10), and a deleted comment simply leaves the page.
+    next(c for c in site.comments if c.id == kr).html = "<p>HAND1 ROUND1 raise 50</p>"
+    site.comments.remove(chat)
+    site.version += 1
+    (noted,) = run()
+    assert "Kevan edited a comment" in noted and "the first reading stands" in noted
     flop, notice = act("Zoë", "<p>HAND1 ROUND1 folds</p>")
     # The board is what the fixed deck secret deals (recomputable by `nomicpoker audit verify`).
     assert flop.startswith("Zoë folds. **Flop**: A♦ 9♣ 4♣") and "Pot: 35." in flop
@@ -138,12 +146,12 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     assert "Own decks (Josh, Kevan, Zoë)" in pay
 
     # Every dealer comment reached the page once, in order, each ending with its own tag:
-    # start, 4 dice notes, 3 draws, 1 turn notice, 1 rejection, 2 round-1 notices, flop +
-    # notice, 2 round-2 notices, turn + notice, 1 notice, river + notice, 1 notice, the call
-    # for reveals, 1 reveal note, the payout = 25.
+    # start, 4 dice notes, 3 draws, 1 turn notice, 1 rejection, 2 round-1 notices, the edit
+    # note, flop + notice, 2 round-2 notices, turn + notice, 1 notice, river + notice, 1
+    # notice, the call for reveals, 1 reveal note, the payout = 26.
     on_page = [c for c in site.comments if c.author == USER]
-    assert [find_tag(c.html) for c in on_page] == [f"T-h1-{n:03d}" for n in range(1, 26)]
-    assert len(site.posts) == 25
+    assert [find_tag(c.html) for c in on_page] == [f"T-h1-{n:03d}" for n in range(1, 27)]
+    assert len(site.posts) == 26
 
     with Session(engine) as s:
         table = ledger.get_table(s, "T")
