@@ -110,7 +110,15 @@ def test_a_complete_hand_plays_through_reddit(fake, tmp_path) -> None:
     flop, _ = act("alice", "HAND1 ROUND1 call")
     # The board is what the fixed "deck" secret deals (recomputable by `nomicpoker audit verify`).
     assert flop.startswith("alice calls. **Flop**: 10♦ 10♠ Q♠") and "Pot: 75." in flop
-    act("alice", "HAND1 ROUND2 check")
+    # Reddit says RATELIMIT: the run fails in one line and the notice waits in the outbox;
+    # the next run sends it, once.
+    fake.comment_mode = "ratelimit"
+    fake.add("alice", "HAND1 ROUND2 check")
+    (limited,) = poll.poll(engine, state).tables
+    assert "rate_limited" in limited.error and "next run" in limited.error
+    fake.comment_mode = "ok"
+    (notice,) = run()
+    assert "**bob** to act, nothing to call. Pot: 75." in notice
     turn, _ = act("bob", "HAND1 ROUND2 check")
     assert turn.startswith("bob checks. **Turn**: 6♦")
     act("alice", "HAND1 ROUND3 check")
