@@ -20,7 +20,9 @@ round whose last raise was called (DESIGN.md, Rulesets).
 from __future__ import annotations
 
 from .actions import AllIn, Call, Check, Fold, Muck, Raise, Timeout
-from .hand import Hand, LegalActions, Rejection, Seat, evolve, make_seat, reject, seat_index
+from .hand import (
+    Hand, LegalActions, Rejection, Seat, evolve, evolve_with, reject, seat_index, seat_with,
+)
 from .showdown import do_muck, needs_reveal, settle_if_done
 
 #: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
@@ -30,8 +32,8 @@ BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)
 def put(seat: Seat, chips: int) -> Seat:
     """The seat after moving ``chips`` from its Money into the pot (direct construction:
     this is the hot path of replay, and ``dataclasses.replace`` is several times slower)."""
-    return make_seat(seat.name, seat.money - chips, seat.round_bet + chips, seat.total_bet + chips,
-                seat.folded, seat.hole, seat.revealed, seat.mucked, seat.dead)
+    return seat_with(seat, {"money": seat.money - chips, "round_bet": seat.round_bet + chips,
+                            "total_bet": seat.total_bet + chips})
 
 
 def full_raise(hand: Hand) -> int:
@@ -127,23 +129,24 @@ def first_after_button(hand: Hand) -> int:
     return (hand.button + 1) % len(hand.seats)
 
 
-def continue_betting(hand: Hand, after: int, ev, seats: tuple[Seat, ...], acted: frozenset[int],
-                     **changes: object) -> Hand:
-    """Record seat ``after``'s accepted action ``ev`` (its new ``seats``, ``acted`` and other
-    ``changes``), then move to the next actor, or end the round (and perhaps the hand).
-    One :func:`evolve` on the common path: this is the inner loop of replay."""
-    live = 0
-    for s in seats:
-        if not s.folded:
-            live += 1
-    high = changes.get("high_bet", hand.high_bet)
-    j = None if live <= 1 else _next(seats, acted, high, (after + 1) % len(seats))  # type: ignore[arg-type]
-    h = evolve(hand, seats=seats, acted=acted, log=hand.log + (ev,), to_act=j, **changes)
-    if live <= 1:
-        return settle_if_done(h)
-    if j is None:
-        return end_round(h)
-    return h
+def continue_betting(hand: Hand, after: int, ev, changes: dict[str, object],
+                     folded: bool = False) -> Hand:
+    """Record seat ``after``'s accepted action ``ev`` (``changes``: at least its new
+    ``seats``, ``acted`` and ``full_acted``), then move to the next actor, or end the round
+    (and perhaps the hand). One evolve on the common path: this is the inner loop of replay.
+
+    Only a fold (``folded``) can leave one player: a hand with one player left is settled at
+    once, so any other action finds at least two."""
+    seats: tuple[Seat, ...] = changes["seats"]  # type: ignore[assignment]
+    changes["log"] = hand.log + (ev,)
+    if folded and [s.folded for s in seats].count(False) <= 1:
+        changes["to_act"] = None
+        return settle_if_done(evolve_with(hand, changes))
+    high: int = changes.get("high_bet", hand.high_bet)  # type: ignore[assignment]
+    j = _next(seats, changes["acted"], high, (after + 1) % len(seats))  # type: ignore[arg-type]
+    changes["to_act"] = j
+    h = evolve_with(hand, changes)
+    return end_round(h) if j is None else h
 
 
 def _check_turn(hand: Hand, ev) -> int | Rejection:
@@ -182,9 +185,10 @@ def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
     if isinstance(i, Rejection):
         return i
     s = hand.seats[i]
-    seat = make_seat(s.name, s.money, s.round_bet, s.total_bet, True, s.hole, s.revealed, s.mucked, s.dead)
-    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), hand.acted.union((i,)),
-                            full_acted=hand.full_acted.union((i,)))
+    seat = seat_with(s, {"folded": True})
+    return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, seat),
+                                          "acted": hand.acted.union((i,)),
+                                          "full_acted": hand.full_acted.union((i,))}, True)
 
 
 def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
@@ -200,8 +204,8 @@ def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
         return reject(hand, "check_facing_raise",
                       f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
                       f"{s.round_bet} this round ({owe} to call)")
-    return continue_betting(hand, i, ev, hand.seats, hand.acted.union((i,)),
-                            full_acted=hand.full_acted.union((i,)))
+    return continue_betting(hand, i, ev, {"seats": hand.seats, "acted": hand.acted.union((i,)),
+                                          "full_acted": hand.full_acted.union((i,))})
 
 
 def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
@@ -220,8 +224,9 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
     if ev.amount is not None and ev.amount != chips:
         return reject(hand, "call_amount_mismatch",
                       f"the amount to call for {s.name} is {chips}, not {ev.amount}")
-    return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, chips)), hand.acted.union((i,)),
-                            full_acted=hand.full_acted.union((i,)))
+    return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, put(s, chips)),
+                                          "acted": hand.acted.union((i,)),
+                                          "full_acted": hand.full_acted.union((i,))})
 
 
 def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
@@ -238,9 +243,10 @@ def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
     else:  # an all-in short of a full raise: whom it reopens for is decided by may_raise
         full_acted = full_acted.union((i,))
     seat = put(s, total - s.round_bet)
-    return continue_betting(hand, i, ev, _with_seat(hand, i, seat), frozenset((i,)),
-                            high_bet=total, last_raise=last_raise,
-                            full_acted=full_acted, aggressor=i)
+    return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, seat),
+                                          "acted": frozenset((i,)), "full_acted": full_acted,
+                                          "high_bet": total, "last_raise": last_raise,
+                                          "aggressor": i})
 
 
 def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
@@ -287,8 +293,9 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
         if s.money < owe and not hand.ruleset.all_in_for_less:
             return reject(hand, "insufficient_money",
                           f"{s.name} has {s.money}, less than the {owe} needed to call")
-        return continue_betting(hand, i, ev, _with_seat(hand, i, put(s, s.money)),
-                                hand.acted.union((i,)), full_acted=hand.full_acted.union((i,)))
+        return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, put(s, s.money)),
+                                              "acted": hand.acted.union((i,)),
+                                              "full_acted": hand.full_acted.union((i,))})
     if not may_raise(hand, i):
         return reject(hand, "raise_not_reopened",
                       f"{s.name} already acted and has faced only an all-in short of a full "
@@ -320,7 +327,7 @@ def end_round(hand: Hand) -> Hand:
         return settle_if_done(evolve(hand, round=5, to_act=None))
     seats = tuple(
         s if not s.round_bet else
-        make_seat(s.name, s.money, 0, s.total_bet, s.folded, s.hole, s.revealed, s.mucked, s.dead)
+        seat_with(s, {"round_bet": 0})
         for s in hand.seats
     )
     can = sum(1 for s in seats if not s.folded and s.money > 0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .actions import AllIn, Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal, Timeout
+from .actions import AllIn, Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal, Timeout
 from .betting import (
     BOARD_FOR_ROUND,
     do_all_in,
@@ -37,7 +37,7 @@ from .betting import (
 from .cards import FULL_DECK
 from .hand import (
     Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat,
-    cards_in_play, new_hand, reject, seat_index,
+    cards_in_play, new_hand, reject, seat_index, seat_with,
 )
 from .ruleset import Ruleset
 from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
@@ -96,7 +96,7 @@ def start_hand(
     round_bet = [0] * n
     dead = [0] * n
     total = [0] * n
-    if any(antes):
+    if max(antes) > 0:
         for i in range(n):
             a = antes[i] if antes[i] < money[i] else money[i]
             money[i] -= a
@@ -157,52 +157,70 @@ def _deal_board(hand: Hand, ev: DealBoard) -> Hand | Rejection:
     if not _DECK.issuperset(cards):
         bad = next(c for c in cards if c not in _DECK)
         return reject(hand, "bad_card", f"{bad!r} is not a card")
-    if hand.ruleset.deck == "shared":
+    in_play = hand.in_play or cards_in_play(hand)
+    if hand.ruleset.deck == "shared" and (not in_play.isdisjoint(cards)
+                                          or len(set(cards)) != len(cards)):
         dup = _duplicate(hand, cards)
-        if dup is not None:
-            return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
+        return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
     board = hand.board + cards
-    in_play = cards_in_play(hand).union(cards)
+    in_play = in_play.union(cards)
     if hand.runout:
         h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play,
                    round=5 if len(board) >= 5 else hand.round + 1)
         return settle_if_done(h)
-    h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play)
-    j = next_actor(h, first_after_button(h))
-    if j is None:
-        return end_round(h)
-    return evolve(h, to_act=j)
+    # dealing changes nobody's bets: the next actor can be found before the one evolve
+    j = next_actor(hand, first_after_button(hand))
+    h = evolve(hand, board=board, log=hand.log + (ev,), in_play=in_play, to_act=j)
+    return end_round(h) if j is None else h
 
 
-def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
-    i = seat_index(hand, ev.player)
-    if i is None:
+def _hole_refusal(hand: Hand, seat: Seat | None, ev: DealHole, cards: tuple[str, ...],
+                  in_play: frozenset[str]) -> Rejection | None:
+    """Why ``ev`` (cards ``cards``, for ``seat`` as it is now) cannot be dealt, given the
+    cards already in play; ``None`` when it can."""
+    if seat is None:
         return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
-    s = hand.seats[i]
-    cards = tuple(ev.cards)
     if len(cards) != hand.ruleset.hole_cards:
         return reject(hand, "wrong_card_count",
                       f"{ev.player} gets {hand.ruleset.hole_cards} hole cards, not {len(cards)}")
-    if s.hole:
+    if seat.hole:
         return reject(hand, "already_dealt", f"{ev.player} already has hole cards")
     if not _DECK.issuperset(cards):
         bad = next(c for c in cards if c not in _DECK)
         return reject(hand, "bad_card", f"{bad!r} is not a card")
-    if hand.ruleset.deck == "shared":
-        dup = _duplicate(hand, cards)
-        if dup is not None:
-            return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
+    # one set test on the common path (no card seen before), then name the culprit
+    if hand.ruleset.deck == "shared" and (not in_play.isdisjoint(cards)
+                                          or len(set(cards)) != len(cards)):
+        dup = next(c for k, c in enumerate(cards) if c in in_play or c in cards[:k])
+        return reject(hand, "duplicate_card", f"{dup} is already in play (one shared deck)")
+    return None
+
+
+def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
+    return _deal_holes(hand, DealHoles((ev,)))
+
+
+def _deal_holes(hand: Hand, ev: DealHoles) -> Hand | Rejection:
+    """Every deal of ``ev`` in order, checked against the cards dealt before it (all or
+    none); one new Hand, whose log records the single :class:`DealHole` events."""
     seats = list(hand.seats)
-    seats[i] = make_seat(s.name, s.money, s.round_bet, s.total_bet, s.folded, cards, s.revealed,
-                    s.mucked, s.dead)
-    return evolve(hand, seats=tuple(seats), log=hand.log + (ev,),
-                  in_play=cards_in_play(hand).union(cards))
+    in_play = hand.in_play or cards_in_play(hand)
+    for d in ev.deals:
+        i = seat_index(hand, d.player)
+        cards = tuple(d.cards)
+        s = None if i is None else seats[i]
+        why = _hole_refusal(hand, s, d, cards, in_play)
+        if why is not None:
+            return why
+        seats[i] = seat_with(s, {"hole": cards})
+        in_play = in_play.union(cards)
+    return evolve(hand, seats=tuple(seats), log=hand.log + tuple(ev.deals), in_play=in_play)
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {
     Fold: do_fold, Check: do_check, Call: do_call, Raise: do_raise, AllIn: do_all_in,
-    Timeout: do_timeout, DealBoard: _deal_board, DealHole: _deal_hole, Reveal: do_reveal,
-    Muck: do_muck,
+    Timeout: do_timeout, DealBoard: _deal_board, DealHole: _deal_hole, DealHoles: _deal_holes,
+    Reveal: do_reveal, Muck: do_muck,
 }
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from .actions import Call, Check, DealBoard, DealHole, Event, Fold, Muck, Raise, Reveal
+from .actions import Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal
 from .engine import Hand, Rejection, apply, need, start_hand
 from .ruleset import Ruleset
 
@@ -70,6 +70,12 @@ class PhhHand:
         if names and len(names) == n and len(set(names)) == n:
             return tuple(str(x) for x in names)
         return tuple(f"p{i + 1}" for i in range(n))
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """``{"p1": players[0], ...}``: PHH's player labels to names (read-only by
+        convention; computed once per hand, as :attr:`players` is)."""
+        return labels_of(self.players)
 
     @property
     def finishing_stacks(self) -> tuple[int | float, ...] | None:
@@ -233,12 +239,19 @@ class ReplayOutcome:
 
 
 def _cards(s: str) -> tuple[str, ...]:
-    if len(s) == 4:  # hole cards, the common case
+    n = len(s)
+    if n == 4:  # hole cards, the common case
         return (s[:2], s[2:])
-    return tuple(s[i:i + 2] for i in range(0, len(s), 2))
+    if n == 2:  # the turn or the river
+        return (s,)
+    return tuple([s[i:i + 2] for i in range(0, n, 2)])
 
 
 def _int_amounts(values: tuple[int | float, ...], name: str) -> tuple[int, ...] | str:
+    """The amounts as integers, or why not (half chips). All-``int`` is the common case and
+    is answered by one C-level scan."""
+    if float not in map(type, values):
+        return values  # type: ignore[return-value]
     out = []
     for i, v in enumerate(values):
         if isinstance(v, float):
@@ -271,7 +284,7 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
     k = 0
     while k < n and bos[k] > 0:
         k += 1
-    if any(b != 0 for b in bos[k:]) or any(b < 0 for b in bos):
+    if (k < n and (max(bos[k:]) > 0 or min(bos[k:]) < 0)) or min(bos) < 0:
         return f"blinds_or_straddles {bos} are not blinds from p1 on"
     antes = list(phh.antes)
     if n == 2:  # heads-up: p1 is the big blind and p2 (the button) the small blind
@@ -294,9 +307,10 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
         return str(e)
 
 
-def _new(cls, _n=object.__new__, _set=object.__setattr__, **fields: Any):
-    """An event value built without its frozen ``__init__`` (2x faster; replay converts
-    tens of thousands of actions a second). Same class, same fields, same value."""
+def _event(cls, fields: dict[str, Any], _n=object.__new__, _set=object.__setattr__):
+    """An event value built from its complete field dict, without its frozen ``__init__``
+    (2-3x faster; replay converts tens of thousands of actions a second). Same class, same
+    fields, same value (a test compares them with the constructed ones)."""
     ev = _n(cls)
     _set(ev, "__dict__", fields)
     return ev
@@ -317,19 +331,19 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
         op = words[1]
         if p is not None:
             if op == "f":
-                return _new(Fold, player=p, hand=None, round=None)
+                return _event(Fold, {"player": p, "hand": None, "round": None})
             if op == "cc":
                 i = hand.to_act
                 if i is not None and hand.high_bet > hand.seats[i].round_bet:
-                    return _new(Call, player=p, hand=None, round=None, amount=None)
-                return _new(Check, player=p, hand=None, round=None)
+                    return _event(Call, {"player": p, "hand": None, "round": None, "amount": None})
+                return _event(Check, {"player": p, "hand": None, "round": None})
             if op == "sm":
                 return Muck(p)
     elif nw == 3:
         w0, op, arg = words
         if w0 == "d":
             if op == "db":
-                return _new(DealBoard, cards=_cards(arg))
+                return _event(DealBoard, {"cards": _cards(arg)})
             return f"unknown dealer action {action!r}"
         p = labels.get(w0)
         if p is not None:
@@ -344,7 +358,7 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
                     if not value.is_integer():
                         return f"fractional amount {arg!r}"
                     amount = int(value)
-                return _new(Raise, player=p, hand=None, round=None, amount=amount)
+                return _event(Raise, {"player": p, "hand": None, "round": None, "amount": amount})
             if op == "sm":
                 if arg == "-":
                     hole = hand.seat(p).hole
@@ -359,7 +373,7 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
                 return f"unknown player {words[2]!r}"
             if "?" in words[3]:
                 return None
-            return _new(DealHole, player=p, cards=_cards(words[3]))
+            return _event(DealHole, {"player": p, "cards": _cards(words[3])})
     elif nw == 0:
         return None
     if words[0] != "d" and labels.get(words[0]) is None:
@@ -372,6 +386,21 @@ def labels_of(players: tuple[str, ...]) -> dict[str, str]:
     return {f"p{i + 1}": name for i, name in enumerate(players)}
 
 
+def _deal(hand: Hand, deals: list[DealHole], where: list[int],
+          actions: tuple[str, ...]) -> tuple[Hand, str, int | None]:
+    """Deal a run of hole cards (actions ``where``) in one :class:`DealHoles` step; when it
+    is refused, deal them one by one to name the action (an error path only)."""
+    r = apply(hand, DealHoles(tuple(deals)))
+    if not isinstance(r, Rejection):
+        return r, "", None
+    for d, k in zip(deals, where):
+        r = apply(hand, d)
+        if isinstance(r, Rejection):
+            return hand, f"{actions[k]!r} refused: {r.code}: {r.message}", k
+        hand = r
+    raise AssertionError("a batch of hole cards refused, but every deal alone accepted")
+
+
 def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
     """Run every action of ``phh`` through the engine: ``(hand, error, action_index)``.
 
@@ -381,17 +410,32 @@ def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
     hand = setup(phh, ruleset)
     if isinstance(hand, str):
         return None, hand, None
-    labels = labels_of(phh.players)
+    labels = phh.labels
+    deals: list[DealHole] = []  # consecutive known hole cards, dealt in one step
+    where: list[int] = []  # their action indices
     for k, action in enumerate(phh.actions):
         ev = to_event(hand, labels, action)
         if ev is None:
             continue
         if isinstance(ev, str):
             return hand, ev, k
+        if type(ev) is DealHole:
+            deals.append(ev)
+            where.append(k)
+            continue
+        if deals:
+            hand, err, at = _deal(hand, deals, where, phh.actions)
+            if err:
+                return hand, err, at
+            deals, where = [], []
         r = apply(hand, ev)
         if isinstance(r, Rejection):
             return hand, f"{action!r} refused: {r.code}: {r.message}", k
         hand = r
+    if deals:
+        hand, err, at = _deal(hand, deals, where, phh.actions)
+        if err:
+            return hand, err, at
     nd = need(hand)
     if nd.kind == "reveal":
         for name in nd.players:

@@ -20,7 +20,7 @@ from .actions import Muck, Reveal
 from .cards import FULL_DECK
 from .hand import (
     Hand, PotAward, Rejection, Result, ShownHand, cards_in_play, evolve, make_seat, reject,
-    seat_index,
+    seat_index, value_of,
 )
 from .evaluator import HandValue, best_hand, evaluate5, value7
 from .pots import build_pots, split, uncalled
@@ -164,8 +164,10 @@ def _uncontested(hand: Hand, w: int, amount: int, returned: dict[str, int], top:
         if got:
             seats[i] = make_seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded,
                                  s.hole, s.revealed, s.mucked, s.dead)
-    award = PotAward(amount, (name,), (name,), {name: amount}, 0)
-    result = Result((award,), returned, 0, payouts, (), True)
+    award = value_of(PotAward, {"amount": amount, "eligible": (name,), "winners": (name,),
+                                "shares": {name: amount}, "remainder": 0})
+    result = value_of(Result, {"awards": (award,), "returned": returned, "destroyed": 0,
+                               "payouts": payouts, "shown": (), "uncontested": True})
     return evolve(hand, seats=tuple(seats), result=result, to_act=None)
 
 

@@ -530,3 +530,19 @@ def test_short_all_ins_reopen_the_betting_only_for_players_they_fully_raise():
     refused(h, AllIn("C"), "raise_not_reopened")
     h = play(h, Call("C"))
     assert need(h).kind == "board"
+
+
+def test_dealing_several_hole_cards_at_once_equals_dealing_them_one_by_one():
+    from nomicpoker.actions import DealHoles
+
+    h = rr3()
+    deals = (DealHole("a", ("Ah", "Kd")), DealHole("b", ("2c", "2d")), DealHole("c", ("9s", "8s")))
+    one_by_one = play(h, *deals)
+    at_once = play(h, DealHoles(deals))
+    assert at_once == one_by_one and at_once.log == one_by_one.log == deals
+    assert at_once.in_play == one_by_one.in_play == {"Ah", "Kd", "2c", "2d", "9s", "8s"}
+    # all or none: a duplicate in the third deal refuses the whole batch with its reason
+    bad = deals[:2] + (DealHole("c", ("9s", "Kd")),)
+    r = refused(h, DealHoles(bad), "duplicate_card")
+    assert "Kd" in r.message
+    refused(h, DealHoles((deals[0], DealHole("a", ("3c", "4c")))), "already_dealt")

@@ -222,3 +222,30 @@ def test_the_engine_agrees_with_pokerkit_on_a_sample_of_pluribus_hands():
         if o.status == "skipped":  # a half-chip hand: pokerkit keeps integer chips too
             continue
         assert tuple(state.stacks) == o.got, f
+
+
+def test_a_duplicate_hole_card_is_reported_at_its_own_action_index():
+    # the hole cards are dealt in one step; a refusal still names the action that broke it:
+    # p3's Ac is p1's (one shared deck), action 2 (the unknown p2 cards are action 1)
+    bad = HAND.replace('"d dh p3 KhKd"', '"d dh p3 KhAc"')
+    o = replay(parse_phh(bad), RR)
+    assert o.status == "error" and o.action_index == 2 and "duplicate_card" in o.reason
+
+
+def test_events_built_by_to_event_equal_the_constructed_events():
+    from nomicpoker.actions import Call, Check, DealBoard, DealHole, Fold, Raise
+    from nomicpoker.phh import setup, to_event
+
+    phh = parse_phh(HAND)
+    hand = setup(phh, RR)
+    labels = {"p1": "Ann", "p2": "Bob", "p3": "Cat"}
+    assert to_event(hand, labels, "d dh p1 AcAd") == DealHole("Ann", ("Ac", "Ad"))
+    assert to_event(hand, labels, "p3 f") == Fold("Cat")
+    assert to_event(hand, labels, "p3 cbr 30") == Raise("Cat", amount=30)
+    assert to_event(hand, labels, "p3 cc") == Call("Cat")  # Cat faces the big blind
+    assert to_event(hand, labels, "d db 2c7d9h") == DealBoard(("2c", "7d", "9h"))
+    assert to_event(hand, labels, "d db Js") == DealBoard(("Js",))
+    # hashing and repr work as for constructed values
+    assert hash(to_event(hand, labels, "p3 f")) == hash(Fold("Cat"))
+    assert repr(to_event(hand, labels, "p3 cc")) == repr(Call("Cat"))
+    assert Check("Cat") != Call("Cat")
