@@ -546,3 +546,30 @@ def test_dealing_several_hole_cards_at_once_equals_dealing_them_one_by_one():
     r = refused(h, DealHoles(bad), "duplicate_card")
     assert "Kd" in r.message
     refused(h, DealHoles((deals[0], DealHole("a", ("3c", "4c")))), "already_dealt")
+
+
+def test_the_turn_column_at_each_phase_of_a_dealing_and_play_hand():
+    # alice 20, bob 100, carol 100; carol has the Button; ante 5 each.
+    cols = ["alice", "bob", "carol", "dave"]  # dave plays in the game but sits out this hand
+    h = blog3(ante=5, stacks=(20, 100, 100))
+    assert turn_column(h, cols) == {"alice": "x", "bob": "-", "carol": "-", "dave": "o"}
+    # alice raises all her 15: all in, still in the hand, so "-" from now on
+    h = play(h, braise("alice", 1, 15), braise("bob", 1, 30))
+    assert turn_column(h, cols) == {"alice": "-", "bob": "-", "carol": "x", "dave": "o"}
+    h = play(h, bcall("carol", 1))
+    # round 1 is over and the Flop is due: the Dealer acts, no player has the "x"
+    assert need(h).kind == "board"
+    assert turn_column(h, cols) == {"alice": "-", "bob": "-", "carol": "-", "dave": "o"}
+    # round 2 starts with the first seated player after the Button who can still bet: bob
+    h = play(h, DealBoard(("2c", "7d", "9h")))
+    assert turn_column(h, cols) == {"alice": "-", "bob": "x", "carol": "-", "dave": "o"}
+    h = play(h, bcheck("bob", 2), bfold("carol", 2))
+    # carol folded ("o"); bob and all-in alice are left, nobody else can bet: the board runs
+    # out and the two must reveal, nobody has the "x"
+    assert turn_column(h, cols) == {"alice": "-", "bob": "-", "carol": "o", "dave": "o"}
+    h = play(h, DealBoard(("Jc",)), DealBoard(("4s",)))
+    assert need(h) .kind == "reveal"
+    assert turn_column(h, cols) == {"alice": "-", "bob": "-", "carol": "o", "dave": "o"}
+    h = play(h, Reveal("alice", ("Ah", "As"), 1), Reveal("bob", ("Kh", "Qd"), 1))
+    assert need(h).kind == "complete"
+    assert set(turn_column(h, cols).values()) == {"o"}
