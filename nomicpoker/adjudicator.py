@@ -18,6 +18,9 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 - Round 1 opens when every seated player has stated a valid Hole Card Draw.
 - A player with a valid Hole Card Draw may not draw again (only identical results are redrawn).
 - Showdown reveals are checked against the issued deck at the drawn positions.
+- Under a ruleset with one shared deck (``roberts-nlhe``) there are no draws: the hole cards
+  come from the dealer's committed deck (:func:`nomicpoker.dealing.shared_holes`), are sent
+  privately at hand start, and reveals are checked against them.
 """
 
 from __future__ import annotations
@@ -29,10 +32,10 @@ from typing import Any
 
 from . import engine, grammar, markup
 from . import notices as say
-from .actions import DealBoard, Muck, Reveal, Timeout
+from .actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from .dealing import (
-    BOARD_STREETS, CHECKSUM_PREFIX, board_cards, checksums_match, dice_pair_ok, hole_cards,
-    issue_deck, roll,
+    BOARD_STREETS, CHECKSUM_PREFIX, board_cards, checksums_match, deal_order, dice_pair_ok,
+    hole_cards, issue_deck, roll, shared_holes,
 )
 from .fold_types import (
     CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
@@ -50,6 +53,7 @@ class _HandState:
     decks: dict[str, Any] = field(default_factory=dict)  # player -> IssuedDeck (issued tables)
     own_checksums: dict[str, str] = field(default_factory=dict)
     draws: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    holes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # shared deck: dealt cards
     false_reveals: list[str] = field(default_factory=list)
     since: str = ""
     record: dict[str, Any] = field(default_factory=dict)
@@ -178,13 +182,32 @@ class _Folder:
                 h.decks[p] = deck
                 self._row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
                 h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
-        self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})")
+        if self.rules.deck == "shared":
+            self._deal_shared(h, seated)
+        self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})"
+                   + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
         self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key),
                    hs.thread)
         for p in seated:
             if p in h.decks:
                 self._private(hs.number, p, f"Your deck for hand {hs.number} ({self.c.name})",
                               say.deck_message(h.decks[p]))
+            if p in h.holes:
+                self._private(hs.number, p, f"Your hole cards for hand {hs.number} ({self.c.name})",
+                              say.hole_message(p, hs.number, h.holes[p]))
+        if h.phase == "betting":
+            self._advance(h, f"hand {hs.number} start", hs.thread)
+
+    def _deal_shared(self, h: _HandState, seated: list[str]) -> None:
+        """One shared deck: deal every hole card now, from the committed deck secret."""
+        hs = h.start
+        holes = shared_holes(hs.secrets.deck, hs.number, deal_order(seated, hs.button),
+                             self.rules.hole_cards)
+        res = engine.apply(h.hand, DealHoles(tuple(DealHole(p, holes[p]) for p in seated)))
+        if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
+            raise FoldError("bad_input", f"the engine refused the hole cards: {res.message}")
+        h.hand, h.holes, h.phase = res, holes, "betting"
+        h.record["deal_order"] = list(deal_order(seated, hs.button))
 
     # -- comments ---------------------------------------------------------------------------
 
@@ -273,6 +296,10 @@ class _Folder:
         number = h.start.number
         p = rev.author
         sides = tuple(intent.dice or ())
+        if self.rules.deck == "shared":
+            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+                         "one deck, sent to you privately: there is no Hole Card Draw")
+            return
         if h.phase != "draw" or p in h.draws or p in h.pairs:
             self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
                          f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
@@ -309,6 +336,10 @@ class _Folder:
 
     def _draw(self, rev: Revision, h: _HandState, intent) -> None:
         number, p = h.start.number, rev.author
+        if self.rules.deck == "shared":
+            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+                         "one deck, sent to you privately: there is no draw statement")
+            return
         if h.phase != "draw" or p in h.draws:
             self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
             return
@@ -386,6 +417,13 @@ class _Folder:
                              f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
                              "(the dealer says what the deck held there when the hand ends)")
                 return
+        if p in h.holes and sorted(h.holes[p]) != sorted(cards):
+            # Checked here, not by the engine, whose message names the real cards: they stay
+            # private until the hand ends.
+            h.false_reveals.append(p)
+            self._reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
+                         "(the dealer says what they were when the hand ends)")
+            return
         res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
         if isinstance(res, engine.Rejection):
             self._reject(rev, number, res.code, res.message)
@@ -428,7 +466,7 @@ class _Folder:
         opening = "" if need.kind == "action" or timed_out else say.last_action(h.hand)
         while need.kind == "board":
             dealt = len(h.hand.board)
-            deck = board_cards(h.start.secrets.deck, number)
+            deck = board_cards(h.start.secrets.deck, number)  # the board is cards 1-5 always
             cards = tuple(deck[dealt:dealt + need.cards])
             res = engine.apply(h.hand, DealBoard(cards=cards))
             if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
@@ -467,6 +505,7 @@ class _Folder:
         secrets = h.start.secrets.published()
         held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals
                 if p in h.decks and p in h.draws}
+        held.update({p: h.holes[p] for p in h.false_reveals if p in h.holes})
         own = sorted(p for p in h.draws if p not in h.decks)
         self._row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
                   destroyed=result.destroyed)

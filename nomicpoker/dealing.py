@@ -150,6 +150,39 @@ def board_cards(deck_secret: bytes, hand: int) -> tuple[Card, ...]:
     return shuffled(deck_secret, f"board:{hand}")
 
 
+def deal_order(seats: Sequence[str], button: str) -> tuple[str, ...]:
+    """The seats in dealing order: the first seat after the button (GNDT order) first, the
+    button last, as a dealer deals round a table."""
+    names = tuple(seats)
+    if button not in names:
+        raise DealingError("bad_player", f"the button {button!r} is not one of the seats {names!r}")
+    i = names.index(button)
+    return names[i + 1:] + names[:i + 1]
+
+
+def shared_holes(deck_secret: bytes, hand: int, order: Sequence[str], per_player: int = 2
+                 ) -> dict[str, tuple[Card, ...]]:
+    """Hole cards from the dealer's one shared deck (``roberts-nlhe``): the same shuffle as
+    :func:`board_cards`, whose cards 1–5 stay the board; then, one card at a time round the
+    table in ``order`` (:func:`deal_order`), the ``i``-th player (0-based) of ``n`` gets cards
+    ``6 + i``, ``6 + n + i``, ... (1-based).
+
+    WHY after the board rather than before it, as a real dealer deals: any fixed assignment of
+    positions in a uniformly shuffled deck is equally fair, and this one keeps "the board is
+    cards 1–5" true for every ruleset, so the verifier and the reference implementation need
+    no second rule for the board."""
+    names = tuple(order)
+    if len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
+        raise DealingError("bad_player", f"players must be distinct non-empty names, got {names!r}")
+    n = len(names)
+    if len(BOARD_STREETS) + per_player * n > len(FULL_DECK):
+        raise DealingError("bad_position", f"{n} players x {per_player} hole cards and a board of "
+                           f"{len(BOARD_STREETS)} do not fit in one deck of {len(FULL_DECK)}")
+    deck = board_cards(deck_secret, hand)
+    first = len(BOARD_STREETS)
+    return {p: tuple(deck[first + i + k * n] for k in range(per_player)) for i, p in enumerate(names)}
+
+
 # --------------------------------------------------------------------------- dice
 
 

@@ -199,4 +199,15 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
                    "checksum": d.checksum} for d in of("draw")],
         "reveals": [{"player": r.player, "comment_id": r.comment_id, "cards": loads(r.cards)}
                     for r in of("reveal")],
+        **_deal_order(table, hand),
     }
+
+
+def _deal_order(table: TableRow, hand: HandRow) -> dict[str, Any]:
+    """``{"deal_order": [...]}`` for a one-shared-deck ruleset (the seats from the first after
+    the button): what verify needs to recompute each hole card; ``{}`` otherwise."""
+    from .dealing import deal_order
+
+    if load_ruleset(table.ruleset).deck != "shared":
+        return {}
+    return {"deal_order": list(deal_order([p for p, _ in loads(hand.seats)], hand.button))}

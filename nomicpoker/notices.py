@@ -44,6 +44,15 @@ def deck_message(deck: IssuedDeck) -> str:
     return deck_listing(deck)
 
 
+def hole_message(player: str, number: int, cards: Sequence[str]) -> str:
+    """A player's hole cards from the dealer's shared deck, sent privately."""
+    shown = " ".join(pretty(c) for c in cards)
+    return (f"Your hole cards for hand {number}, {player}: {shown} ({' '.join(cards)}).\n"
+            "Keep them to yourself until the showdown; reveal them then with "
+            f"`HAND{number} reveal {' '.join(cards)}`. They come from the dealer's deck, whose "
+            "commitment is in the hand-start comment.\n")
+
+
 def rejection(author: str, ref: str, code: str, message: str, citation: str, key: str) -> str:
     return render.rejection(author, ref, code, message, citation, key=key)
 
@@ -99,9 +108,12 @@ def payout(table: render.TableView, hand, secrets: Mapping[str, str],
            held: Mapping[str, Sequence[str]], own: Sequence[str], key: str, opening: str = "") -> str:
     body = render.payout(table, hand, secrets=dict(secrets), key=key, opening=opening)
     extra = []
+    shared = hand.ruleset.deck == "shared"
     for p, cards in held.items():
-        extra.append(f"{md_escape(p)}'s issued deck held {' '.join(pretty(c) for c in cards)} "
-                     "at the drawn positions (a false reveal was rejected).")
+        shown = " ".join(pretty(c) for c in cards)
+        extra.append(f"{md_escape(p)} was dealt {shown} (a false reveal was rejected)." if shared else
+                     f"{md_escape(p)}'s issued deck held {shown} at the drawn positions (a false "
+                     "reveal was rejected).")
     if own:
         extra.append("Own decks (" + ", ".join(md_escape(p) for p in own) + "): only the stated "
                      "checksums are on record, so those reveals could not be checked against a deck.")

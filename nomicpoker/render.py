@@ -201,6 +201,8 @@ def hand_start(
         ]
         for label, digest in commitments.items():
             why = _COMMITMENT_PURPOSE.get(label, "")
+            if label == "deck" and hand.ruleset.deck == "shared":
+                why = "shuffles the dealer's deck: the community cards and every hole card"
             lines.append(f"- {md_escape(label)}: {_code(digest)}" + (f" ({why})" if why else ""))
         parts.append("\n".join(lines))
     if hand.ruleset.deck == "per_player":
@@ -216,6 +218,9 @@ def hand_start(
             "`cards 14, 26, Cards printed by: J. J. Grimes Printing, Elko` (your own numbers "
             "and checksum)."
         )
+    else:
+        parts.append("Every seated player's hole cards come from the dealer's deck (the `deck` "
+                     "commitment above) and have been sent to them privately.")
     actor = to_act_name(hand)
     if actor is not None:
         parts.append(f"First to act in round {hand.round}: {_name(actor)}.")

@@ -85,10 +85,11 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     if button not in players:
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
     rs = load_ruleset(ruleset)  # RulesetError names the problem
-    if rs.deck != "per_player":
-        raise ServiceError("unsupported", f"ruleset {rs.name} deals from one shared deck; the bot deals "
-                           "per-player Trading Post decks only so far (use blognomic-2008; "
-                           f"{rs.name} is for nomicpoker phh replay)")
+    if rs.deck == "shared":
+        if issue_decks:
+            raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the "
+                               "dealer's one deck: --issue-decks does not apply")
+        issue_decks = False
     config = dict(forum_config or {})
     for key in config:
         if any(w in key.lower() for w in ("password", "secret", "token", "api_key")):
@@ -182,6 +183,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                 forum_factory: ForumFactory) -> HandStarted:
     if ante < 0:
         raise ServiceError("bad_ante", f"--ante must be 0 or more, not {ante}")
+    if any(b <= 0 for b in blinds):
+        raise ServiceError("bad_blinds", f"--blinds must be positive whole numbers, not {','.join(map(str, blinds))}")
     with Session(engine) as s:
         table = ledger.get_table(s, table_name)
         hands = ledger.hand_rows(s, table_name)
@@ -194,6 +197,11 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         seated = [p for p in players if money.get(p, 0) > 0]
         if len(seated) < 2:
             raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
+        rs = load_ruleset(table.ruleset)
+        if blinds and not rs.blinds:
+            raise ServiceError("bad_blinds", f"ruleset {rs.name} has no blinds: drop --blinds")
+        if blinds and len(blinds) != 2:
+            raise ServiceError("bad_blinds", "--blinds takes the small and the big blind, e.g. --blinds 1,2")
         number = (hands[-1].number + 1) if hands else 1
         if hands:
             button = next_button(players, hands[-1].button, seated)

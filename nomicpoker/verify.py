@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .cards import CardError, parse_card
 from .dealing import (
     BOARD_STREETS, SECRET_NAMES, DealingError, board_cards, checksums_match, dice_pair_ok,
-    hole_cards, issue_deck, normalise_checksum, roll,
+    hole_cards, issue_deck, normalise_checksum, roll, shared_holes,
 )
 
 RECORD_FORMAT = "nomicpoker-hand-record/1"
@@ -357,6 +357,39 @@ def _check_reveals(reveals: Sequence[Mapping[str, Any]], hand: int | None, secre
                                     f"{pos[0]}, {pos[1]}), found {' '.join(found)}"))
 
 
+def _check_shared_reveals(record: Mapping[str, Any], reveals: Sequence[Mapping[str, Any]],
+                          hand: int | None, secret: bytes | None, finished: bool,
+                          checks: list[Check]) -> None:
+    """One shared deck: each reveal must be the hole cards :func:`shared_holes` deals that
+    player from the deck secret in the recorded dealing order."""
+    order = record.get("deal_order")
+    if not (isinstance(order, list) and order and all(isinstance(p, str) and p for p in order)
+            and len(set(order)) == len(order)):
+        checks.append(Check("deal_order", False, f"key 'deal_order' must list distinct players, found {order!r}"))
+        return
+    holes = shared_holes(secret, hand, order) if secret is not None and hand is not None else None
+    for i, r in enumerate(reveals):
+        player, cards = r.get("player"), r.get("cards")
+        item = f"reveal {player}" if isinstance(player, str) and player else f"reveals[{i}]"
+        try:
+            found = tuple(parse_card(c) for c in cards) if isinstance(cards, list) else None
+        except (CardError, AttributeError, TypeError):
+            found = None
+        if not found:
+            checks.append(Check(item, False, f"key 'cards' must be a list of cards, found {cards!r}"))
+        elif player not in order:
+            checks.append(Check(item, False, f"expected a player of the deal {order!r}, found {player!r}"))
+        elif holes is None:
+            checks.append(Check(item, True, f"{' '.join(found)}: " + ("not checkable: the deck secret "
+                          "is not usable" if finished else "checkable when the hand ends")))
+        elif sorted(found) == sorted(holes[player]):
+            checks.append(Check(item, True, f"{' '.join(found)} are the hole cards dealt from the deck "
+                                f"secret (seat {order.index(player) + 1} of {len(order)} in dealing order)"))
+        else:
+            checks.append(Check(item, False, f"expected {' '.join(holes[player])} (dealt from the deck "
+                                f"secret), found {' '.join(found)}"))
+
+
 # --------------------------------------------------------------------------- entry point
 
 
@@ -390,8 +423,12 @@ def verify_record(record: Mapping[str, Any]) -> list[Check]:
         dice = _check_dice(_entries(record, "dice", checks), secrets.get("dice"), finished, checks)
         decks = _check_decks(_entries(record, "decks", checks), hand, secrets.get("decks"), finished, checks)
         draws = _check_draws(_entries(record, "draws", checks), dice, decks, checks)
-        _check_reveals(_entries(record, "reveals", checks), hand, secrets.get("decks"), finished,
-                       decks, draws, checks)
+        if "deal_order" in record:  # one shared deck (roberts-nlhe): no draws, no decks
+            _check_shared_reveals(record, _entries(record, "reveals", checks), hand,
+                                  secrets.get("deck"), finished, checks)
+        else:
+            _check_reveals(_entries(record, "reveals", checks), hand, secrets.get("decks"), finished,
+                           decks, draws, checks)
     except (DealingError, CardError, TypeError, ValueError, KeyError) as e:  # pragma: no cover
         # Defence in depth: the checks above validate first, but an auditor's tool must
         # still answer with a finding rather than a traceback.

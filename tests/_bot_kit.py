@@ -31,6 +31,7 @@ class Table:
     stack: int = 100
     issue_decks: bool = True
     deadline_hours: int | None = None
+    ruleset: str = "blognomic-2008"
     seed: str = "test"
     state: Path = field(init=False)
     hands: dict[int, HandSecrets] = field(default_factory=dict)
@@ -39,19 +40,20 @@ class Table:
         self.state = self.tmp / "state"
         self.engine = open_engine(f"sqlite:///{self.state / 'ledger.db'}")
         service.create_table(self.engine, self.state, self.name, list(self.players), self.stack,
-                             issue_decks=self.issue_decks, deadline_hours=self.deadline_hours)
+                             ruleset=self.ruleset, issue_decks=self.issue_decks,
+                             deadline_hours=self.deadline_hours)
         self.forum = LocalForum(forum_db_path(self.state))
         self.seen = 0
         self.thread = ""
         self.p: dict[str, Player] = {}
 
-    def start(self, ante: int = 5, secrets: HandSecrets | None = None):
+    def start(self, ante: int = 5, secrets: HandSecrets | None = None, blinds: tuple[int, ...] = ()):
         with Session(self.engine) as s:
             number = len(ledger.hand_rows(s, self.name)) + 1
         value = secrets or fixed_secrets(f"{self.seed}:{number}")
         secrets_store.write(self.state, self.name, number, value)
         self.hands[number] = value
-        started = service.start_hand(self.engine, self.state, self.name, ante)
+        started = service.start_hand(self.engine, self.state, self.name, ante, blinds=blinds)
         assert not started.report.error, started.report.error
         self.thread = started.thread
         self.seen = 0

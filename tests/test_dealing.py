@@ -21,8 +21,8 @@ from hypothesis import given, settings, strategies as st
 from nomicpoker import dealing, printers
 from nomicpoker.cards import FULL_DECK
 from nomicpoker.dealing import (
-    DealingError, board_cards, checksums_match, commitment, deck_checksum, deck_digest,
-    deck_listing, dice_pair_ok, hole_cards, issue_deck, normalise_checksum, roll, shuffled,
+    DealingError, board_cards, checksums_match, commitment, deal_order, deck_checksum, deck_digest,
+    deck_listing, dice_pair_ok, hole_cards, issue_deck, normalise_checksum, roll, shared_holes, shuffled,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -377,3 +377,35 @@ def test_any_die_is_in_range_and_matches_the_reference(cid, index, sides):
     r = roll(SECRET, cid, index, sides)
     assert 1 <= r <= sides
     assert r == REF["die"](SECRET, cid, index, sides)
+
+
+# --------------------------------------------------------------------------- one shared deck
+
+
+def test_dealing_order_starts_after_the_button_and_ends_with_it():
+    assert deal_order(("alice", "bob", "carol"), "alice") == ("bob", "carol", "alice")
+    assert deal_order(("alice", "bob", "carol"), "carol") == ("alice", "bob", "carol")
+    with pytest.raises(DealingError) as e:
+        deal_order(("alice", "bob"), "zed")
+    assert e.value.code == "bad_player"
+
+
+def test_shared_hole_cards_come_after_the_board_one_at_a_time_round_the_table():
+    deck = board_cards(SECRET, 3)
+    holes = shared_holes(SECRET, 3, ("bob", "carol", "alice"))
+    # Board = cards 1-5 (0-based 0..4); then bob 6 and 9, carol 7 and 10, alice 8 and 11.
+    assert holes == {"bob": (deck[5], deck[8]), "carol": (deck[6], deck[9]), "alice": (deck[7], deck[10])}
+    dealt = [c for cards in holes.values() for c in cards] + list(deck[:5])
+    assert len(set(dealt)) == 11  # one deck: no card twice
+
+
+def test_shared_hole_cards_equal_the_documented_reference():
+    order = ("bob", "carol", "alice", "dave")
+    assert {p: list(c) for p, c in shared_holes(SECRET, 7, order).items()} == REF["holes"](SECRET, 7, list(order))
+
+
+def test_more_players_than_one_deck_can_serve_is_refused_with_a_code():
+    with pytest.raises(DealingError) as e:
+        shared_holes(SECRET, 1, tuple(f"p{i}" for i in range(24)))  # 5 + 48 > 52
+    assert e.value.code == "bad_position"
+    assert len(shared_holes(SECRET, 1, tuple(f"p{i}" for i in range(23)))) == 23  # 5 + 46 <= 52

@@ -64,7 +64,8 @@ def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
         (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "no-such"], "no-such"),
         (["table", "create", "--name", "T", "--players", "a,b", "--forum", "carrier-pigeon"], "carrier-pigeon"),
         (["hand", "start", "--table", "nope"], "no table named"),
-        (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "roberts-nlhe"], "shared deck"),
+        (["table", "create", "--name", "T", "--players", "a,b", "--ruleset", "roberts-nlhe", "--issue-decks"],
+         "--issue-decks does not apply"),
         (["table", "create", "--name", "T", "--players", "a,b", "--money", "0"], "--money"),
         (["table", "create", "--name", "bad name", "--players", "a,b"], "table name"),
     ]

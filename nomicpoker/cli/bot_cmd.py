@@ -101,8 +101,17 @@ def table_create(
                            deadline_hours=deadline_hours, button=button)
         typer.echo(f"table {row.name}: {', '.join(json.loads(row.players))} with {row.money} each, "
                    f"ruleset {row.ruleset}, forum {row.forum_kind}, "
-                   f"{'issued' if row.issue_decks else 'own'} decks")
+                   f"{_decks_word(row)}")
         typer.echo(f"next: nomicpoker hand start --table {row.name} --ante 5")
+
+
+def _decks_word(row) -> str:
+    """How the table's hole cards are dealt, in a word or three."""
+    from ..rulesets import load_ruleset
+
+    if load_ruleset(row.ruleset).deck == "shared":
+        return "hole cards from the dealer's deck"
+    return "issued decks" if row.issue_decks else "own decks"
 
 
 @table_app.command("list")
@@ -130,7 +139,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             t = ledger.get_table(s, name)
             ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
             typer.echo(f"table {t.name}: ruleset {t.ruleset} ({t.ruleset_hash[:12]}), forum {t.forum_kind}, "
-                       f"dealer {t.dealer}, {'issued' if t.issue_decks else 'own'} decks, deadline "
+                       f"dealer {t.dealer}, {_decks_word(t)}, deadline "
                        f"{str(t.deadline_hours) + ' h' if t.deadline_hours else 'none'}")
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
@@ -149,12 +158,19 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
 def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
                ante: int = typer.Option(0, "--ante", help="Ante every seated player pays."),
                thread: Optional[str] = typer.Option(None, "--thread", help="Register an existing story post instead of creating one."),
+               blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Start the next hand: secrets, story post, hand-start comment, decks."""
+    """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
     from ..service import start_hand
 
+    amounts: tuple[int, ...] = ()
+    if blinds:
+        try:
+            amounts = tuple(int(b) for b in blinds.split(","))
+        except ValueError:
+            fail(f"--blinds {blinds!r}: expected whole numbers, e.g. --blinds 1,2", 2)
     with opened(state, db) as (st, engine):
-        h = start_hand(engine, st, table, ante, thread=thread)
+        h = start_hand(engine, st, table, ante, thread=thread, blinds=amounts)
         typer.echo(f"hand {h.number} of {h.table} started in thread {h.thread}; button {h.button}; "
                    f"seated {', '.join(p for p, _ in h.seats)}; {h.report.sent} dealer messages sent")
         if h.report.error:

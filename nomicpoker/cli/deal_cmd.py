@@ -105,6 +105,11 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             h = hands[-1] if hand is None else next((x for x in hands if x.number == hand), None)
             if h is None:
                 fail(f"table {table} has no hand {hand}")
+            from ..rulesets import load_ruleset
+
+            if load_ruleset(t.ruleset).deck == "shared":
+                fail(f"table {table} deals hole cards from the dealer's one deck ({t.ruleset}): "
+                     "there are no decks to issue")
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")
             forum = default_forum_factory(t.forum_kind, loads(t.forum_config) or {}, st)
