@@ -69,3 +69,31 @@ def test_the_story_post_of_another_hand_or_table_is_not_reused(tmp_path):
     started = service.start_hand(t.engine, t.state, t.name, 5)
     assert started.thread != "1"
     assert len(story_posts(t)) == 2
+
+
+def test_hand_start_registers_an_existing_story_post_whose_earlier_comments_do_not_act(tmp_path):
+    t = Table(tmp_path)
+    forum = LocalForum(forum_db_path(t.state))
+    ref = forum.create_thread_as("Dealer", "Poker: Hand #1", "Hand #1 has commenced. Ante: 5.")
+    forum.post_as("alice", ref, "HAND#1 DICE52 DICE52")  # before the hand: must not act
+    started = service.start_hand(t.engine, t.state, t.name, 5, thread=ref)
+    assert started.thread == ref and story_posts(t) == [ref]  # no new story post
+    t.thread = ref
+    bodies = t.dealer_bodies()
+    assert len(bodies) == 1 and "Hand #1 has commenced" in bodies[0]  # no dice for the old comment
+    assert [v.status for v in t.verdicts()] == ["ignored"]
+
+
+def test_hand_start_with_an_unknown_thread_fails_and_starts_nothing(tmp_path):
+    from nomicpoker.adapters.base import ForumError
+    from sqlmodel import Session
+
+    from nomicpoker import ledger
+
+    t = Table(tmp_path)
+    with pytest.raises(ForumError) as e:
+        service.start_hand(t.engine, t.state, t.name, 5, thread="no-such-thread")
+    assert e.value.code == "not_found"
+    with Session(t.engine) as s:
+        assert ledger.hand_rows(s, t.name) == []
+    assert story_posts(t) == []
