@@ -287,7 +287,11 @@ class _Folder:
         noted.add(key)
         msg = "the first reading binds: an edit after the dealer read a comment does not change it"
         self._verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
-        self._post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k),
+        was = next((v for v in self.out["verdict"] if v["thread"] == rev.thread
+                    and v["forum_id"] == rev.forum_id and v["revision"] == 1), None) or {}
+        self._post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k,
+                                                    was.get("status", ""), was.get("canonical", ""),
+                                                    was.get("code", "")),
                    rev.thread, reply_to=rev.forum_id)
 
     # -- hole card draws --------------------------------------------------------------------

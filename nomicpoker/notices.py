@@ -57,8 +57,15 @@ def rejection(author: str, ref: str, code: str, message: str, citation: str, key
     return render.rejection(author, ref, code, message, citation, key=key)
 
 
-def edit_noted(author: str, ref: str, key: str) -> str:
-    return render.edit_noted(author, ref, key=key)
+def edit_noted(author: str, ref: str, key: str, status: str = "", canonical: str = "", code: str = "") -> str:
+    """The edit note, naming the first reading: the accepted action, or the rejection's code."""
+    if status == "accepted" and canonical:
+        first = f"{render.code_span(canonical)}, accepted"
+    elif status == "rejected" and code:
+        first = f"rejected ({render.code_span(code)})"
+    else:
+        first = ""
+    return render.edit_noted(author, ref, key=key, first=first)
 
 
 def dice_rolled(player: str, ref: str, sides: Sequence[int], results: Sequence[int], ok: bool,

@@ -131,6 +131,11 @@ def _code(text: str) -> str:
     return "`" + one_line(text).replace("`", "'") + "`"
 
 
+def code_span(text: str) -> str:
+    """Untrusted text as inline code (see :func:`_code`), for other modules' sentences."""
+    return _code(text)
+
+
 def _cards(cards: Sequence[Card]) -> str:
     return " ".join(pretty(c) for c in cards)
 
@@ -497,12 +502,15 @@ def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, k
     return _finish(parts, key)
 
 
-def edit_noted(author: str, comment_ref: str, *, key: str) -> str:
-    """An edit after adjudication: the first reading binds, like a spoken action at a table."""
+def edit_noted(author: str, comment_ref: str, *, key: str, first: str = "") -> str:
+    """An edit after adjudication: the first reading binds, like a spoken action at a table.
+    ``first`` is what that reading was (e.g. "`HAND1 ROUND1 call`, accepted"), so the reader
+    need not scroll back to learn which version counts."""
+    what = f": {first}" if first else ""
     return _finish(
         [
             f"{_name(author)} edited a comment ({_ref(comment_ref)}) after it was adjudicated; "
-            "the first reading stands (as a spoken action does)."
+            f"the first reading stands (as a spoken action does){what}."
         ],
         key,
     )

@@ -188,6 +188,7 @@ def test_a_comment_edited_before_the_bot_saw_it_acts_as_edited(tmp_path):
     t.run()
     notes = [b for b in t.new_dealer() if "edited a comment" in b]
     assert len(notes) == 1
+    assert "the first reading stands (as a spoken action does): `HAND1 ROUND1 raise 10`, accepted." in notes[0]
     assert t.gndt()["alice"] == (85, "-", 15)
 
 
@@ -215,3 +216,17 @@ def test_betting_before_the_draws_and_acting_for_another_quote_the_sentences_the
     # Acting for another player's draw: the sentence that has each Seated Player comment.
     assert len(out) == 1 and "`not_player_action`" in out[0]
     assert "> Each Seated Player shall obtain a new Deck of Cards" in out[0]
+
+
+def test_the_edit_note_names_a_rejected_first_reading_by_its_code(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.draw(1)
+    t.new_dealer()
+    cid = t.p["bob"].say("HAND1 ROUND1 raise 10")  # not bob's turn: rejected
+    t.run()
+    t.forum.edit_comment(cid, "HAND1 ROUND1 folds", author="bob")
+    t.run()
+    notes = [b for b in t.new_dealer() if "edited a comment" in b]
+    assert len(notes) == 1 and "the first reading stands (as a spoken action does): rejected (`not_your_turn`)." in notes[0]
+    assert t.gndt()["bob"] == (95, "-", 5)  # the edit did not fold him
