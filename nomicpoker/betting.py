@@ -325,12 +325,8 @@ def end_round(hand: Hand) -> Hand:
     (``runout``) and the board runs out without more rounds of betting."""
     if hand.round >= 4:
         return settle_if_done(evolve(hand, round=5, to_act=None))
-    seats = tuple(
-        s if not s.round_bet else
-        seat_with(s, {"round_bet": 0})
-        for s in hand.seats
-    )
-    can = sum(1 for s in seats if not s.folded and s.money > 0)
+    seats = tuple([seat_with(s, {"round_bet": 0}) if s.round_bet else s for s in hand.seats])
+    can = [not s.folded and s.money > 0 for s in seats].count(True)
     return evolve(hand, seats=seats, round=hand.round + 1, to_act=None, high_bet=0,
                    last_raise=0, acted=frozenset(), full_acted=frozenset(),
                    runout=can <= 1, aggressor=None)

@@ -20,7 +20,7 @@ from .actions import Muck, Reveal
 from .cards import FULL_DECK
 from .hand import (
     Hand, PotAward, Rejection, Result, ShownHand, cards_in_play, evolve, make_seat, reject,
-    seat_index, value_of,
+    seat_index, seat_with, value_of,
 )
 from .evaluator import HandValue, best_hand, evaluate5, value7
 from .pots import build_pots, split, uncalled
@@ -150,20 +150,24 @@ def settle_if_done(hand: Hand) -> Hand:
     return hand
 
 
-def _uncontested(hand: Hand, w: int, amount: int, returned: dict[str, int], top: int | None,
-                 extra: int) -> Hand:
-    """Everyone else folded: the one player left takes every pot, whatever its layers, and
-    nobody shows. (A path of its own because most hands end this way.)"""
+def _uncontested(hand: Hand, w: int) -> Hand:
+    """Everyone but seat ``w`` folded: ``w`` takes every pot, whatever its layers, and nobody
+    shows; an uncalled bet still goes back to its owner first (under ``return_uncalled``),
+    even one who folded: a short all-in winner can win from each player only what he
+    matched. (A path of its own because most hands end this way.)"""
     seats = list(hand.seats)
+    contrib = [s.total_bet - s.dead for s in seats]
+    top, extra = uncalled(contrib) if hand.ruleset.return_uncalled else (None, 0)
+    amount = hand.pot - extra
     name = seats[w].name
     payouts = {name: amount}
+    returned: dict[str, int] = {}
     if top is not None:
+        returned[seats[top].name] = extra
         payouts[seats[top].name] = payouts.get(seats[top].name, 0) + extra
-    for i, s in enumerate(seats):
-        got = payouts.get(s.name)
-        if got:
-            seats[i] = make_seat(s.name, s.money + got, s.round_bet, s.total_bet, s.folded,
-                                 s.hole, s.revealed, s.mucked, s.dead)
+    for i in (w,) if top is None or top == w else (w, top):
+        s = seats[i]
+        seats[i] = seat_with(s, {"money": s.money + payouts[s.name]})
     award = value_of(PotAward, {"amount": amount, "eligible": (name,), "winners": (name,),
                                 "shares": {name: amount}, "remainder": 0})
     result = value_of(Result, {"awards": (award,), "returned": returned, "destroyed": 0,
@@ -174,12 +178,14 @@ def _uncontested(hand: Hand, w: int, amount: int, returned: dict[str, int], top:
 def settle(hand: Hand) -> Hand:
     """Pay the hand out: the new :class:`Hand` has ``result`` set and every seat's ``money``
     is its finishing Money (so Money + pot + destroyed is conserved across the hand)."""
+    live = [not s.folded for s in hand.seats]
+    if live.count(True) == 1:
+        return _uncontested(hand, live.index(True))
     rs = hand.ruleset
     seats = hand.seats
     n = len(seats)
     contrib = [s.total_bet - s.dead for s in seats]
-    dead = sum(s.dead for s in seats)
-    live = [not s.folded for s in seats]
+    dead = sum([s.dead for s in seats])
     returned: dict[str, int] = {}
     top = None
     extra = 0
@@ -188,8 +194,6 @@ def settle(hand: Hand) -> Hand:
         if top is not None:
             contrib[top] -= extra
             returned[seats[top].name] = extra
-    if live.count(True) == 1:
-        return _uncontested(hand, live.index(True), sum(contrib) + dead, returned, top, extra)
     contenders = {i for i in range(n) if live[i] and not seats[i].mucked}
     values: dict[int, int] = {}
     shown: list[ShownHand] = []

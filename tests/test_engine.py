@@ -573,3 +573,14 @@ def test_the_turn_column_at_each_phase_of_a_dealing_and_play_hand():
     h = play(h, Reveal("alice", ("Ah", "As"), 1), Reveal("bob", ("Kh", "Qd"), 1))
     assert need(h).kind == "complete"
     assert set(turn_column(h, cols).values()) == {"o"}
+
+
+def test_an_uncontested_short_big_blind_wins_only_what_he_matched_the_rest_goes_back():
+    # blinds 5/10; b has only 3 and posts it all in. c and a fold: b wins uncontested, but
+    # can win from a only the 3 he matched; a's other 2 were never called and go back to a,
+    # although a folded. Pot 8: b 3 + 3 = 6, a 2.
+    h = start_hand(RR, 1, [("a", 1000), ("b", 3), ("c", 1000)], "c", blinds=(5, 10))
+    h = play(h, Fold("c"), Fold("a"))
+    assert h.result.uncontested
+    assert h.result.payouts == {"b": 6, "a": 2} and h.result.returned == {"a": 2}
+    assert money(h) == {"a": 997, "b": 6, "c": 1000}
