@@ -151,7 +151,7 @@ def continue_betting(hand: Hand, after: int, ev, changes: dict[str, object],
 
 def _check_turn(hand: Hand, ev) -> int | Rejection:
     """Common checks for a player action: seated, current hand and round, betting open, turn."""
-    i = seat_index(hand, ev.player)
+    i = hand.index.get(ev.player) if hand.index else seat_index(hand, ev.player)
     if i == hand.to_act and i is not None and ev.hand is None and ev.round is None \
             and not hand.ruleset.require_hand_and_round:
         return i  # the common case in replay: nothing stated, right player

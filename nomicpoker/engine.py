@@ -205,12 +205,17 @@ def _deal_holes(hand: Hand, ev: DealHoles) -> Hand | Rejection:
     none); one new Hand, whose log records the single :class:`DealHole` events."""
     seats = list(hand.seats)
     in_play = hand.in_play or cards_in_play(hand)
+    want = hand.ruleset.hole_cards
+    shared = hand.ruleset.deck == "shared"
     for d in ev.deals:
         i = seat_index(hand, d.player)
         cards = tuple(d.cards)
         s = None if i is None else seats[i]
-        why = _hole_refusal(hand, s, d, cards, in_play)
-        if why is not None:
+        # the common case in one test; _hole_refusal says what is wrong otherwise
+        if (s is None or s.hole or len(cards) != want or not _DECK.issuperset(cards)
+                or shared and (not in_play.isdisjoint(cards) or len(set(cards)) != len(cards))):
+            why = _hole_refusal(hand, s, d, cards, in_play)
+            assert why is not None
             return why
         seats[i] = seat_with(s, {"hole": cards})
         in_play = in_play.union(cards)

@@ -390,7 +390,7 @@ def _deal(hand: Hand, deals: list[DealHole], where: list[int],
           actions: tuple[str, ...]) -> tuple[Hand, str, int | None]:
     """Deal a run of hole cards (actions ``where``) in one :class:`DealHoles` step; when it
     is refused, deal them one by one to name the action (an error path only)."""
-    r = apply(hand, DealHoles(tuple(deals)))
+    r = apply(hand, _event(DealHoles, {"deals": tuple(deals)}))
     if not isinstance(r, Rejection):
         return r, "", None
     for d, k in zip(deals, where):
