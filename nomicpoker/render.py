@@ -493,6 +493,9 @@ def payout(table: TableView, hand: Hand, *, secrets: Mapping[str, str] | None, k
         net = got - s.total_bet
         moved.append(f"- {_name(s.name)}: put in {s.total_bet}, receives {got} ({net:+d})")
     parts.append("\n".join(moved))
+    broke = [s.name for s in hand.seats if table.money.get(s.name, s.money) == 0]
+    if broke:
+        parts.append(f"Out of Money: {_names(broke)} (not seated in the next hand).")
     if secrets:
         lines = ["Secrets of this hand (each one's SHA-256 is the commitment posted at the start):"]
         for label, value in secrets.items():

@@ -97,6 +97,7 @@ def test_a_busted_player_is_shown_out_and_the_button_skips_them(tmp_path):
     # bob never reveals: past the deadline he mucks and carol, alone showing, takes 205.
     assert t.poll(now=lambda: LATER).ok
     assert t.money() == {"alice": 95, "bob": 0, "carol": 205}
+    assert "Out of Money: bob (not seated in the next hand)." in t.dealer_bodies()[-1]
     # The next hand starts at the same archive position as that timeout: the replay must put
     # the timeout (which ended hand 1) before hand 2's start.
 
