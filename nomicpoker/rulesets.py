@@ -68,7 +68,8 @@ class RulesetError(Exception):
 
     Codes: ``bad_toml``, ``missing_file``, ``unknown_ruleset``, ``unknown_key``,
     ``missing_key``, ``missing_param``, ``wrong_type``, ``bad_value``, ``missing_citation``,
-    ``citation_not_in_text``, ``missing_text``, ``bad_text``.
+    ``citation_not_in_text``, ``missing_text``, ``bad_text``, ``unsupported`` (a valid value
+    the code does not implement).
     """
 
     def __init__(self, code: str, file: str, key: str, message: str) -> None:
@@ -232,6 +233,7 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
         c = _citation(table, key, text, err)
         if c is not None:
             params[pname] = c
+    _check_supported(values, err)
     for pname in PARAM_NAMES:  # (not when the whole [params] table is missing: said once above)
         if isinstance(doc.get("params"), dict) and pname not in raw_params:
             err("missing_param", f"params.{pname}",
@@ -270,6 +272,27 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
         rejections=MappingProxyType({c: rejections[c] for c in REJECTION_CODES if c in rejections}),
         **values,
     )
+
+
+def _check_supported(values: dict[str, Any], err: Report) -> None:
+    """Refuse values the code does not implement, rather than load a ruleset that silently
+    plays by other rules than it states (the engine and adjudicator read every other value).
+    Why an error and not a warning: a Dealer's amendment that has no effect is worse than
+    one refused with the reason."""
+    per_player = values.get("deck", "per_player") == "per_player"
+    if values.get("split_pots_separately") is False:
+        err("unsupported", "params.split_pots_separately.value",
+            "false is not implemented: the engine always splits each pot (main and side) on "
+            "its own; only true is allowed")
+    if values.get("five_of_a_kind") is False and per_player:
+        err("unsupported", "params.five_of_a_kind.value",
+            'false is not implemented with deck = "per_player": own decks can deal five of a '
+            "kind and the evaluator always ranks it above a straight flush; only true is "
+            'allowed (false only with deck = "shared", where it cannot occur)')
+    if values.get("redraw_identical_dice") is False and per_player:
+        err("unsupported", "params.redraw_identical_dice.value",
+            'false is not implemented with deck = "per_player": the adjudicator always has a '
+            "Hole Card Draw with identical results drawn again; only true is allowed")
 
 
 def _missing_top_message(k: str) -> str:

@@ -522,3 +522,29 @@ def test_a_file_without_params_says_so_once(copy):
     (d / "ruleset.toml").write_text(s[: s.index("[params.raise_amount]")], encoding="utf-8")
     e = only_error(d)
     assert (e.code, e.key) == ("missing_key", "params")
+
+
+@pytest.mark.parametrize("param,block_value,message", [
+    # the engine splits every pot on its own; mixing them is not implemented
+    ("split_pots_separately", "value = true", "each pot"),
+    # the evaluator always ranks five of a kind, which a per-player deck can deal
+    ("five_of_a_kind", "value = true", "five of a kind"),
+    # the adjudicator always has identical dice drawn again
+    ("redraw_identical_dice", "value = true", "drawn again"),
+])
+def test_a_value_the_code_does_not_implement_is_refused_not_ignored(copy, param, block_value,
+                                                                     message):
+    d = copy("blognomic-2008")
+    s = (d / "ruleset.toml").read_text(encoding="utf-8")
+    start = s.index(f"[params.{param}]")
+    at = s.index(block_value, start)
+    (d / "ruleset.toml").write_text(s[:at] + "value = false" + s[at + len(block_value):],
+                                    encoding="utf-8")
+    e = only_error(d)
+    assert (e.code, e.key) == ("unsupported", f"params.{param}.value")
+    assert message in e.message
+
+
+def test_no_five_of_a_kind_is_fine_with_one_shared_deck(copy):
+    # roberts-nlhe: one deck can never deal five of a kind, so false is consistent
+    assert load_ruleset_file(copy("roberts-nlhe")).five_of_a_kind is False
