@@ -209,9 +209,10 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
         forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
     secrets = secrets_store.create(state, table_name, number, existing_ok=True)
-    created = False
+    created = recovered = False
     if thread is None:
         thread = _existing_story_post(forum, state, table_name, number, table.dealer)
+        recovered = thread is not None
     if thread is None:
         try:
             thread = forum.create_thread(
@@ -227,7 +228,17 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         created = True
         _remember_story_post(state, table_name, number, thread)
     if not created:
-        forum.list_comments(thread)  # the thread must exist; ForumError('not_found') otherwise
+        try:
+            forum.list_comments(thread)  # the thread must exist; ForumError('not_found') otherwise
+        except ForumError as exc:
+            if recovered and exc.code == "not_found":
+                # The post an earlier, crashed attempt made is gone (the Dealer deleted it):
+                # forget it, so the next attempt makes a new one.
+                _pending_path(state, table_name, number).unlink(missing_ok=True)
+                raise ServiceError("story_post_gone", f"the story post {thread} that an interrupted "
+                                   f"hand start made for hand {number} is gone: run hand start again "
+                                   "to post a new one") from exc
+            raise
     report = TableReport(table_name)
     t = now()
     with transaction(engine) as s:

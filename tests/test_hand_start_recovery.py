@@ -97,3 +97,14 @@ def test_hand_start_with_an_unknown_thread_fails_and_starts_nothing(tmp_path):
     with Session(t.engine) as s:
         assert ledger.hand_rows(s, t.name) == []
     assert story_posts(t) == []
+
+
+def test_a_remembered_story_post_that_was_deleted_is_forgotten_with_a_clear_message(tmp_path):
+    t = Table(tmp_path)
+    (t.state / "pending").mkdir(parents=True)
+    (t.state / "pending" / "T-hand-1.thread").write_text("gone-thread", "utf-8")
+    with pytest.raises(service.ServiceError) as e:
+        service.start_hand(t.engine, t.state, t.name, 5)
+    assert e.value.code == "story_post_gone" and "run hand start again" in e.value.message
+    started = service.start_hand(t.engine, t.state, t.name, 5)  # the next attempt posts anew
+    assert story_posts(t) == [started.thread]
