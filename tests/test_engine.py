@@ -584,3 +584,19 @@ def test_an_uncontested_short_big_blind_wins_only_what_he_matched_the_rest_goes_
     assert h.result.uncontested
     assert h.result.payouts == {"b": 6, "a": 2} and h.result.returned == {"a": 2}
     assert money(h) == {"a": 997, "b": 6, "c": 1000}
+
+
+def test_a_short_all_in_opening_bet_may_be_raised_only_by_players_yet_to_act():
+    # Robert's no-limit rule 3: "A player who has already acted and is not facing a
+    # full-size wager may not subsequently raise an all-in bet that is less than the minimum
+    # bet". After the flop (minimum bet 10): A checks, B bets all in for 5. C has not acted:
+    # he may raise, to at least 5 + 10 = 15 (rule 2's example). A checked: call or fold only.
+    h = start_hand(RR, 1, [("A", 1000), ("B", 15), ("C", 1000)], "C", blinds=(5, 10))
+    h = play(h, Call("C"), Call("A"), Check("B"), DealBoard(("2c", "7d", "9h")),
+             Check("A"), AllIn("B"))
+    la = legal_actions(h)
+    assert (la.player, la.call, la.raise_min) == ("C", 5, 15)
+    h = play(h, Call("C"))
+    la = legal_actions(h)
+    assert (la.player, la.call, la.raise_min, la.all_in) == ("A", 5, None, 0)
+    refused(h, Raise("A", amount=20), "raise_not_reopened")
