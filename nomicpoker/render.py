@@ -313,7 +313,7 @@ _HINTS = {
     "stale_hand": "Name the current hand, as the latest turn notice shows.",
     "stale_round": "Name the current hand and round, as the latest turn notice shows.",
     "missing_hand_round": "Write the hand and round, e.g. `HAND3 ROUND1 raise 20`.",
-    "check_before_flop": "Before the flop you may call, raise or fold.",
+    "check_before_flop": "Before the flop: raise or fold (or call, when there is something to call).",
     "check_facing_raise": "Somebody has raised this round: call, raise or fold.",
     "call_nothing_to_call": "There is nothing to call: check, raise or fold.",
     "call_amount_mismatch": "Call without an amount, or with the amount the turn notice gives.",

@@ -258,7 +258,7 @@ def test_rejection_quotes_the_rule_sentence_and_says_what_to_do():
     assert "`check_before_flop`" in body
     assert "You cannot check in round 1." in body
     assert "\n> No Player may Check before the Flop.\n" in body
-    assert "call, raise or fold" in body
+    assert "Before the flop: raise or fold (or call, when there is something to call)." in body
 
 
 def test_rejection_escapes_untrusted_author_and_message():
