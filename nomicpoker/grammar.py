@@ -427,8 +427,26 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     """Read one comment: an :class:`Intent`, a :class:`GrammarError`, or :class:`NoAction`.
 
     Never raises on any text. See the module docstring for where an action may appear.
+
+    WHY the second reading: in Markdown a line typed right under a ``>`` line belongs to the
+    quote (CommonMark's lazy continuation), so an action there never acts. A player who meant
+    it would otherwise hear nothing; if that line alone would have been an action, the
+    comment is rejected saying so (it still does not act).
     """
-    vis = unicodedata.normalize("NFC", visible_text(body, body_format))
+    res = _parse_visible(visible_text(body, body_format))
+    if isinstance(res, NoAction) and body_format == "markdown" and (">" in body or "&gt;" in body):
+        strict = _parse_visible(visible_text(body, body_format, lazy=False))
+        if isinstance(strict, Intent):
+            return GrammarError(
+                "unparseable", f'"{strict.text}" is part of the quote above it (in Markdown a line '
+                'right after a ">" line belongs to the quote), so it does not act. To act, leave a '
+                "blank line after the quote and post the action again.", strict.text)
+    return res
+
+
+def _parse_visible(visible: str) -> Result:
+    """:func:`parse_comment` on text already reduced to what can act."""
+    vis = unicodedata.normalize("NFC", visible)
     sk = skeleton(vis)
     p = _Parser(sk)
     s = sk.text

@@ -180,20 +180,23 @@ def strip_invisible(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
-def visible_text(body: str, body_format: str = "markdown") -> str:
+def visible_text(body: str, body_format: str = "markdown", *, lazy: bool = True) -> str:
     """The text of a comment that can act: quotes and struck-out text removed, markup stripped,
     invisible characters dropped, one line per line or block as the reader sees it.
 
     ``body_format`` is ``"markdown"`` (inline HTML allowed, as Markdown allows it), ``"html"``
     (blog comments) or ``"text"`` (no markup language; ``>`` lines and ``[quote]`` blocks are
     still quotes, and emphasis markers are still ignored). Unknown formats are read as text.
+    ``lazy=False`` keeps Markdown's lazy quote continuation lines (see
+    :func:`strip_quote_lines`): the grammar uses it only to tell a player that an action
+    they typed right under a quote was swallowed by it.
     """
     if not isinstance(body, str):
         body = str(body)
     text = strip_invisible(body)
     text = strip_forum_quotes(text)
     if body_format == "markdown":
-        text = strip_quote_lines(text, lazy=True)
+        text = strip_quote_lines(text, lazy=lazy)
         text = strip_markdown_inline(html_to_text(text))
     elif body_format == "html":
         text = html_to_text(text)

@@ -177,7 +177,6 @@ def test_html_paragraphs_are_separate_lines() -> None:
 @pytest.mark.parametrize("body,fmt", [
     ("> HAND3 ROUND1 raise 20\n\nBob is bluffing", "markdown"),
     (">> HAND3 ROUND1 raise 20\n> he said\n\nhmm", "markdown"),
-    ("> Bob wrote:\nHAND3 ROUND1 raise 20\n\nhmm", "markdown"),  # lazy continuation is quoted
     ("<blockquote>HAND3 ROUND1 raise 20</blockquote><p>hmm</p>", "html"),
     ("<blockquote><blockquote>HAND3 ROUND1 raise 20</blockquote></blockquote>", "html"),
     ("<p>&gt; HAND3 ROUND1 raise 20</p>", "html"),
@@ -192,10 +191,26 @@ def test_html_paragraphs_are_separate_lines() -> None:
     ("<!-- HAND3 ROUND1 raise 20 -->", "html"),
     ('<span style="display: none">HAND3 ROUND1 raise 20</span>', "html"),
     ("<blockquote>HAND3 ROUND1 raise 20", "markdown"),
-    ("&gt; Bob wrote:\nHAND3 ROUND1 raise 20\n\nhmm", "markdown"),  # Reddit escapes ">"
 ])
 def test_quoted_struck_or_hidden_actions_do_not_act(body: str, fmt: str) -> None:
     assert parse_comment(body, fmt) == NoAction()
+
+
+@pytest.mark.parametrize("body", [
+    "> Bob wrote:\nHAND3 ROUND1 raise 20\n\nhmm",
+    "&gt; Bob wrote:\nHAND3 ROUND1 raise 20\n\nhmm",  # Reddit escapes ">"
+])
+def test_an_action_swallowed_by_a_quote_does_not_act_and_says_why(body: str) -> None:
+    # Markdown's lazy continuation puts the second line inside the quote: a reader sees it
+    # quoted, so it must not act, but the player is told instead of hearing nothing.
+    r = parse_comment(body, "markdown")
+    assert isinstance(r, GrammarError) and r.code == "unparseable"
+    assert r.message.startswith('"HAND3 ROUND1 raise 20" is part of the quote above it')
+    assert "leave a blank line after the quote" in r.message
+
+
+def test_chat_under_a_quote_stays_chat() -> None:
+    assert parse_comment("> HAND3 ROUND1 raise 20\nbluffing, surely", "markdown") == NoAction()
 
 
 def test_own_action_after_quoting_another_player_acts() -> None:
