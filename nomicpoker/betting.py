@@ -55,9 +55,24 @@ def may_raise(hand: Hand, i: int) -> bool:
     owe = hand.high_bet - s.round_bet
     if s.money <= owe:
         return False
+    if hand.ruleset.return_uncalled and nobody_to_call(hand, i):
+        return False
     if hand.ruleset.short_all_in_reopens or i not in hand.full_acted:
         return True
     return owe >= full_raise(hand)
+
+
+def nobody_to_call(hand: Hand, i: int) -> bool:
+    """No other player in the hand has Money left to call a raise by seat ``i``.
+
+    With ``return_uncalled`` (Robert's Rules) such a raise would come straight back, so it is
+    no raise at all and is not offered (pokerkit does the same); the player calls or folds.
+    Without it (the 2008 text: "the winner adds to his Money ... the Pot") nothing forbids
+    the raise, and the engine allows it."""
+    for j, s in enumerate(hand.seats):
+        if j != i and not s.folded and s.money > 0:
+            return False
+    return True
 
 
 def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
@@ -249,6 +264,19 @@ def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
                                           "aggressor": i})
 
 
+def _no_raise(hand: Hand, i: int, owe: int) -> Rejection:
+    """Why seat ``i``, who has more than the ``owe`` to call, may not raise (see
+    :func:`may_raise`)."""
+    name = hand.seats[i].name
+    if hand.ruleset.return_uncalled and nobody_to_call(hand, i):
+        return reject(hand, "raise_nobody_to_call",
+                      f"every other player in hand {hand.number} is all in: nobody could call a "
+                      f"raise; {name} may call {owe} or fold")
+    return reject(hand, "raise_not_reopened",
+                  f"{name} already acted and faces only {owe} more since, short of a full "
+                  f"raise ({full_raise(hand)}): call {owe} or fold")
+
+
 def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
     i = _check_turn(hand, ev)
     if isinstance(i, Rejection):
@@ -263,9 +291,7 @@ def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
                       f"{s.name} has {s.money}, not more than the {owe} needed to call: "
                       f"{s.name} can only call (all in) or fold")
     if not may_raise(hand, i):
-        return reject(hand, "raise_not_reopened",
-                      f"{s.name} already acted and faces only {owe} more since, short of a full "
-                      f"raise ({full_raise(hand)}): call or fold")
+        return _no_raise(hand, i, owe)
     if added > s.money:
         return reject(hand, "raise_too_large",
                       f"{s.name} has only {s.money}; a raise of {ev.amount} needs {added}")
@@ -297,9 +323,7 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
                                               "acted": hand.acted.union((i,)),
                                               "full_acted": hand.full_acted.union((i,))})
     if not may_raise(hand, i):
-        return reject(hand, "raise_not_reopened",
-                      f"{s.name} already acted and has faced only an all-in short of a full "
-                      f"raise: {s.name} may call {owe} or fold, not go all in for {s.money}")
+        return _no_raise(hand, i, owe)
     return _raise_to(hand, i, s.round_bet + s.money, ev)
 
 

@@ -145,6 +145,8 @@ REJECTION_CODES: tuple[str, ...] = (
     "bad_amount",
     # hand engine: dealer events out of place, a shared deck's duplicate, Robert's rules 3-4
     "board_not_due", "duplicate_card", "already_dealt", "raise_not_reopened",
+    # hand engine: a raise nobody could call, which return_uncalled would give straight back
+    "raise_nobody_to_call",
     # adjudicator: a second Hole Card Draw when the first one stands
     "already_drawn",
 )

@@ -600,3 +600,28 @@ def test_a_short_all_in_opening_bet_may_be_raised_only_by_players_yet_to_act():
     la = legal_actions(h)
     assert (la.player, la.call, la.raise_min, la.all_in) == ("A", 5, None, 0)
     refused(h, Raise("A", amount=20), "raise_not_reopened")
+
+
+def test_no_raise_when_every_opponent_is_all_in_under_roberts_rules():
+    # c (button, 300) shoves, a folds, b (big blind, 1000) faces 300: nobody could call a
+    # raise (c is all in, a folded), and under Robert's Rules the unmatched part of any bet
+    # goes back, so b may only call (290 more) or fold; pokerkit offers no raise here either.
+    h = start_hand(RR, 1, [("a", 1000), ("b", 1000), ("c", 300)], "c", blinds=(5, 10))
+    h = play(h, AllIn("c"), Fold("a"))
+    la = legal_actions(h)
+    assert (la.player, la.call, la.raise_min, la.raise_max, la.all_in) == ("b", 290, None, None, 0)
+    refused(h, Raise("b", amount=600), "raise_nobody_to_call")
+    refused(h, AllIn("b"), "raise_nobody_to_call")
+    h = play(h, Call("b"))
+    assert h.runout
+
+
+def test_dealing_and_play_lets_a_player_raise_an_all_in_opponent_as_the_text_does():
+    # The 2008 text puts no condition on a Raise but "more than the amount needed to Call",
+    # and the winner takes the whole Pot, so the engine allows it (a pure loss for the raiser
+    # when the all-in player wins). alice (10) raises all in; bob may raise 50.
+    h = start_hand(BLOG, 1, [("alice", 10), ("bob", 100)], "bob")
+    h = play(h, braise("alice", 1, 10))
+    la = legal_actions(h)
+    assert (la.player, la.call, la.raise_min, la.raise_max) == ("bob", 10, 11, 100)
+    play(h, braise("bob", 1, 50))
