@@ -9,7 +9,6 @@ and the cards must not matter, the loser stays silent past the table's deadline 
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta, timezone
 
