@@ -625,3 +625,21 @@ def test_dealing_and_play_lets_a_player_raise_an_all_in_opponent_as_the_text_doe
     la = legal_actions(h)
     assert (la.player, la.call, la.raise_min, la.raise_max) == ("bob", 10, 11, 100)
     play(h, braise("bob", 1, 50))
+
+
+def test_the_uncalled_part_of_a_bet_comes_back_before_the_side_pots_are_built():
+    # blinds 5/10, d has the button. Everyone puts in 10 pre-flop. Flop: a all in for 50,
+    # b raises to 300, c calls all in for 100 (less than the call), d folds.
+    # Put in: a 60, b 310, c 110, d 10. Nobody matched b above c's 110: 200 back to b.
+    # Main pot: 3 x 60 + d's 10 = 190 (a, b, c); side pot: 2 x 50 = 100 (b, c).
+    h = start_hand(RR, 1, [("a", 60), ("b", 1000), ("c", 110), ("d", 1000)], "d",
+                   blinds=(5, 10))
+    h = play(h, Call("c"), Call("d"), Call("a"), Check("b"), DealBoard(("2c", "7d", "9h")),
+             AllIn("a"), Raise("b", amount=300), AllIn("c"), Fold("d"))
+    h = play(h, DealBoard(("Jc",)), DealBoard(("4s",)), Reveal("a", ("Ah", "As")),
+             Reveal("b", ("Kh", "Kd")), Reveal("c", ("Qh", "Qd")))
+    assert h.result.returned == {"b": 200}
+    assert [(p.amount, p.eligible, p.winners) for p in h.result.awards] == [
+        (190, ("a", "b", "c"), ("a",)), (100, ("b", "c"), ("b",))]
+    # a's aces take the main pot, b's kings the side pot: b 1000 - 310 + 200 + 100 = 990
+    assert money(h) == {"a": 190, "b": 990, "c": 0, "d": 990}
