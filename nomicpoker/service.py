@@ -217,7 +217,9 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         try:
             thread = forum.create_thread(
                 f"Poker: Hand #{number} ({table_name})",
-                f"Hand #{number} has commenced. Ante: {ante}. Seated: {', '.join(seated)}. "
+                f"Hand #{number} has commenced. Ante: {ante}. "
+                + (f"Blinds: {'/'.join(str(b) for b in blinds)}. " if blinds else "")
+                + f"Seated: {', '.join(seated)}. "
                 "The Dealer's comments below give the commitments, the turn and the cards.\n\n"
                 + reference_tag(story_key(table_name, number)))
         except ForumError as exc:

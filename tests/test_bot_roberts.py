@@ -29,6 +29,8 @@ def test_a_roberts_nlhe_hand_is_dealt_from_the_committed_deck_and_verifies(tmp_p
     t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False,
               seed="nlhe")
     t.start(ante=0, blinds=(1, 2))  # button carol: alice posts 1, bob 2; pot 3
+    story = next(th for th in t.forum.threads() if th.ref == t.thread)
+    assert "Ante: 0. Blinds: 1/2. Seated: alice, bob, carol." in story.body
     start, notice = t.new_dealer()
     assert "Blinds 1/2: collected from 3 seated players, the pot is 3." in start
     assert "DICE52" not in start and "sent to them privately" in start
