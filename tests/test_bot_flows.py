@@ -230,3 +230,16 @@ def test_the_edit_note_names_a_rejected_first_reading_by_its_code(tmp_path):
     notes = [b for b in t.new_dealer() if "edited a comment" in b]
     assert len(notes) == 1 and "the first reading stands (as a spoken action does): rejected (`not_your_turn`)." in notes[0]
     assert t.gndt()["bob"] == (95, "-", 5)  # the edit did not fold him
+
+
+def test_two_different_actions_in_one_comment_are_rejected_once_and_change_nothing(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.draw(1)
+    t.new_dealer()
+    out = t.act("alice", "HAND1 ROUND1 raise 10\n\nactually HAND1 ROUND1 folds")
+    assert len(out) == 1 and "`ambiguous`" in out[0]
+    assert '"HAND1 ROUND1 raise 10" and "HAND1 ROUND1 folds"' in out[0]
+    assert t.gndt()["alice"] == (95, "x", 5)
+    t.run()
+    assert t.new_dealer() == []  # one reply, not one per poll
