@@ -68,9 +68,14 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path)
         for kind in ledger.MODELS:
             have = [ledger.row_values(r) for r in ledger.stored_rows(live, name, kind)]
             want = [ledger.row_values(r) for r in ledger.stored_rows(s, name, kind)]
+            wording = ledger.WORDING_COLUMNS.get(kind, frozenset())
             for a, b in zip(have, want):
                 if a != b:
-                    diffs.append(Difference(name, f"{kind} seq {b['seq']}", _diff_values(a, b)))
+                    detail = _diff_values(a, b)
+                    if all(a.get(k) == b.get(k) for k in b if k not in wording):
+                        detail = ("wording only, the adjudication is the same (was the row written by "
+                                  "another nomicpoker version?): " + detail)
+                    diffs.append(Difference(name, f"{kind} seq {b['seq']}", detail))
             for extra in have[len(want):]:
                 diffs.append(Difference(name, f"{kind} seq {extra['seq']}", "in the ledger but not in the replay"))
             for missing in want[len(have):]:

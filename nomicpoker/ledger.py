@@ -125,9 +125,26 @@ def stored_rows(session: Session, table: str, kind: str) -> list[Any]:
     return list(session.exec(select(model).where(model.table_name == table).order_by(model.seq)).all())
 
 
+#: Columns that hold the dealer's wording rather than the adjudication. A newer nomicpoker may
+#: word a rejection or a dealer comment differently; what was already posted stays as posted,
+#: so the poll cycle does not compare these columns of rows it already stored (``audit``
+#: still compares every byte, and names wording differences as such).
+WORDING_COLUMNS: dict[str, frozenset[str]] = {
+    "outbox": frozenset({"body", "subject"}),
+    "verdict": frozenset({"message", "citation"}),
+}
+
+
+def _adjudication(kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    drop = WORDING_COLUMNS.get(kind, frozenset())
+    return {k: v for k, v in values.items() if k not in drop}
+
+
 def store_fold(session: Session, table: str, result: FoldResult) -> dict[str, list[Any]]:
     """Insert the rows the store does not have yet; return them per kind. Raises
-    ``StoreError('inconsistent')`` naming the first stored row that differs from the replay."""
+    ``StoreError('inconsistent')`` naming the first stored row whose adjudication (every
+    column but the wording, see :data:`WORDING_COLUMNS`) differs from the replay, so upgrading
+    nomicpoker in the middle of a hand does not stop the table."""
     added: dict[str, list[Any]] = {}
     for kind, model in MODELS.items():
         new = [_stored_form(kind, r) for r in result.rows.get(kind, ())]
@@ -136,7 +153,7 @@ def store_fold(session: Session, table: str, result: FoldResult) -> dict[str, li
             raise StoreError("inconsistent", f"the ledger has {len(old)} {kind} rows but the replay "
                              f"gives {len(new)}: run nomicpoker audit")
         for have, want in zip(old, new):
-            if row_values(have) != want:
+            if _adjudication(kind, row_values(have)) != _adjudication(kind, want):
                 raise StoreError("inconsistent", f"{kind} row seq {have.seq} differs from the replay: "
                                  "run nomicpoker audit")
         added[kind] = []

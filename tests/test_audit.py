@@ -88,3 +88,38 @@ def test_secrets_that_do_not_match_the_commitments_are_refused(tmp_path):
     secrets_store.write(t.state, "T", 1, fixed_secrets("swapped"))
     res = CliRunner().invoke(app, ["audit", "--state", str(t.state)])
     assert res.exit_code == 1 and "do not match the commitments" in res.output
+
+
+def test_a_dealer_comment_worded_by_an_older_version_does_not_stop_the_table(tmp_path):
+    # An upgrade mid-hand changes how the dealer words things, not what was adjudicated:
+    # the next poll keeps what was posted and goes on; audit names the row as wording only.
+    t = played(tmp_path)
+    con = sqlite3.connect(t.state / "ledger.db")
+    seq = con.execute("SELECT seq FROM np_outbox ORDER BY seq LIMIT 1").fetchone()[0]
+    con.execute("UPDATE np_outbox SET body='Hand #1 has started (older wording).' WHERE seq=?", (seq,))
+    con.execute("UPDATE np_verdict SET message='older wording' WHERE status='rejected'")
+    con.commit()
+    con.close()
+    t.p["alice"].say("HAND1 ROUND2 check")  # carol has the button: alice acts first in round 2
+    report = t.poll()
+    assert report.ok, report.tables[0].error
+    # alice checked: bob to act; 100 - 5 ante - 20 raise = 75 each, 25 each in the pot
+    assert t.gndt() == {"alice": (75, "-", 25), "bob": (75, "x", 25), "carol": (95, "o", 5)}
+    con = sqlite3.connect(t.state / "ledger.db")
+    assert con.execute("SELECT body FROM np_outbox WHERE seq=?", (seq,)).fetchone()[0] == \
+        "Hand #1 has started (older wording)."
+    con.close()
+    _, diffs = audit(t.engine, t.state)
+    assert diffs and all("wording only" in d.detail for d in diffs)
+    assert {d.item.split()[0] for d in diffs} == {"outbox", "verdict"}
+
+
+def test_a_changed_verdict_code_still_stops_the_table(tmp_path):
+    t = played(tmp_path)
+    con = sqlite3.connect(t.state / "ledger.db")
+    con.execute("UPDATE np_verdict SET code='not_your_turn' WHERE status='rejected'")
+    con.commit()
+    con.close()
+    t.p["bob"].say("HAND1 ROUND2 check")
+    report = t.poll()
+    assert not report.ok and "differs from the replay" in report.tables[0].error
