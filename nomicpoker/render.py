@@ -327,6 +327,8 @@ _HINTS = {
     "bad_card": "Write cards like `7h 2s` or `7 of hearts, 2 of spades`.",
     "wrong_card_count": "Reveal exactly your two hole cards.",
     "lookalike": "Type the action in plain ASCII letters.",
+    "raise_not_reopened": "The all-in was short of a full raise and you had acted: call or fold.",
+    "raise_nobody_to_call": "Everyone else is all in, so nobody could call a raise: call or fold.",
 }
 
 
