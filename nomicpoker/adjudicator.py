@@ -15,8 +15,9 @@ shell stores only the new suffix and treats any other difference as an inconsist
 Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 
 - Only a comment's first archived revision acts; a later revision (edit) is noted once.
-- Round 1 opens when every seated player has stated a valid Hole Card Draw.
-- A player with a valid Hole Card Draw may not draw again (only identical results are redrawn).
+- The Hole Card Draw phase (dice, draw statements, the draw deadline) is in
+  :mod:`nomicpoker.draws`: round 1 opens when every seated player still in the hand has
+  stated a valid draw.
 - Showdown reveals are checked against the issued deck at the drawn positions.
 - Under a ruleset with one shared deck (``roberts-nlhe``) there are no draws: the hole cards
   come from the dealer's committed deck (:func:`nomicpoker.dealing.shared_holes`), are sent
@@ -27,16 +28,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from . import engine, grammar, markup
 from . import notices as say
 from .actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
-from .dealing import (
-    BOARD_STREETS, CHECKSUM_PREFIX, board_cards, checksums_match, deal_order, dice_pair_ok,
-    hole_cards, issue_deck, roll, shared_holes,
-)
+from .dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
+from .draws import DRAW_TIMEOUT, DrawPhase, draw_clock, due_time, waiting_for_draws
 from .fold_types import (
     CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
 )
@@ -58,10 +56,13 @@ class _HandState:
     since: str = ""
     record: dict[str, Any] = field(default_factory=dict)
     noted: set[str] = field(default_factory=set)
+    redraws: dict[str, str] = field(default_factory=dict)  # player -> last identical-dice draw time
+    timed_out: dict[str, str] = field(default_factory=dict)  # player -> when the draw deadline folded them
 
 
-class _Folder:
-    """The mutable accumulator behind :func:`fold_table` (local to one call)."""
+class _Folder(DrawPhase):
+    """The mutable accumulator behind :func:`fold_table` (local to one call). The draw phase's
+    methods come from :class:`nomicpoker.draws.DrawPhase`."""
 
     def __init__(self, config: TableConfig):
         self.c = config
@@ -150,13 +151,7 @@ class _Folder:
     def _deadline(self, h: _HandState) -> str | None:
         """When the player to act is due (the last change plus the table's hours); the shell
         applies it. Pure: the time comes from the archive, not the clock."""
-        if not self.c.deadline_hours:
-            return None
-        try:
-            due = datetime.fromisoformat(h.since) + timedelta(hours=self.c.deadline_hours)
-        except ValueError:
-            return f"{self.c.deadline_hours} h after the last action"
-        return due.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        return due_time(h.since, self.c.deadline_hours)
 
     # -- hand start -------------------------------------------------------------------------
 
@@ -186,7 +181,9 @@ class _Folder:
             self._deal_shared(h, seated)
         self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})"
                    + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
-        self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key),
+        draw_due = due_time(hs.started_at, self.c.deadline_hours) if h.phase == "draw" else None
+        self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
+                                                         draw_due, self.c.deadline_hours),
                    hs.thread)
         for p in seated:
             if p in h.decks:
@@ -294,103 +291,12 @@ class _Folder:
                                                     was.get("code", "")),
                    rev.thread, reply_to=rev.forum_id)
 
-    # -- hole card draws --------------------------------------------------------------------
-
-    def _dice(self, rev: Revision, h: _HandState, intent) -> None:
-        number = h.start.number
-        p = rev.author
-        sides = tuple(intent.dice or ())
-        if self.rules.deck == "shared":
-            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
-                         "one deck, sent to you privately: there is no Hole Card Draw")
-            return
-        if h.phase != "draw" or p in h.draws or p in h.pairs:
-            self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
-                         f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
-                         if p in h.pairs else f"Hole Card Draws are over in hand {number}")
-            return
-        if sides != (52, 52):
-            self._reject(rev, number, "unparseable",
-                         f"a Hole Card Draw is HAND#{number} DICE52 DICE52 (two 52-sided dice)")
-            return
-        if self.c.forum_roller:
-            results = tuple(rev.dice[:2])
-            source = "forum"
-            if len(results) != 2:
-                self._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
-                return
-        else:
-            results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
-            source = "bot"
-        for i, (s, r) in enumerate(zip(sides, results)):
-            self._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
-                      result=r, source=source)
-            h.record["dice"].append({"comment_id": rev.forum_id, "player": p, "index": i,
-                                     "sides": s, "result": r, "source": source})
-        ok = dice_pair_ok(*results)
-        if ok:
-            h.pairs[p] = (rev.forum_id, results[0], results[1])
-            self._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
-        else:
-            self._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
-                          self.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
-        self._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
-                                                     self.rules.cite("identical_dice"), k),
-                   rev.thread, reply_to=rev.forum_id)
-
-    def _draw(self, rev: Revision, h: _HandState, intent) -> None:
-        number, p = h.start.number, rev.author
-        if self.rules.deck == "shared":
-            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
-                         "one deck, sent to you privately: there is no draw statement")
-            return
-        if h.phase != "draw" or p in h.draws:
-            self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
-            return
-        pair = h.pairs.get(p)
-        positions = tuple(intent.positions or ())
-        stated = _checksum_line(intent.checksum or "")
-        problems = []
-        if pair is None:
-            problems.append(f"{p} has no Hole Card Draw with two different results yet "
-                            f"(comment HAND#{number} DICE52 DICE52 first)")
-        elif sorted(positions) != sorted(pair[1:]):
-            problems.append(f"the dice gave {pair[1]}, {pair[2]}, not "
-                            f"{', '.join(str(x) for x in positions)}")
-        if p in h.decks and not checksums_match(stated, h.decks[p].checksum):
-            problems.append(f"the checksum of {p}'s deck is {h.decks[p].checksum!r}, not {stated!r}")
-        if not stated.strip():
-            problems.append("the statement must give the deck's 'Cards printed by:' checksum")
-        if problems:
-            self._reject(rev, number, "draw_mismatch", "; ".join(problems))
-            return
-        h.draws[p] = positions
-        if p not in h.decks:
-            h.own_checksums[p] = stated
-            self._row("deck", hand=number, player=p, source="own", checksum=stated)
-            h.record["decks"].append({"player": p, "source": "own", "checksum": stated})
-        self._row("draw", hand=number, player=p, comment_id=rev.forum_id,
-                  positions=list(positions), checksum=stated)
-        h.record["draws"].append({"player": p, "comment_id": rev.forum_id,
-                                  "positions": list(positions), "checksum": stated})
-        self._verdict(rev, number, "accepted",
-                      canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
-        h.since = rev.created
-        waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
-        shown = h.decks[p].checksum if p in h.decks else stated
-        self._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
-                                                       shown, p in h.decks, waiting, k),
-                   rev.thread, reply_to=rev.forum_id)
-        if not waiting:
-            h.phase = "betting"
-            self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
-
     # -- betting ----------------------------------------------------------------------------
 
     def _bet(self, rev: Revision, h: _HandState, intent) -> None:
         number = h.start.number
         if h.phase == "draw":
-            waiting = [s.name for s in h.hand.seats if s.name not in h.draws]
+            waiting = waiting_for_draws(h)
             # The rule puts the draw statements before the first round ("shall then post ...").
             self._reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
                          f"stated a Hole Card Draw; waiting for {', '.join(waiting)}",
@@ -444,6 +350,9 @@ class _Folder:
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def timeout(self, ev: DealerEvent) -> None:
+        if ev.kind == DRAW_TIMEOUT:
+            self.draw_timeout(ev)
+            return
         h = self.hands.get(ev.hand)
         if h is None or h.phase in ("draw", "complete"):
             return
@@ -517,19 +426,6 @@ class _Folder:
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
 
 
-def _checksum_line(stated: str) -> str:
-    """The stated checksum as a whole ``Cards printed by: ...`` line (the grammar hands over
-    the part after the colon, sometimes without the closing bracket of the hex)."""
-    text = " ".join(stated.split())
-    if not text:
-        return ""
-    if text.count("(") > text.count(")"):
-        text += ")"
-    if not text.casefold().startswith("cards printed by"):
-        text = f"{CHECKSUM_PREFIX} {text}"
-    return text
-
-
 def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
     """Another seated player's name on the action's own line (``bob: HAND1 ROUND1 folds``
     posted by alice). The grammar reads the action and ignores names; acting for someone else
@@ -575,13 +471,13 @@ def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revi
         need = engine.need(h.hand)
         to_act = need.players[0] if (h.phase == "betting" and need.kind == "action") else None
         if h.phase == "draw":
-            waiting = tuple(s.name for s in h.hand.seats if s.name not in h.draws)
+            waiting = tuple(waiting_for_draws(h))
         elif h.phase == "reveal":
             waiting = tuple(need.players)
         else:
             waiting = (to_act,) if to_act else ()
         current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
-                              h.start.button)
+                              h.start.button, draw_clock(h))
     records = {n: dict(h.record) for n, h in f.hands.items()}
     return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.gndt),
                       current=current, records=records)

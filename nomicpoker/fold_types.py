@@ -76,7 +76,7 @@ class Revision:
 class DealerEvent:
     after: int
     hand: int
-    kind: str  # "timeout"
+    kind: str  # "timeout" (betting or reveal) | "draw_timeout" (no Hole Card Draw in time)
     player: str
     at: str
 
@@ -92,6 +92,9 @@ class CurrentHand:
     waiting: tuple[str, ...]
     since: str  # time of the last change (a comment's created time or the hand start)
     button: str
+    #: draw phase: ``(player, since)`` for each player the Hole Card Draw deadline may fold out
+    #: now, with the time their hours began (see :func:`nomicpoker.draws.draw_clock`)
+    draw_clock: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

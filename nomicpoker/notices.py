@@ -35,9 +35,19 @@ def _append(body: str, extra: Sequence[str]) -> str:
     return f"{head}\n\n" + "\n\n".join(extra) + f"\n\n{tag}\n"
 
 
-def hand_start(table: render.TableView, hs: HandStart, hand, issued: bool, key: str) -> str:
-    return render.hand_start(table, hand, ante=hs.ante, blinds=hs.blinds,
+def hand_start(table: render.TableView, hs: HandStart, hand, issued: bool, key: str,
+               draw_due: str | None = None, hours: int | None = None) -> str:
+    """The hand-start comment; with a table deadline and Hole Card Draws to make, it says by
+    when (``draw_due``) and what happens to a player who has not drawn by then."""
+    body = render.hand_start(table, hand, ante=hs.ante, blinds=hs.blinds,
                              commitments=dict(hs.commitments), decks_issued=issued, key=key)
+    if not draw_due:
+        return body
+    return _append(body, [
+        f"Deadline for Hole Card Draws: {md_escape(draw_due)} (the table's {hours} hours from this "
+        f"comment; after a draw with identical results, {hours} hours from that draw). A seated "
+        "player who has not stated a valid Hole Card Draw by then is folded out of the hand; "
+        "what they put in stays in the pot."])
 
 
 def deck_message(deck: IssuedDeck) -> str:
@@ -69,8 +79,37 @@ def edit_noted(author: str, ref: str, key: str, status: str = "", canonical: str
 
 
 def dice_rolled(player: str, ref: str, sides: Sequence[int], results: Sequence[int], ok: bool,
-                citation: str, key: str) -> str:
-    return render.dice_rolled(player, ref, sides, results, identical=not ok, key=key, citation=citation)
+                citation: str, key: str, due: str | None = None) -> str:
+    """The dice reply; after identical results with a table deadline, the new deadline too."""
+    body = render.dice_rolled(player, ref, sides, results, identical=not ok, key=key, citation=citation)
+    if ok or not due:
+        return body
+    return _append(body, [f"Your new deadline for the Hole Card Draw: {md_escape(due)}."])
+
+
+def draw_timed_out(player: str, number: int, since: str, hours: int | None, at: str, put_in: int,
+                   pot: int, waiting: Sequence[str], left: Sequence[str], citation: str, key: str) -> str:
+    """A player folded out by the Hole Card Draw deadline: who, since when the hours ran, that
+    their chips stay in the pot, the sentence that obliges every seated player to draw, and
+    what happens next (more draws awaited, round 1 opens, or the one player left wins)."""
+    who = md_escape(player)
+    parts = [f"{who} has stated no Hole Card Draw by the table's deadline ({hours} hours from "
+             f"{md_escape(since)}; checked at {md_escape(at)}): {who} is folded out of hand {number}, "
+             f"and the {put_in} they put in stays in the pot ({pot})."]
+    if citation:
+        parts.append("The rule:\n\n" + _quote(citation))
+    if len(left) == 1:
+        parts.append(f"Only {md_escape(left[0])} is left in the hand and wins the pot.")
+    elif waiting:
+        parts.append("Still to state a Hole Card Draw: " + ", ".join(md_escape(w) for w in waiting) + ".")
+    else:
+        parts.append("Every player left in the hand has drawn: round 1 opens.")
+    return "\n\n".join(parts) + f"\n\n{render.reference_tag(key)}\n"
+
+
+def _quote(text: str) -> str:
+    """A Markdown block quote of a rule sentence (reads as a quotation in plain text too)."""
+    return "\n".join("> " + md_escape(ln.strip()) for ln in str(text).strip().splitlines() if ln.strip())
 
 
 def draw_accepted(player: str, ref: str, positions: Sequence[int], checksum: str, issued: bool,

@@ -1,7 +1,8 @@
 """The poll cycle (shell): what cron runs as ``nomicpoker poll``.
 
 One run, per active table: fetch the hand threads, archive new comments and new revisions,
-record a deadline expiry if one is due, replay the table (:func:`adjudicator.fold_table`),
+record a deadline expiry if one is due (the player to act, a silent revealer, or players with
+no Hole Card Draw), replay the table (:func:`adjudicator.fold_table`),
 store the new verdicts, ledger entries and outbox rows (one transaction per table), then send
 the outbox.
 
@@ -32,6 +33,7 @@ from sqlmodel import Session, select
 from . import ledger
 from .adapters.base import Forum, ForumError, RemoteComment
 from .adjudicator import fold_table
+from .draws import DRAW_TIMEOUT
 from .fold_types import FoldError
 from .paths import lock_path
 from .secrets_store import SecretsError
@@ -147,8 +149,23 @@ def fold_for(session: Session, table: TableRow, state: Path, public: dict | None
                       ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
 
 
+def _draw_deadlines_due(session: Session, table: TableRow, cur, now: datetime) -> bool:
+    """Record a ``draw_timeout`` event (with the time) for each player whose Hole Card Draw
+    deadline has passed; the fold decides what it means (:mod:`nomicpoker.draws`)."""
+    hours = timedelta(hours=table.deadline_hours)
+    due = [p for p, since in cur.draw_clock if now >= datetime.fromisoformat(since) + hours]
+    after = ledger.max_archive_id(session, table.name)
+    for player in due:
+        session.add(DealerEventRow(table_name=table.name, hand=cur.number, after=after,
+                                   kind=DRAW_TIMEOUT, player=player, at=iso(now)))
+    session.flush()
+    return bool(due)
+
+
 def _deadline_due(session: Session, table: TableRow, result, now: datetime) -> bool:
     cur = result.current
+    if table.deadline_hours and cur is not None and cur.phase == "draw":
+        return _draw_deadlines_due(session, table, cur, now)
     if not table.deadline_hours or cur is None or cur.phase not in ("betting", "reveal") or not cur.waiting:
         return False
     since = datetime.fromisoformat(cur.since)

@@ -124,7 +124,7 @@ class DealerEventRow(SQLModel, table=True):
     table_name: str = Field(index=True)
     hand: int
     after: int  # archive position it happened after
-    kind: str  # "timeout"
+    kind: str  # "timeout" (betting, reveal) | "draw_timeout" (no Hole Card Draw in time)
     player: str
     at: str
 

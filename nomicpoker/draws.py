@@ -1,0 +1,246 @@
+"""The Hole Card Draw phase of the table fold: dice, draw statements and the draw deadline.
+
+A part of :mod:`nomicpoker.adjudicator` (its ``_Folder`` mixes :class:`DrawPhase` in), kept in
+a module of its own because the draw phase is a room of its own: it runs before any betting,
+only under a ruleset where each player draws from their own deck (``blognomic-2008``), and
+it has its own readings of the rule (docs/dealer-guide.md):
+
+- A player with a valid Hole Card Draw may not draw again (only identical results are redrawn).
+- Round 1 opens when every seated player still in the hand has stated a valid draw.
+- **The draw deadline.** With a table deadline (``--deadline-hours``), a seated player who has
+  stated no valid draw when it passes is folded out of the hand; what they put in (the ante)
+  stays in the pot. The hours count from the hand start, or from the player's last Hole Card
+  Draw with identical results (the rule makes them draw again, so they get the time again).
+  The expiry is a recorded dealer event with its time (``kind = "draw_timeout"``), written by
+  the shell (:mod:`nomicpoker.poll`), so the fold stays a pure function of its inputs.
+- While nobody has stated a valid draw, nobody is folded out: folding out everyone would leave
+  a hand nobody can win. The first valid draw makes the others' passed deadlines apply.
+
+Pure: no clock (times come from the archive and the recorded events), no I/O.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+from . import notices as say
+from .actions import Timeout
+from .betting import first_after_button, next_actor
+from .dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
+from .engine import end_round, settle_if_done
+from .fold_types import DealerEvent, Revision
+from .hand import evolve, seat_index, seat_with
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .adjudicator import _HandState
+
+#: the dealer event kind of a passed Hole Card Draw deadline
+DRAW_TIMEOUT = "draw_timeout"
+
+
+def due_time(since: str, hours: int | None) -> str | None:
+    """``since`` plus ``hours`` as ``YYYY-MM-DD HH:MM UTC`` (``None`` without a deadline).
+    Pure: the time comes from the archive or a hand-start record, never the clock."""
+    if not hours:
+        return None
+    try:
+        due = datetime.fromisoformat(since) + timedelta(hours=hours)
+    except ValueError:
+        return f"{hours} h after {since}"
+    return due.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def waiting_for_draws(h: "_HandState") -> list[str]:
+    """Seated players still in the hand who have not stated a valid Hole Card Draw."""
+    return [s.name for s in h.hand.seats if not s.folded and s.name not in h.draws]
+
+
+def draw_clock(h: "_HandState") -> tuple[tuple[str, str], ...]:
+    """``(player, since)`` for each player the draw deadline may fold out now: no valid draw
+    yet, while somebody else still in the hand has one. ``since`` is when their hours began
+    (the hand start, or their last identical-dice draw)."""
+    if h.phase != "draw" or not any(p in h.draws for p in (s.name for s in h.hand.seats if not s.folded)):
+        return ()
+    return tuple((p, h.redraws.get(p, h.start.started_at)) for p in waiting_for_draws(h))
+
+
+def fold_out(hand: Any, player: str) -> Any:
+    """``player`` leaves the hand before any betting: the seat is folded, its chips stay in the
+    pot, the first player after the Button who is still in acts first, and a lone player left
+    wins at once.
+
+    WHY here and not an engine action: the engine's fold is a betting action, taken in turn;
+    a draw deadline folds a player before round 1 has begun, out of any turn. Nobody has
+    acted yet, so the engine's own pieces (fold the seat, find the next actor from the
+    Button, settle an uncontested hand) give exactly what a fold in turn would. The log
+    records a :class:`Timeout`, which is what it was."""
+    i = seat_index(hand, player)
+    if i is None:  # pragma: no cover - the caller checks the seat
+        raise ValueError(f"{player} is not seated in hand {hand.number}")
+    seats = list(hand.seats)
+    seats[i] = seat_with(seats[i], {"folded": True})
+    h = evolve(hand, seats=tuple(seats), log=hand.log + (Timeout(player),))
+    if [s.folded for s in seats].count(False) <= 1:
+        return settle_if_done(evolve(h, to_act=None))
+    if hand.to_act is None:  # everyone left is all in from the antes: no betting anyway
+        return h
+    j = next_actor(h, first_after_button(h))
+    return end_round(h) if j is None else evolve(h, to_act=j)
+
+
+def _checksum_line(stated: str) -> str:
+    """The stated checksum as a whole ``Cards printed by: ...`` line (the grammar hands over
+    the part after the colon, sometimes without the closing bracket of the hex)."""
+    text = " ".join(stated.split())
+    if not text:
+        return ""
+    if text.count("(") > text.count(")"):
+        text += ")"
+    if not text.casefold().startswith("cards printed by"):
+        text = f"{CHECKSUM_PREFIX} {text}"
+    return text
+
+
+class DrawPhase:
+    """The draw phase, mixed into the adjudicator's ``_Folder`` (which provides ``c``,
+    ``rules``, ``_row``, ``_post``, ``_reject``, ``_verdict``, ``_diff`` and ``_advance``)."""
+
+    c: Any
+    rules: Any
+    hands: dict[int, Any]
+
+    def _folded_out(self, rev: Revision, h: "_HandState") -> bool:
+        """Reject a draw comment from a player the draw deadline folded out."""
+        at = h.timed_out.get(rev.author)
+        if at is None:
+            return False
+        number = h.start.number
+        # "... and thereafter that Player ceases to participate in that Hand."
+        self._reject(rev, number, "folded_out", f"{rev.author} was folded out of hand {number} "
+                     f"when the Hole Card Draw deadline passed ({at})", cite_as="require_hand_and_round")
+        return True
+
+    def _dice(self, rev: Revision, h: "_HandState", intent) -> None:
+        number = h.start.number
+        p = rev.author
+        sides = tuple(intent.dice or ())
+        if self.rules.deck == "shared":
+            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+                         "one deck, sent to you privately: there is no Hole Card Draw")
+            return
+        if self._folded_out(rev, h):
+            return
+        if h.phase != "draw" or p in h.draws or p in h.pairs:
+            self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
+                         f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
+                         if p in h.pairs else f"Hole Card Draws are over in hand {number}")
+            return
+        if sides != (52, 52):
+            self._reject(rev, number, "unparseable",
+                         f"a Hole Card Draw is HAND#{number} DICE52 DICE52 (two 52-sided dice)")
+            return
+        if self.c.forum_roller:
+            results = tuple(rev.dice[:2])
+            source = "forum"
+            if len(results) != 2:
+                self._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
+                return
+        else:
+            results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
+            source = "bot"
+        for i, (s, r) in enumerate(zip(sides, results)):
+            self._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
+                      result=r, source=source)
+            h.record["dice"].append({"comment_id": rev.forum_id, "player": p, "index": i,
+                                     "sides": s, "result": r, "source": source})
+        ok = dice_pair_ok(*results)
+        due = None
+        if ok:
+            h.pairs[p] = (rev.forum_id, results[0], results[1])
+            self._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
+        else:
+            h.redraws[p] = rev.created  # the rule makes them draw again: their hours start again
+            due = due_time(rev.created, self.c.deadline_hours)
+            self._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
+                          self.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
+        self._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
+                                                     self.rules.cite("identical_dice"), k, due),
+                   rev.thread, reply_to=rev.forum_id)
+
+    def _draw(self, rev: Revision, h: "_HandState", intent) -> None:
+        number, p = h.start.number, rev.author
+        if self.rules.deck == "shared":
+            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+                         "one deck, sent to you privately: there is no draw statement")
+            return
+        if self._folded_out(rev, h):
+            return
+        if h.phase != "draw" or p in h.draws:
+            self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
+            return
+        pair = h.pairs.get(p)
+        positions = tuple(intent.positions or ())
+        stated = _checksum_line(intent.checksum or "")
+        problems = []
+        if pair is None:
+            problems.append(f"{p} has no Hole Card Draw with two different results yet "
+                            f"(comment HAND#{number} DICE52 DICE52 first)")
+        elif sorted(positions) != sorted(pair[1:]):
+            problems.append(f"the dice gave {pair[1]}, {pair[2]}, not "
+                            f"{', '.join(str(x) for x in positions)}")
+        if p in h.decks and not checksums_match(stated, h.decks[p].checksum):
+            problems.append(f"the checksum of {p}'s deck is {h.decks[p].checksum!r}, not {stated!r}")
+        if not stated.strip():
+            problems.append("the statement must give the deck's 'Cards printed by:' checksum")
+        if problems:
+            self._reject(rev, number, "draw_mismatch", "; ".join(problems))
+            return
+        h.draws[p] = positions
+        if p not in h.decks:
+            h.own_checksums[p] = stated
+            self._row("deck", hand=number, player=p, source="own", checksum=stated)
+            h.record["decks"].append({"player": p, "source": "own", "checksum": stated})
+        self._row("draw", hand=number, player=p, comment_id=rev.forum_id,
+                  positions=list(positions), checksum=stated)
+        h.record["draws"].append({"player": p, "comment_id": rev.forum_id,
+                                  "positions": list(positions), "checksum": stated})
+        self._verdict(rev, number, "accepted",
+                      canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
+        h.since = rev.created
+        waiting = waiting_for_draws(h)
+        shown = h.decks[p].checksum if p in h.decks else stated
+        self._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
+                                                       shown, p in h.decks, waiting, k),
+                   rev.thread, reply_to=rev.forum_id)
+        if not waiting:
+            h.phase = "betting"
+            self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+
+    def draw_timeout(self, ev: DealerEvent) -> None:
+        """A recorded draw deadline: fold ``ev.player`` out, say so quoting the sentence that
+        obliges every seated player to draw, then open round 1 (or pay the one player left)
+        when nobody else is still to draw. An event that no longer applies (the player drew
+        first) changes nothing."""
+        h = self.hands.get(ev.hand)
+        if h is None or h.phase != "draw":
+            return
+        since = dict(draw_clock(h)).get(ev.player)
+        if since is None:
+            return
+        number = h.start.number
+        put_in, pot = h.hand.seat(ev.player).total_bet, h.hand.pot
+        h.hand = fold_out(h.hand, ev.player)
+        h.timed_out[ev.player] = ev.at
+        h.since = ev.at
+        waiting = waiting_for_draws(h)
+        left = [s.name for s in h.hand.seats if not s.folded]
+        cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
+        self._post(number, lambda k: say.draw_timed_out(
+            ev.player, number, since, self.c.deadline_hours, ev.at, put_in, pot, waiting, left,
+            self.rules.cite("deck"), k), h.start.thread)
+        if h.hand.result is not None or not waiting:
+            h.phase = "betting"
+            self._advance(h, cause, h.start.thread)
+        else:
+            self._diff(number, cause)
