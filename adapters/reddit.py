@@ -12,6 +12,11 @@ and Reddit may already have stored the first attempt, so one ``reply()`` can pos
 Before posting we look for the reference tag; after posting we re-read the thread and delete
 any younger duplicate of ours that carries the same tag, keeping the oldest.
 
+Story posts: with a ``subreddit`` configured, ``hand start`` submits the story post there
+(``create_thread``). The post ends with its reference tag, and ``find_thread_with`` looks for
+that tag among the Dealer account's own recent submissions, so a ``hand start`` that crashed
+after Reddit stored the post but before its id was kept finds it instead of posting again.
+
 Credentials are praw's business (a praw.ini site, or ``praw_client_id``,
 ``praw_client_secret``, ``praw_username``, ``praw_password`` in the environment); this module
 never reads, logs or repeats them. A RATELIMIT answer is ``ForumError('rate_limited',
@@ -28,12 +33,17 @@ import praw
 import prawcore
 from praw.exceptions import ClientException, RedditAPIException
 
-from .base import ForumError, RemoteComment, carries_tag
+from nomicpoker.render import find_tag
+
+from .base import ForumError, RemoteComment, carries_tag, tag_key
 
 T = TypeVar("T")
 
 DELETED_BODIES = frozenset({"[deleted]", "[removed]"})
 COMMENT_LIMIT = 500  # the most comments Reddit returns in one listing
+#: how many of the Dealer's newest submissions a story-post search reads (one listing page);
+#: the post looked for is the one an interrupted ``hand start`` made minutes before
+SUBMISSION_SEARCH_LIMIT = 100
 
 
 def reddit_config_keys() -> set[str]:
@@ -291,7 +301,47 @@ class RedditForum:
             f"submit to r/{self.subreddit}",
             lambda: self.reddit.subreddit(self.subreddit).submit(title, selftext=body),
         )
-        return str(sub.id)
+        key = find_tag(body)
+        if key is None:
+            return str(sub.id)
+        # prawcore retries a POST that timed out or got a 5xx: Reddit may have stored the
+        # first attempt too. Keep our oldest post with this tag, delete the younger copies.
+        mine = self._own_submissions_with(key)
+        for duplicate in mine[1:]:
+            _call(f"delete duplicate post {duplicate.id}", duplicate.delete)
+        return str(mine[0].id) if mine else str(sub.id)
+
+    def find_thread_with(self, tag: str) -> str | None:
+        """The id of the Dealer account's oldest live submission whose text ends with the
+        reference tag ``tag`` (``KEY`` or ``[np:KEY]``), among its newest
+        :data:`SUBMISSION_SEARCH_LIMIT`, in the configured subreddit when one is set; ``None``
+        when there is none.
+
+        Why the account's own submissions and not a subreddit search: only the Dealer's posts
+        may be adopted (a player cannot plant a post for the dealer to take over), Reddit's
+        search index lags by minutes, and the account's listing is one request. The tag is
+        compared exactly (:func:`.base.carries_tag`), so ``T-h1-story`` never matches a quoted
+        or longer key."""
+        found = self._own_submissions_with(tag_key(tag))
+        return str(found[0].id) if found else None
+
+    def _own_submissions_with(self, key: str) -> list[Any]:
+        """Our live submissions ending with the tag ``key``, oldest first (see
+        :meth:`find_thread_with`)."""
+        def load() -> list[Any]:
+            me = self.reddit.user.me()
+            if me is None:
+                raise ForumError("login_failed", "praw is read-only: no username/password configured")
+            return list(me.submissions.new(limit=SUBMISSION_SEARCH_LIMIT))
+
+        wanted = (self.subreddit or "").removeprefix("r/").casefold()
+        found = [
+            s for s in _call("list the Dealer's submissions", load)
+            if s.author is not None and s.selftext not in DELETED_BODIES
+            and carries_tag(s.selftext or "", key)
+            and (not wanted or str(s.subreddit.display_name).casefold() == wanted)
+        ]
+        return sorted(found, key=_order)
 
     def send_private(self, user: str, subject: str, body: str) -> str:
         """Send a private message; Reddit does not return its id, so the reference returned

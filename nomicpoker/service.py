@@ -12,8 +12,9 @@ WHY the story post carries a reference tag (``[np:T-h3-story]``) and its id is w
 ``state/pending/`` at once: a ``hand start`` that crashed after creating the post but before
 recording the hand must, when re-run, find that post rather than create a second one. The
 pending file covers every forum; the tag lets a forum that can list its threads (the local
-one, or any adapter offering ``find_thread_with(tag)``) recover even a crash that came
-before the pending file was written.
+one) or search the Dealer's own posts (an adapter offering ``find_thread_with(tag)``: Reddit)
+recover even a crash that came before the pending file was written. BlogNomic never creates
+the post (the Dealer registers it with ``--thread``), so it needs neither.
 """
 
 from __future__ import annotations
