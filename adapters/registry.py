@@ -23,9 +23,9 @@ Config keys per kind (all optional unless marked):
 ``reddit``
     ``site`` (a praw.ini site name; otherwise praw reads ``praw_*`` environment variables),
     ``user_agent``, ``dealer`` (default: the authenticated account), ``comment_sort``
-    (default ``old``), ``subreddit`` (for ``create_thread``), ``timeout`` (seconds per
-    request), ``oauth_url``/``reddit_url`` (only to point praw at another server, as the
-    tests do).
+    (default ``old``), ``subreddit`` (where ``hand start`` submits the story post and, after
+    a crash, finds it again), ``timeout`` (seconds per request), ``oauth_url``/``reddit_url``
+    (only to point praw at another server, as the tests do).
 
 See docs/forums.md for setting each one up.
 """
