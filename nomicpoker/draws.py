@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import notices as say
 from .actions import Timeout
-from .betting import first_after_button, next_actor
+from .betting import next_actor
 from .dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
 from .engine import end_round, settle_if_done
 from .fold_types import DealerEvent, Revision
@@ -67,14 +67,14 @@ def draw_clock(h: "_HandState") -> tuple[tuple[str, str], ...]:
 
 def fold_out(hand: Any, player: str) -> Any:
     """``player`` leaves the hand before any betting: the seat is folded, its chips stay in the
-    pot, the first player after the Button who is still in acts first, and a lone player left
-    wins at once.
+    pot, the player first to act stays first unless it is ``player`` (then the next one still
+    in acts first), and a lone player left wins at once.
 
     WHY here and not an engine action: the engine's fold is a betting action, taken in turn;
     a draw deadline folds a player before round 1 has begun, out of any turn. Nobody has
-    acted yet, so the engine's own pieces (fold the seat, find the next actor from the
-    Button, settle an uncontested hand) give exactly what a fold in turn would. The log
-    records a :class:`Timeout`, which is what it was."""
+    acted yet, so the engine's own pieces (fold the seat, find who owes an action from the
+    player first to act, settle an uncontested hand) give exactly what a fold in turn would.
+    The log records a :class:`Timeout`, which is what it was."""
     i = seat_index(hand, player)
     if i is None:  # pragma: no cover - the caller checks the seat
         raise ValueError(f"{player} is not seated in hand {hand.number}")
@@ -85,7 +85,7 @@ def fold_out(hand: Any, player: str) -> Any:
         return settle_if_done(evolve(h, to_act=None))
     if hand.to_act is None:  # everyone left is all in from the antes: no betting anyway
         return h
-    j = next_actor(h, first_after_button(h))
+    j = next_actor(h, hand.to_act if hand.to_act != i else (i + 1) % len(seats))
     return end_round(h) if j is None else evolve(h, to_act=j)
 
 

@@ -167,3 +167,20 @@ def test_identical_dice_start_the_player_s_deadline_again(tmp_path):
     assert "Pot 10: alice wins 10." in payout
     assert t.money() == {"alice": 105, "bob": 95}
     assert audit(t.engine, t.state)[1] == []
+
+
+def test_when_the_first_to_act_is_folded_out_the_next_player_after_the_button_acts_first(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"), deadline_hours=24)
+    t.start(ante=5)  # button carol: alice would act first
+    t0 = started_at(t)
+    t.draw(1, who=("bob", "carol"))
+    t.new_dealer()
+    notice, turn = poll_at(t, t0 + timedelta(hours=24))
+    assert notice.startswith("alice has stated no Hole Card Draw")
+    assert "**bob** to act" in turn
+    assert t.gndt() == {"alice": (95, "o", 5), "bob": (95, "x", 5), "carol": (95, "-", 5)}
+    # bob raises 10 (pot 25), carol calls (pot 35): the flop comes, alice's ante still in it.
+    t.act("bob", "HAND1 ROUND1 raise 10")
+    flop = t.act("carol", "HAND1 ROUND1 call")
+    assert any("**Flop**" in b and "Pot: 35." in b for b in flop)
+    assert audit(t.engine, t.state)[1] == []
