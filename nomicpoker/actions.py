@@ -102,6 +102,16 @@ class Timeout:
     player: str
 
 
+@dataclass(frozen=True)
+class FoldOut:
+    """The dealer folds a player out of the hand, out of turn: a Hole Card Draw not made by
+    its deadline. The player's chips stay in the pot; whoever owes the next action still owes
+    it (the next player still in, when it was this player)."""
+
+    player: str
+
+
 PlayerAction = Union[Fold, Check, Call, Raise, AllIn]
-DealerEvent = Union[DealHole, DealHoles, DealBoard, Reveal, Muck, Timeout]
-Event = Union[Fold, Check, Call, Raise, AllIn, DealHole, DealHoles, DealBoard, Reveal, Muck, Timeout]
+DealerEvent = Union[DealHole, DealHoles, DealBoard, Reveal, Muck, Timeout, FoldOut]
+Event = Union[Fold, Check, Call, Raise, AllIn, DealHole, DealHoles, DealBoard, Reveal, Muck, Timeout,
+              FoldOut]

@@ -24,13 +24,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from . import engine
 from . import notices as say
-from .actions import Timeout
-from .betting import next_actor
+from .actions import FoldOut
 from .dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
-from .engine import end_round, settle_if_done
-from .fold_types import DealerEvent, Revision
-from .hand import evolve, seat_index, seat_with
+from .fold_types import DealerEvent, FoldError, Revision
 
 if TYPE_CHECKING:  # pragma: no cover
     from .adjudicator import _HandState
@@ -63,30 +61,6 @@ def draw_clock(h: "_HandState") -> tuple[tuple[str, str], ...]:
     if h.phase != "draw" or not any(p in h.draws for p in (s.name for s in h.hand.seats if not s.folded)):
         return ()
     return tuple((p, h.redraws.get(p, h.start.started_at)) for p in waiting_for_draws(h))
-
-
-def fold_out(hand: Any, player: str) -> Any:
-    """``player`` leaves the hand before any betting: the seat is folded, its chips stay in the
-    pot, the player first to act stays first unless it is ``player`` (then the next one still
-    in acts first), and a lone player left wins at once.
-
-    WHY here and not an engine action: the engine's fold is a betting action, taken in turn;
-    a draw deadline folds a player before round 1 has begun, out of any turn. Nobody has
-    acted yet, so the engine's own pieces (fold the seat, find who owes an action from the
-    player first to act, settle an uncontested hand) give exactly what a fold in turn would.
-    The log records a :class:`Timeout`, which is what it was."""
-    i = seat_index(hand, player)
-    if i is None:  # pragma: no cover - the caller checks the seat
-        raise ValueError(f"{player} is not seated in hand {hand.number}")
-    seats = list(hand.seats)
-    seats[i] = seat_with(seats[i], {"folded": True})
-    h = evolve(hand, seats=tuple(seats), log=hand.log + (Timeout(player),))
-    if [s.folded for s in seats].count(False) <= 1:
-        return settle_if_done(evolve(h, to_act=None))
-    if hand.to_act is None:  # everyone left is all in from the antes: no betting anyway
-        return h
-    j = next_actor(h, hand.to_act if hand.to_act != i else (i + 1) % len(seats))
-    return end_round(h) if j is None else evolve(h, to_act=j)
 
 
 def _checksum_line(stated: str) -> str:
@@ -230,7 +204,10 @@ class DrawPhase:
             return
         number = h.start.number
         put_in, pot = h.hand.seat(ev.player).total_bet, h.hand.pot
-        h.hand = fold_out(h.hand, ev.player)
+        folded = engine.apply(h.hand, FoldOut(ev.player))
+        if isinstance(folded, engine.Rejection):  # pragma: no cover - draw_clock lists only players still in
+            raise FoldError("bad_input", f"cannot fold {ev.player} out of hand {number}: {folded.message}")
+        h.hand = folded
         h.timed_out[ev.player] = ev.at
         h.since = ev.at
         waiting = waiting_for_draws(h)

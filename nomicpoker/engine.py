@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .actions import AllIn, Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal, Timeout
+from .actions import (
+    AllIn, Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, FoldOut, Muck, Raise, Reveal, Timeout,
+)
 from .betting import (
     BOARD_FOR_ROUND,
     do_all_in,
@@ -222,10 +224,32 @@ def _deal_holes(hand: Hand, ev: DealHoles) -> Hand | Rejection:
     return evolve(hand, seats=tuple(seats), log=hand.log + tuple(ev.deals), in_play=in_play)
 
 
+def _fold_out(hand: Hand, ev: FoldOut) -> Hand | Rejection:
+    """Fold ``ev.player`` out of turn (see :class:`FoldOut`). WHY not a :class:`Fold`: a fold is
+    a betting action taken in turn; this is the dealer's, at any moment, for a player who is
+    not acting at all. The seat folds, its chips stay in; a lone player left wins at once;
+    otherwise the player who owed the action still owes it (the next one still in, when it
+    was this player), and a round that nobody else owed anything in ends."""
+    i = seat_index(hand, ev.player)
+    if i is None:
+        return reject(hand, "not_seated", f"{ev.player} is not seated in hand {hand.number}")
+    if hand.seats[i].folded:
+        return reject(hand, "not_seated", f"{ev.player} has already folded in hand {hand.number}")
+    seats = list(hand.seats)
+    seats[i] = seat_with(seats[i], {"folded": True})
+    h = evolve(hand, seats=tuple(seats), log=hand.log + (ev,))
+    if [s.folded for s in seats].count(False) <= 1:
+        return settle_if_done(evolve(h, to_act=None))
+    if hand.to_act is None:  # between rounds or nobody can bet: nothing owed changes
+        return h
+    j = next_actor(h, hand.to_act if hand.to_act != i else (i + 1) % len(seats))
+    return end_round(h) if j is None else evolve(h, to_act=j)
+
+
 _HANDLERS: dict[type, Callable[[Hand, Event], Hand | Rejection]] = {
     Fold: do_fold, Check: do_check, Call: do_call, Raise: do_raise, AllIn: do_all_in,
     Timeout: do_timeout, DealBoard: _deal_board, DealHole: _deal_hole, DealHoles: _deal_holes,
-    Reveal: do_reveal, Muck: do_muck,
+    Reveal: do_reveal, Muck: do_muck, FoldOut: _fold_out,
 }
 
 

@@ -28,7 +28,7 @@ import re
 from typing import Mapping, Sequence
 
 from .cards import Card, pretty
-from .actions import AllIn, Call, Check, Fold, Raise, Timeout
+from .actions import AllIn, Call, Check, Fold, FoldOut, Raise, Timeout
 from .engine import Hand, LegalActions
 from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
 from .tables_view import (
@@ -247,6 +247,8 @@ def last_action(hand: Hand) -> str:
     if not hand.log:
         return ""
     ev = hand.log[-1]
+    if isinstance(ev, FoldOut):
+        return f"{_name(ev.player)} is folded out of the hand."
     if not isinstance(ev, (Fold, Check, Call, Raise, AllIn, Timeout)):
         return ""
     who = _name(ev.player)

@@ -643,3 +643,39 @@ def test_the_uncalled_part_of_a_bet_comes_back_before_the_side_pots_are_built():
         (190, ("a", "b", "c"), ("a",)), (100, ("b", "c"), ("b",))]
     # a's aces take the main pot, b's kings the side pot: b 1000 - 310 + 200 + 100 = 990
     assert money(h) == {"a": 190, "b": 990, "c": 0, "d": 990}
+
+
+# --------------------------------------------------------------------------- FoldOut
+
+
+def _three_handed():
+    # blognomic-2008, ante 5 each from 100; button carol, so alice acts first in round 1.
+    return start_hand(BLOG, 1, [("alice", 100), ("bob", 100), ("carol", 100)], "carol", ante=5)
+
+
+def test_folding_out_a_player_who_is_not_to_act_keeps_the_turn_and_the_ante_in_the_pot():
+    from nomicpoker.actions import FoldOut
+    h = apply(_three_handed(), FoldOut("bob"))
+    assert h.seats[h.to_act].name == "alice"
+    assert h.seat("bob").folded and h.seat("bob").money == 95 and h.pot == 15
+
+
+def test_folding_out_the_player_to_act_passes_the_turn_to_the_next_player_still_in():
+    from nomicpoker.actions import FoldOut
+    h = apply(_three_handed(), FoldOut("alice"))
+    assert h.seats[h.to_act].name == "bob"
+
+
+def test_folding_out_all_but_one_pays_the_whole_pot_to_the_last_player():
+    from nomicpoker.actions import FoldOut
+    h = apply(apply(_three_handed(), FoldOut("alice")), FoldOut("bob"))
+    assert h.result is not None and h.result.uncontested
+    assert {s.name: s.money for s in h.seats} == {"alice": 95, "bob": 95, "carol": 110}
+
+
+def test_folding_out_twice_or_a_stranger_is_refused():
+    from nomicpoker.actions import FoldOut
+    h = apply(_three_handed(), FoldOut("bob"))
+    again = apply(h, FoldOut("bob"))
+    assert isinstance(again, Rejection) and again.code == "not_seated"
+    assert apply(h, FoldOut("zed")).code == "not_seated"
