@@ -15,19 +15,12 @@ from typing import Any, Mapping
 
 from .ruleset import Ruleset
 from .secrets_store import HandSecrets
+from .errors import CodedError
 
 
-class FoldError(Exception):
+class FoldError(CodedError):
     """The inputs cannot be folded (a running hand whose secrets are missing, an archive out
     of order). ``code``: ``missing_secrets``, ``bad_input``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)

@@ -34,10 +34,9 @@ from . import ledger
 from .adapters.base import Forum, ForumError, RemoteComment
 from .adjudicator import fold_table
 from .draws import DRAW_TIMEOUT
-from .fold_types import FoldError
+from .errors import CodedError
 from .paths import lock_path
-from .secrets_store import SecretsError
-from .store import CommentRow, DealerEventRow, OutboxRow, StoreError, TableRow, dumps, loads, transaction
+from .store import CommentRow, DealerEventRow, OutboxRow, TableRow, dumps, loads, transaction
 
 Clock = Callable[[], datetime]
 ForumFactory = Callable[[str, dict, Path], Forum]
@@ -93,11 +92,8 @@ class PollReport:
         return not any(t.error for t in self.tables)
 
 
-class PollError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class PollError(CodedError):
+    """The poll cannot run at all (no ledger, a broken table config); ``message`` says why."""
 
 
 def _sha(body: str) -> str:
@@ -274,7 +270,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         send_outbox(engine, table_name, forum, now, report)
     except ForumError as exc:
         report.error = f"forum {exc.code}: {exc.message} (nothing lost; the next run retries)"
-    except (StoreError, FoldError, SecretsError, PollError) as exc:
+    except CodedError as exc:  # store, fold, secrets, poll: one line, nothing stored
         report.error = str(exc)
     return report
 

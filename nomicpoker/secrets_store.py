@@ -21,21 +21,14 @@ from pathlib import Path
 
 from .dealing import SECRET_BYTES, SECRET_NAMES, commitment
 from .paths import secrets_dir
+from .errors import CodedError
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-class SecretsError(Exception):
+class SecretsError(CodedError):
     """A hand's secrets are missing, unreadable or malformed. ``code``: ``missing``,
     ``exists``, ``corrupt``, ``bad_name``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)

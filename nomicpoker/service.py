@@ -36,21 +36,14 @@ from .paths import lock_path
 from .render import find_tag, reference_tag
 from .rulesets import load_ruleset
 from .store import HandRow, StoreError, TableRow, dumps, loads, transaction
+from .errors import CodedError
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
 
 
-class ServiceError(Exception):
+class ServiceError(CodedError):
     """A Dealer command that cannot be done; ``message`` names what is wrong."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)

@@ -29,18 +29,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine
 
+from .errors import CodedError
 
-class StoreError(Exception):
+
+class StoreError(CodedError):
     """The ledger database cannot be opened or is inconsistent. ``code``: ``open``,
     ``no_table``, ``exists``, ``inconsistent``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def dumps(value: Any) -> str:

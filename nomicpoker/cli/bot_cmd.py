@@ -35,12 +35,9 @@ def fail(message: str, code: int = 1) -> None:
 def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, object]]:
     """State dir and ledger engine; every known error becomes one line and exit 1."""
     from ..adapters.base import ForumError
-    from ..fold_types import FoldError
-    from ..poll import PollError
+    from ..errors import CodedError
     from ..rulesets import RulesetError
-    from ..secrets_store import SecretsError
-    from ..service import ServiceError
-    from ..store import StoreError, open_engine
+    from ..store import open_engine
 
     st = paths.state_dir(state)
     engine = None
@@ -48,7 +45,7 @@ def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, obje
         st.mkdir(parents=True, exist_ok=True)
         engine = open_engine(paths.db_url(st, db))
         yield st, engine
-    except (ServiceError, StoreError, ForumError, RulesetError, SecretsError, FoldError, PollError) as exc:
+    except (CodedError, ForumError, RulesetError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except OSError as exc:
         fail(f"{exc.filename or st}: {exc.strerror or exc}")
