@@ -2,8 +2,20 @@
 
 Hypothesis: no per-example deadline (CI runs on two shared cores, where a slow example is
 load, not a bug) and no too-slow health check; every property test still runs its examples.
+
+Isolation: every test starts with no ``NOMICPOKER_*`` and no ``praw_*`` environment variables
+(a CI machine or a Dealer's shell may set them: ``NOMICPOKER_DB`` would point every CLI call at
+a real database), with its working directory in a fresh temporary directory (so the default
+``./state`` and a stray ``praw.ini`` in the checkout can never be used), and with
+``XDG_CONFIG_HOME`` and ``HOME`` there too, so praw finds no user ``praw.ini``. Tests that need
+one of these set it themselves with ``monkeypatch``.
 """
 
+from __future__ import annotations
+
+import os
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -13,3 +25,18 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("nomicpoker")
+
+#: prefixes of environment variables the code under test (or praw) reads
+ISOLATED_PREFIXES = ("nomicpoker_", "praw_")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path_factory, monkeypatch):
+    for key in list(os.environ):
+        if key.lower().startswith(ISOLATED_PREFIXES):
+            monkeypatch.delenv(key)
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.chdir(home)
+    yield
