@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from .cards import FULL_DECK, Card, card_name, pretty
@@ -94,6 +94,31 @@ def commitment(secret: bytes) -> str:
     its hash, and the Dealer cannot later publish a different secret with the same hash.
     """
     return hashlib.sha256(_check_secret(secret)).hexdigest()
+
+
+@dataclass(frozen=True)
+class HandSecrets:
+    """The three 32-byte secrets of a hand. ``repr`` never shows them.
+
+    WHY here and not in the secrets store: the table fold (core) carries a hand's secrets as
+    an input, so their type must be core too. Generating them (randomness) and keeping them on
+    disk (I/O) stay in the shell, :mod:`nomicpoker.secrets_store`.
+    """
+
+    deck: bytes = field(repr=False)
+    dice: bytes = field(repr=False)
+    decks: bytes = field(repr=False)
+
+    def by_name(self) -> dict[str, bytes]:
+        return {"deck": self.deck, "dice": self.dice, "decks": self.decks}
+
+    def commitments(self) -> dict[str, str]:
+        """The SHA-256 commitments posted at hand start (safe to publish at any time)."""
+        return {name: commitment(value) for name, value in self.by_name().items()}
+
+    def published(self) -> dict[str, str]:
+        """The hex secrets, for the payout comment and the ledger once the hand has ended."""
+        return {name: value.hex() for name, value in self.by_name().items()}
 
 
 def _blocks(secret: bytes, label: str) -> Iterator[bytes]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .ruleset import Ruleset
-from .secrets_store import HandSecrets
+from .dealing import HandSecrets
 from .errors import CodedError
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import csv
 import html
-import io
 import json
 import re
 from dataclasses import dataclass
+from io import StringIO
 from typing import Literal, Sequence
 
 Format = Literal["md", "html", "csv", "json"]
@@ -124,7 +124,7 @@ def _csv_cell(value: object) -> object:
 
 
 def _csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    buf = io.StringIO()
+    buf = StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:

@@ -76,7 +76,7 @@ def hand_starts(session: Session, table: str, state: Path | None,
         if secret is None and h.number in published:
             # An auditor's copy of the ledger has no secrets folder: an ended hand's published
             # secrets serve, once they match the commitments posted at its start.
-            secret = secrets_store.HandSecrets.from_hex(dict(published[h.number]))
+            secret = secrets_store.from_hex(dict(published[h.number]))
         if secret is not None and secret.commitments() != loads(h.commitments):
             raise StoreError("inconsistent", f"the secrets of table {table} hand {h.number} do not "
                              "match the commitments posted at its start")

@@ -6,8 +6,9 @@ the community cards or a player's hole cards. The secrets live in
 ``<state>/secrets/<table>/hand-<n>.json`` (directory 0700, file 0600) and nowhere else until
 the hand ends; then the payout comment and the hand row publish them (hex).
 
-Nothing in this module prints or logs a secret. :class:`HandSecrets` hides its bytes from
-``repr`` so an accidental ``print(secrets)`` or a traceback shows only the commitments.
+Nothing in this module prints or logs a secret. :class:`~nomicpoker.dealing.HandSecrets` (a
+core value, re-exported here) hides its bytes from ``repr`` so an accidental ``print(secrets)``
+or a traceback shows only the commitments.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import json
 import os
 import re
 import secrets as _random
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .dealing import SECRET_BYTES, SECRET_NAMES, commitment
+from .dealing import SECRET_BYTES, SECRET_NAMES, HandSecrets
 from .paths import secrets_dir
 from .errors import CodedError
+
+__all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "load",
+           "load_or_none", "secret_path", "write"]
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -31,38 +34,20 @@ class SecretsError(CodedError):
     ``exists``, ``corrupt``, ``bad_name``."""
 
 
-@dataclass(frozen=True)
-class HandSecrets:
-    """The three 32-byte secrets of a hand. ``repr`` never shows them."""
+def from_hex(values: dict[str, str]) -> HandSecrets:
+    """Hand secrets from their published hex form (a secrets file, or an ended hand's record)."""
+    try:
+        raw = {name: bytes.fromhex(values[name]) for name in SECRET_NAMES}
+    except (KeyError, ValueError, TypeError) as exc:
+        raise SecretsError("corrupt", f"hand secrets must have hex deck, dice, decks ({exc})") from exc
+    if any(len(v) != SECRET_BYTES for v in raw.values()):
+        raise SecretsError("corrupt", f"each hand secret must be {SECRET_BYTES} bytes")
+    return HandSecrets(**raw)
 
-    deck: bytes = field(repr=False)
-    dice: bytes = field(repr=False)
-    decks: bytes = field(repr=False)
 
-    def by_name(self) -> dict[str, bytes]:
-        return {"deck": self.deck, "dice": self.dice, "decks": self.decks}
-
-    def commitments(self) -> dict[str, str]:
-        """The SHA-256 commitments posted at hand start (safe to publish at any time)."""
-        return {name: commitment(value) for name, value in self.by_name().items()}
-
-    def published(self) -> dict[str, str]:
-        """The hex secrets, for the payout comment and the ledger once the hand has ended."""
-        return {name: value.hex() for name, value in self.by_name().items()}
-
-    @classmethod
-    def from_hex(cls, values: dict[str, str]) -> "HandSecrets":
-        try:
-            raw = {name: bytes.fromhex(values[name]) for name in SECRET_NAMES}
-        except (KeyError, ValueError, TypeError) as exc:
-            raise SecretsError("corrupt", f"hand secrets must have hex deck, dice, decks ({exc})") from exc
-        if any(len(v) != SECRET_BYTES for v in raw.values()):
-            raise SecretsError("corrupt", f"each hand secret must be {SECRET_BYTES} bytes")
-        return cls(**raw)
-
-    @classmethod
-    def generate(cls) -> "HandSecrets":
-        return cls(**{name: _random.token_bytes(SECRET_BYTES) for name in SECRET_NAMES})
+def generate() -> HandSecrets:
+    """Fresh secrets for a new hand: the only randomness the Dealer uses (the core has none)."""
+    return HandSecrets(**{name: _random.token_bytes(SECRET_BYTES) for name in SECRET_NAMES})
 
 
 def secret_path(state: Path, table: str, hand: int) -> Path:
@@ -85,7 +70,7 @@ def create(state: Path, table: str, hand: int, existing_ok: bool = False) -> Han
         if existing_ok:
             return load(state, table, hand)
         raise SecretsError("exists", f"secrets for table {table} hand {hand} already exist")
-    return write(state, table, hand, HandSecrets.generate())
+    return write(state, table, hand, generate())
 
 
 def write(state: Path, table: str, hand: int, value: HandSecrets) -> HandSecrets:
@@ -114,7 +99,7 @@ def load(state: Path, table: str, hand: int) -> HandSecrets:
         raise SecretsError("missing", f"no secrets for table {table} hand {hand} at {path}") from exc
     except (OSError, ValueError) as exc:
         raise SecretsError("corrupt", f"cannot read the secrets for table {table} hand {hand}: {exc}") from exc
-    return HandSecrets.from_hex(data)
+    return from_hex(data)
 
 
 def load_or_none(state: Path, table: str, hand: int) -> HandSecrets | None:
