@@ -52,6 +52,8 @@ def test_html_ledger_escapes_untrusted_names(tmp_path):
     t = Table(tmp_path, players=("alice", "<b>bob</b>"))
     res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "html", "--log",
                                    "--state", str(t.state)])
+    # without the exit code, an error message would pass the "not in" half trivially
+    assert res.exit_code == 0, res.output
     assert "&lt;b&gt;bob&lt;/b&gt;" in res.output and "<b>bob</b>" not in res.output
 
 
@@ -111,3 +113,42 @@ def test_a_second_hand_cannot_start_while_one_is_running(tmp_path):
     t.start(ante=5)
     res = CliRunner().invoke(app, ["hand", "start", "--table", "T", "--ante", "5", "--state", str(t.state)])
     assert res.exit_code == 1 and "still running" in res.output
+
+
+def _sqlite_tables(path) -> set[str]:
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        return {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        con.close()
+
+
+def test_db_option_puts_the_ledger_at_the_given_url_not_under_the_state_dir(tmp_path):
+    state = tmp_path / "state"
+    elsewhere = tmp_path / "elsewhere.db"
+    args = ["--state", str(state), "--db", f"sqlite:///{elsewhere}"]
+    res = CliRunner().invoke(app, ["table", "create", "--name", "T", "--players", "a,b"] + args)
+    assert res.exit_code == 0, res.output
+    assert elsewhere.is_file() and not (state / "ledger.db").exists()
+    # the same URL sees the table; the default database under the state dir does not
+    assert CliRunner().invoke(app, ["table", "list"] + args).output.splitlines() == [
+        "T\tblognomic-2008\tlocal\ta, b"]
+    assert "no tables" in CliRunner().invoke(app, ["table", "list", "--state", str(state)]).output
+
+
+def test_nomicpoker_db_is_the_ledger_when_no_db_option_and_the_option_wins(tmp_path, monkeypatch):
+    state = tmp_path / "state"
+    from_env = tmp_path / "from-env.db"
+    monkeypatch.setenv("NOMICPOKER_DB", f"sqlite:///{from_env}")
+    st = ["--state", str(state)]
+    res = CliRunner().invoke(app, ["table", "create", "--name", "E", "--players", "a,b"] + st)
+    assert res.exit_code == 0, res.output
+    assert from_env.is_file() and not (state / "ledger.db").exists()
+    assert "table" in " ".join(_sqlite_tables(from_env)).lower()
+    # an explicit --db overrides the environment
+    explicit = tmp_path / "explicit.db"
+    res = CliRunner().invoke(app, ["table", "list", "--db", f"sqlite:///{explicit}"] + st)
+    assert res.exit_code == 0 and "no tables" in res.output, res.output
+    assert CliRunner().invoke(app, ["table", "list"] + st).output.splitlines()[0].startswith("E\t")
