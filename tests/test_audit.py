@@ -75,9 +75,22 @@ def test_an_auditor_without_the_secrets_folder_rebuilds_ended_hands_from_publish
     t = played(tmp_path)
     t.act("alice", "HAND1 ROUND2 raise 10")
     t.act("bob", "HAND1 ROUND2 folds")  # alice wins: the hand ends, secrets published
+    # pot: 3 antes of 5 + 20 + 20 + alice's 10 = 65; alice 100 - 5 - 20 - 10 + 65 = 130
+    assert t.money() == {"alice": 130, "bob": 75, "carol": 95}
     shutil.rmtree(t.state / "secrets")
+    assert not (t.state / "secrets").exists()
     _, diffs = audit(t.engine, t.state)
     assert diffs == []
+    # and the replay really ran without the folder: a tampered row is still caught
+    con = sqlite3.connect(t.state / "ledger.db")
+    seq = con.execute("SELECT seq FROM np_entry WHERE player='alice' AND \"column\"='Money' "
+                      "ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    con.execute("UPDATE np_entry SET new='131' WHERE seq=?", (seq,))
+    con.commit()
+    con.close()
+    _, diffs = audit(t.engine, t.state)
+    assert [d.item for d in diffs] == [f"entry seq {seq}"]
+    assert "new live='131' replay='130'" in diffs[0].detail
 
 
 def test_secrets_that_do_not_match_the_commitments_are_refused(tmp_path):
