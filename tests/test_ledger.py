@@ -152,3 +152,52 @@ def test_nomicpoker_db_is_the_ledger_when_no_db_option_and_the_option_wins(tmp_p
     res = CliRunner().invoke(app, ["table", "list", "--db", f"sqlite:///{explicit}"] + st)
     assert res.exit_code == 0 and "no tables" in res.output, res.output
     assert CliRunner().invoke(app, ["table", "list"] + st).output.splitlines()[0].startswith("E\t")
+
+
+def test_the_archive_keeps_every_revision_and_never_updates_a_row_in_place(tmp_path):
+    """Issue 3: "never updated in place, an edit is a new revision row" (and a deletion too)."""
+    import hashlib
+    import sqlite3
+
+    t = Table(tmp_path, players=("alice", "bob"))
+    t.start(ante=5)
+    t.draw(1)
+    cid = t.p["alice"].say("HAND1 ROUND1 raise 20")
+    t.run()
+    db = t.state / "ledger.db"
+
+    def rows():
+        con = sqlite3.connect(db)
+        try:
+            return con.execute("SELECT id, revision, body, sha256, deleted FROM np_comment "
+                               "WHERE forum_id=? ORDER BY id", (cid,)).fetchall()
+        finally:
+            con.close()
+
+    first = rows()
+    body1 = "HAND1 ROUND1 raise 20"
+    assert [(r[1], r[2], r[4]) for r in first] == [(1, body1, 0)]
+    assert first[0][3] == hashlib.sha256(body1.encode("utf-8")).hexdigest()
+    t.run()
+    assert rows() == first  # nothing new: no new row
+    t.forum.edit_comment(cid, "HAND1 ROUND1 raise 50")
+    t.run()
+    t.forum.delete_comment(cid)
+    t.run()
+    after = rows()
+    assert after[0] == first[0]  # the first reading, byte for byte
+    assert [(r[1], r[2]) for r in after[:2]] == [(1, body1), (2, "HAND1 ROUND1 raise 50")]
+    assert after[1][3] == hashlib.sha256(b"HAND1 ROUND1 raise 50").hexdigest()
+    assert len(after) == 3 and after[2][1] == 3 and after[2][4] == 1  # the deletion
+    assert after[0][0] < after[1][0] < after[2][0]  # archive positions only grow
+
+
+def test_init_creates_the_state_the_ledger_and_the_local_forum_and_is_repeatable(tmp_path):
+    state = tmp_path / "fresh" / "state"
+    res = CliRunner().invoke(app, ["init", "--state", str(state)])
+    assert res.exit_code == 0, res.output
+    assert (state / "ledger.db").is_file() and (state / "forum.db").is_file()
+    assert f"state: {state}" in res.output and "nomicpoker table create" in res.output
+    again = CliRunner().invoke(app, ["init", "--state", str(state)])
+    assert again.exit_code == 0 and again.output == res.output
+    assert "no tables" in CliRunner().invoke(app, ["table", "list", "--state", str(state)]).output
