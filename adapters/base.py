@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Literal, Protocol, Sequence, runtime_checkable
 
 # Adapters are shell: they may use the core's pure tag reader (the core never imports them).
+from nomicpoker.errors import CodedError
 from nomicpoker.render import find_tag
 
 
@@ -40,16 +41,15 @@ class RemoteComment:
     dice: tuple[int, ...] = ()
 
 
-class ForumError(Exception):
+class ForumError(CodedError):
     """A forum operation failed. ``code`` is one of: ``network`` (connection, timeout),
     ``http`` (unexpected status), ``login_failed``, ``comment_refused``, ``rate_limited``,
     ``not_found``, ``not_supported``, ``config``, ``parse``. ``retry`` says whether the next
-    run may simply try again."""
+    run may simply try again. ``str()`` leads with the code, because a forum failure is read
+    by the Dealer fixing a setup, who needs to know which kind it was."""
 
     def __init__(self, code: str, message: str, retry: bool = False):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.retry = retry
 
     def __str__(self) -> str:

@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
 
+from .errors import CodedError
 from .ruleset import (
     DEADLINE_NONE,
     PARAM_NAMES,
@@ -61,7 +62,7 @@ _PACKAGE = "nomicpoker.rules"
 Report = Callable[[str, str, str], None]
 
 
-class RulesetError(Exception):
+class RulesetError(CodedError):
     """One problem with a ruleset: a stable ``code``, the ``file``, the ``key`` (dotted TOML
     path such as ``params.raise_amount.value``, empty for the whole file) and a ``message``
     that says what is allowed.
@@ -73,11 +74,10 @@ class RulesetError(Exception):
     """
 
     def __init__(self, code: str, file: str, key: str, message: str) -> None:
-        super().__init__(code, file, key, message)
-        self.code = code
+        super().__init__(code, message)
+        self.args = (code, file, key, message)  # so a pickled or copied error rebuilds
         self.file = file
         self.key = key
-        self.message = message
 
     @property
     def errors(self) -> tuple[RulesetError, ...]:

@@ -34,9 +34,7 @@ def fail(message: str, code: int = 1) -> None:
 @contextmanager
 def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, object]]:
     """State dir and ledger engine; every known error becomes one line and exit 1."""
-    from ..adapters.base import ForumError
     from ..errors import CodedError
-    from ..rulesets import RulesetError
     from ..store import open_engine
 
     st = paths.state_dir(state)
@@ -45,7 +43,7 @@ def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, obje
         st.mkdir(parents=True, exist_ok=True)
         engine = open_engine(paths.db_url(st, db))
         yield st, engine
-    except (CodedError, ForumError, RulesetError) as exc:
+    except CodedError as exc:  # store, secrets, forum, ruleset, poll, service: one base
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except OSError as exc:
         fail(f"{exc.filename or st}: {exc.strerror or exc}")
