@@ -146,3 +146,29 @@ def test_adapters_import_no_shell_module_but_paths():
 def test_no_source_file_is_past_600_lines(path):
     """A file past ~600 lines is asking to be split (the team's code rules)."""
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 600
+
+
+def test_every_shell_error_is_a_coded_error():
+    """The CLI and the poll cycle turn any :class:`~nomicpoker.errors.CodedError` into one
+    line; a shell exception outside that base would reach the Dealer as a traceback."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from nomicpoker.errors import CodedError
+
+    names = [f"nomicpoker.{n}" for n in SHELL if n not in ("adapters", "cli")]
+    for pkg in ("nomicpoker.adapters", "nomicpoker.cli"):
+        mod = importlib.import_module(pkg)
+        names += [f"{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]
+    bad, seen = [], set()
+    for name in names:
+        module = importlib.import_module(name)
+        for attr, obj in vars(module).items():
+            if inspect.isclass(obj) and obj.__module__ == name and issubclass(obj, Exception) \
+                    and not attr.startswith("_"):
+                seen.add(attr)
+                if not issubclass(obj, CodedError):
+                    bad.append(f"{name}.{attr}")
+    assert {"ForumError", "RulesetError", "StoreError", "SecretsError", "PollError"} <= seen
+    assert bad == []
