@@ -14,6 +14,7 @@ one of these set it themselves with ``monkeypatch``.
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,4 +40,8 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.chdir(home)
+    # praw reads its praw.ini files once per process and caches them on the class: forget
+    # them, so each test reads only its own (isolated) locations
+    if "praw.config" in sys.modules:
+        monkeypatch.setattr(sys.modules["praw.config"].Config, "CONFIG", None)
     yield

@@ -195,6 +195,24 @@ def test_missing_credentials_are_a_config_error(fake, monkeypatch, tmp_path) -> 
     assert err.value.code == "config" and "client_id" in err.value.message
 
 
+def test_credentials_from_a_praw_ini_site_in_the_working_directory(fake, tmp_path, monkeypatch) -> None:
+    """Issue 5: credentials the praw way, "a praw.ini site or praw_* environment variables".
+    No praw_* variable is set (the suite's isolation clears them), so only the site can work."""
+    (tmp_path / "praw.ini").write_text(
+        "[dealer]\n" + "".join(f"{k.removeprefix('praw_')}={v}\n" for k, v in CREDENTIALS.items()),
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    a = fake.add("alice", "HAND1 ROUND1 raise 10")
+    forum = forum_for(fake, site="dealer")
+    assert [c.id for c in forum.list_comments(SUB)] == [f"t1_{a.id}"]
+    rid = forum.post_comment(SUB, "Turn: bob\n\n`[np:h1-8]`", tag="h1-8")
+    assert rid == f"t1_{fake.comments[-1].id}" and fake.comments[-1].author == USER
+    # a site that praw.ini does not define is a config error naming no secret
+    with pytest.raises(ForumError) as err:
+        forum_for(fake, site="nosuchsite")
+    assert err.value.code == "config" and PASSWORD not in err.value.message
+
+
 def test_unreachable_reddit_is_a_network_error(creds_env) -> None:
     import socket
 
