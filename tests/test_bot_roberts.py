@@ -18,6 +18,7 @@ from nomicpoker import ledger
 from nomicpoker.verify import verify_record
 
 from _bot_kit import Table
+from _reference import REF
 
 
 def record(t: Table, number: int) -> dict:
@@ -37,6 +38,12 @@ def test_a_roberts_nlhe_hand_is_dealt_from_the_committed_deck_and_verifies(tmp_p
     assert "the community cards and every hole card" in start
     # Three-handed, the button acts first before the flop: carol, 2 to call.
     assert "**carol** to act, 2 to call. Pot: 3." in notice
+    # The premises above, recomputed independently from the committed deck secret by the
+    # reference implementation in docs/fair-dealing.md (one shared deck: board first, then one
+    # card at a time from the first after the button, alice, round to the button, carol).
+    ref_holes = REF["holes"](t.hands[1].deck, 1, ["alice", "bob", "carol"])
+    assert ref_holes == {"alice": ["Jh", "Kh"], "bob": ["4c", "5s"], "carol": ["Th", "3s"]}
+    assert REF["board"](t.hands[1].deck, 1) == ["Jd", "4d", "Ac", "As", "7h"]
     hole = {p: t.forum.inbox(p)[0].body for p in t.players}
     assert "alice: J♥ K♥ (Jh Kh)" in hole["alice"] and "bob: 4♣ 5♠ (4c 5s)" in hole["bob"]
     assert "carol: 10♥ 3♠ (Th 3s)" in hole["carol"]

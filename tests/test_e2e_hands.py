@@ -11,6 +11,7 @@ import re
 from nomicpoker.dealing import commitment
 
 from _bot_kit import Table
+from _reference import REF
 
 
 def one(bodies, *needles):
@@ -126,6 +127,14 @@ def test_three_hands_from_story_post_to_payout(tmp_path):
     # The premises (fixed secrets "test:2"): the board and the hole cards each player read.
     assert "Board: 3♣ A♠ 9♣ 9♦ 8♦." in pay
     assert sorted(t.p["bob"].hole()) == ["8s", "9c"] and sorted(t.p["carol"].hole()) == ["9c", "Ah"]
+    # ... and those premises recomputed from the hand's secrets by the reference implementation
+    # of docs/fair-dealing.md (independent of nomicpoker): the board, and each player's issued
+    # deck (position k is the k-th card of the player's shuffle) as read from the inbox.
+    assert REF["board"](t.hands[2].deck, 2) == ["3c", "As", "9c", "9d", "8d"]
+    for p in ("bob", "carol"):
+        ref_deck = REF["deck"](t.hands[2].decks, 2, p)
+        assert t.p[p].deck == {k + 1: c for k, c in enumerate(ref_deck)}, p
+        assert t.p[p].hole() == tuple(ref_deck[k - 1] for k in t.p[p].positions)
     # By hand: both have three nines (their own 9♣, the board's 9♣ and 9♦: own decks make the
     # same card twice possible); carol pairs the board's A♠ with her A♥, bob the 8♦ with his
     # 8♠. Nines over aces beats nines over eights: carol takes the whole 160.
