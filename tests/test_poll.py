@@ -293,3 +293,21 @@ def test_a_deck_sent_before_a_crash_is_not_sent_again_on_the_local_forum(tmp_pat
     assert len(real.inbox("alice")) == 1
     assert t.poll().ok
     assert [len(real.inbox(p)) for p in ("alice", "bob")] == [1, 1]
+
+
+def test_a_stated_call_amount_that_differs_is_rejected_never_corrected(tmp_path):
+    """Issue 3: a call "with or without an amount; a stated amount that differs from the
+    amount to call is rejected, never silently corrected"."""
+    t = ready(tmp_path, players=("alice", "bob", "carol"))
+    t.act("alice", "HAND1 ROUND1 raise 20")  # alice 95 -> 75; bob owes 20
+    low = t.p["bob"].say("HAND1 ROUND1 call 15")
+    high = t.p["bob"].say("HAND1 ROUND1 call 25")
+    t.run()
+    t.run()
+    for cid in (low, high):
+        replies = replies_to(t, cid)
+        assert len(replies) == 1 and "`call_amount_mismatch`" in replies[0], replies
+    # nothing moved: bob still 95 with 5 (his ante) in, and still to act
+    assert t.gndt()["bob"] == (95, "x", 5) and t.gndt()["alice"] == (75, "-", 25)
+    t.act("bob", "HAND1 ROUND1 call 20")  # the right amount is accepted
+    assert t.gndt()["bob"] == (75, "-", 25) and t.gndt()["carol"][1] == "x"
