@@ -489,9 +489,11 @@ def test_status_table_reproduces_the_wrgpt_side_pot_example():
 
 def test_status_table_leaves_pot_columns_blank_without_side_pots():
     lines = table_lines(status_table(TABLE, settled_hand_running()))
-    for ln in lines[3:8]:
-        cells = [x.strip() for x in ln.strip("|").split("|")]
-        assert cells[5:] == ["", ""]
+    rows = [[x.strip() for x in ln.strip("|").split("|")] for ln in lines[3:8]]
+    # five player rows (the loop must not pass by running zero times), each with seven cells
+    assert [r[1].strip(" D>") for r in rows] == list(TABLE.players)
+    for cells in rows:
+        assert len(cells) == 7 and cells[5:] == ["", ""]
 
 
 def settled_hand_running() -> Hand:
