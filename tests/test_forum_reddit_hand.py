@@ -25,6 +25,7 @@ from nomicpoker.render import find_tag
 from nomicpoker.store import open_engine
 
 from _bot_kit import fixed_secrets
+from _reference import REF
 from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeComment, FakeReddit, serving
 
 PLAYERS = ("alice", "bob", "carol")
@@ -94,6 +95,13 @@ def test_a_complete_hand_plays_through_reddit(fake, tmp_path) -> None:
     hole = {p: tuple(decks[p][0][x] for x in pos[p]) for p in PLAYERS}
     # What the fixed "decks" secret printed at those positions (as each player reads it).
     assert hole == {"alice": ("5s", "Ts"), "bob": ("3s", "7d"), "carol": ("Ts", "6s")}
+    # ... recomputed independently by the docs' reference implementation: each deck received
+    # is the shuffle of the committed "decks" secret, and each die the one of the "dice" secret
+    # for that comment's fullname.
+    secret = fixed_secrets("reddit-hand")
+    for p in PLAYERS:
+        assert decks[p][0] == {k + 1: c for k, c in enumerate(REF["deck"](secret.decks, 1, p))}, p
+        assert pos[p] == tuple(REF["die"](secret.dice, f"t1_{draws[p].id}", i, 52) for i in (0, 1)), p
     for p in PLAYERS:
         fake.add(p, f"cards {pos[p][0]}, {pos[p][1]}, {decks[p][1]}")
     drawn = run()
