@@ -129,6 +129,50 @@ def test_unchanged_page_is_revalidated_with_etag_and_served_from_cache_on_304(wp
     assert oct(os.stat(next(tmp_path.iterdir())).st_mode & 0o777) == "0o600"
 
 
+def test_a_server_with_only_last_modified_is_revalidated_with_if_modified_since(httpserver: HTTPServer, tmp_path) -> None:
+    """Issue 5: conditional requests "(ETag, If-Modified-Since) where the server supports them".
+    This server sends no ETag, only Last-Modified, and answers 304 to a matching
+    If-Modified-Since; a changed page (a new Last-Modified) is fetched in full."""
+    from werkzeug import Response
+
+    site = Site()
+    site.add("Kevan", "<p>HAND1 ROUND1 raise 10</p>")
+    base = httpserver.url_for("").rstrip("/")
+    stamp = {"v": "Sat, 21 Nov 2026 10:00:00 GMT"}
+
+    def handler(request):
+        if request.headers.get("If-Modified-Since") == stamp["v"]:
+            return Response(status=304, headers={"Last-Modified": stamp["v"]})
+        return Response(wp_page(site, base, 1, False), content_type="text/html; charset=UTF-8",
+                        headers={"Last-Modified": stamp["v"]})
+
+    httpserver.expect_request(THREAD).respond_with_handler(handler)
+    first = make_forum(base, cache_dir=tmp_path).list_comments(THREAD)
+    second = make_forum(base, cache_dir=tmp_path).list_comments(THREAD)
+    assert [c.author for c in first] == ["Kevan"] and second == first
+    site.add("Josh", "<p>HAND1 ROUND1 call</p>")
+    stamp["v"] = "Sat, 21 Nov 2026 10:05:00 GMT"
+    third = make_forum(base, cache_dir=tmp_path).list_comments(THREAD)
+    assert [c.author for c in third] == ["Kevan", "Josh"]
+    (r1, p1), (r2, p2), (r3, p3) = httpserver.log
+    assert r1.headers.get("If-Modified-Since") is None and r1.headers.get("If-None-Match") is None
+    assert r2.headers.get("If-Modified-Since") == "Sat, 21 Nov 2026 10:00:00 GMT"
+    assert r2.headers.get("If-None-Match") is None  # no ETag was ever sent: none is invented
+    assert (p1.status_code, p2.status_code, p3.status_code) == (200, 304, 200)
+
+
+def test_a_server_without_validators_is_fetched_in_full_each_time(wp, httpserver, tmp_path) -> None:
+    site, base = wp
+    site.etag_support = False
+    site.add("Kevan", "<p>HAND1 ROUND1 raise 10</p>")
+    make_forum(base, cache_dir=tmp_path).list_comments(THREAD)
+    again = make_forum(base, cache_dir=tmp_path).list_comments(THREAD)
+    assert [c.author for c in again] == ["Kevan"]
+    (r1, p1), (r2, p2) = httpserver.log
+    assert r2.headers.get("If-None-Match") is None and r2.headers.get("If-Modified-Since") is None
+    assert p2.status_code == 200
+
+
 def test_requests_carry_a_descriptive_user_agent(wp, httpserver) -> None:
     site, base = wp
     make_forum(base, agent="nomicpoker/0.1 (contact: dealer@example.org)").list_comments(THREAD)
