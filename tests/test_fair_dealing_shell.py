@@ -110,10 +110,21 @@ def test_the_hand_verifies_and_a_tampered_record_fails_naming_the_item(tmp_path)
         "checksum": lambda r: r["decks"][0].__setitem__("checksum", "Cards printed by: A. B. Nobody Press, Nowhere (00000000)"),
         "dice": lambda r: r["dice"][0].__setitem__("result", r["dice"][0]["result"] % 52 + 1),
     }
+    # the item each tampering must fail, by the names verify gives its checks
+    d0 = rec["dice"][0]
+    named = {
+        "board": "board card 1 (flop)",
+        "secret": "commitment deck",
+        "checksum": f"deck {rec['decks'][0]['player']}",
+        "dice": f"die comment {d0['comment_id']} #{d0['index'] + 1}",
+    }
     for what, change in flips.items():
         res = tampered(change)
         assert res.exit_code == 1, what
-        assert "FAIL" in res.output, what
+        failed = [ln for ln in res.output.splitlines() if ln.startswith("FAIL")]
+        assert any(named[what] in ln for ln in failed), (what, failed)
+    untouched = tampered(lambda r: None)  # the same file path, unchanged: passes
+    assert untouched.exit_code == 0 and "FAIL" not in untouched.output, untouched.output
 
 
 def test_a_draw_statement_that_does_not_match_is_rejected_with_the_reason(tmp_path):
