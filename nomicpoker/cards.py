@@ -131,14 +131,6 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def rank_of(card: Card) -> str:
-    return card[0]
-
-
-def suit_of(card: Card) -> str:
-    return card[1]
-
-
 def rank_value(card: Card) -> int:
     """2..14 (ace high)."""
     return RANKS.index(card[0]) + 2

@@ -33,7 +33,6 @@ from .engine import Hand, LegalActions
 from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
 from .tables_view import (
     TableView,
-    board_text,
     button_name,
     to_act_name,
     gndt_rows,

@@ -35,7 +35,7 @@ from .poll import ForumFactory, TableReport, default_forum_factory, iso, send_ou
 from .paths import lock_path
 from .render import find_tag, reference_tag
 from .rulesets import load_ruleset
-from .store import HandRow, StoreError, TableRow, dumps, loads, transaction
+from .store import HandRow, TableRow, dumps, loads, transaction
 from .errors import CodedError
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
@@ -261,11 +261,3 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
 def list_tables(engine: Engine) -> list[TableRow]:
     with Session(engine) as s:
         return list(s.exec(select(TableRow).order_by(TableRow.id)).all())
-
-
-def require_table(engine: Engine, name: str) -> TableRow:
-    with Session(engine) as s:
-        try:
-            return ledger.get_table(s, name)
-        except StoreError as exc:
-            raise ServiceError("no_table", str(exc)) from exc
