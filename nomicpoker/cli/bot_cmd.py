@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator, NoReturn, Optional
 
 import typer
 from sqlmodel import Session
@@ -26,7 +26,8 @@ audit_app = typer.Typer(help="Rebuild the ledger from the archive and compare (n
                         "export and verify public hand records.", invoke_without_command=True)
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
+    """One line on stderr and exit ``code``: the Dealer never sees a traceback."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 import tomllib
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 import typer
 
 from ..paths import forum_db_path, state_dir
+from .bot_cmd import DbOpt, StateOpt, fail
+
+T = TypeVar("T")
 
 forum_app = typer.Typer(
     name="forum",
@@ -26,56 +29,31 @@ forum_app = typer.Typer(
     no_args_is_help=True,
 )
 
-_STATE_HELP = "State directory (default: $NOMICPOKER_STATE, else ./state)."
-StateOpt = typer.Option(None, "--state", help=_STATE_HELP)
 AsOpt = typer.Option(..., "--as", help="The player account acting on the local forum.")
 
 
-def _fail(message: str, code: int = 1) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _state(ctx: typer.Context, explicit: Optional[str]) -> Path:
-    """``--state`` on the command, else a global one the root callback may have stored."""
-    if explicit:
-        return state_dir(explicit)
-    root = ctx.find_root().obj
-    inherited = None
-    if isinstance(root, dict):
-        inherited = root.get("state")
-    elif root is not None:
-        inherited = getattr(root, "state", None)
-    return state_dir(inherited)
-
-
-def _local(ctx: typer.Context, state: Optional[str]) -> Any:
-    from ..adapters.base import ForumError
-    from ..adapters.local import LocalForum
-
-    try:
-        return LocalForum(forum_db_path(_state(ctx, state)))
-    except ForumError as exc:
-        _fail(str(exc))
-
-
-def _when(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _run(action: Any) -> Any:
+def _run(action: Callable[[], T]) -> T:
     """Run a forum call, turning a ForumError into a one-line error and exit 1."""
     from ..adapters.base import ForumError
 
     try:
         return action()
     except ForumError as exc:
-        _fail(str(exc))
+        fail(str(exc))
+
+
+def _local(state: Optional[str]) -> Any:
+    from ..adapters.local import LocalForum
+
+    return _run(lambda: LocalForum(forum_db_path(state_dir(state))))
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 @forum_app.command("post")
 def post(
-    ctx: typer.Context,
     thread: str = typer.Argument(..., help="Thread id or slug."),
     body: str = typer.Argument(..., help="The comment text (Markdown)."),
     author: str = AsOpt,
@@ -83,19 +61,18 @@ def post(
     state: Optional[str] = StateOpt,
 ) -> None:
     """Comment on a local thread as a player."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     cid = _run(lambda: forum.post_as(author, thread, body, reply_to=reply_to))
     typer.echo(f"posted comment {cid} in thread {thread} as {author}")
 
 
 @forum_app.command("show")
 def show(
-    ctx: typer.Context,
     thread: str = typer.Argument(..., help="Thread id or slug."),
     state: Optional[str] = StateOpt,
 ) -> None:
     """Print a local thread as a reader sees it: author, time, body, edited/deleted marks."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     head = _run(lambda: forum.thread(thread))
     comments = _run(lambda: forum.list_comments(thread))
     typer.echo(f"== {head.title} ==  (thread {head.ref}, by {head.author}, {_when(head.created)})")
@@ -119,9 +96,9 @@ def show(
 
 
 @forum_app.command("threads")
-def threads(ctx: typer.Context, state: Optional[str] = StateOpt) -> None:
+def threads(state: Optional[str] = StateOpt) -> None:
     """List the local forum's threads."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     rows = _run(forum.threads)
     if not rows:
         typer.echo("no threads yet (the Dealer creates one with `nomicpoker hand start`)")
@@ -132,7 +109,6 @@ def threads(ctx: typer.Context, state: Optional[str] = StateOpt) -> None:
 
 @forum_app.command("new-thread")
 def new_thread(
-    ctx: typer.Context,
     title: str = typer.Argument(..., help="The story post's title."),
     body: str = typer.Argument("", help="The story post's text."),
     author: str = typer.Option("Dealer", "--as", help="Who posts it."),
@@ -140,42 +116,40 @@ def new_thread(
     state: Optional[str] = StateOpt,
 ) -> None:
     """Create a story post on the local forum."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     ref = _run(lambda: forum.create_thread_as(author, title, body, slug=slug))
     typer.echo(f"created thread {ref}")
 
 
 @forum_app.command("edit")
 def edit(
-    ctx: typer.Context,
     comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
     body: str = typer.Argument(..., help="The new text."),
     author: str = AsOpt,
     state: Optional[str] = StateOpt,
 ) -> None:
     """Edit your own comment (the dealer notes edits; the first reading binds)."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     _run(lambda: forum.edit_comment(comment_id, body, author=author))
     typer.echo(f"edited comment {comment_id}")
 
 
 @forum_app.command("delete")
 def delete(
-    ctx: typer.Context,
     comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
     author: str = AsOpt,
     state: Optional[str] = StateOpt,
 ) -> None:
     """Delete your own comment (its action, once adjudicated, still stands)."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     _run(lambda: forum.delete_comment(comment_id, author=author))
     typer.echo(f"deleted comment {comment_id}")
 
 
 @forum_app.command("inbox")
-def inbox(ctx: typer.Context, author: str = AsOpt, state: Optional[str] = StateOpt) -> None:
+def inbox(author: str = AsOpt, state: Optional[str] = StateOpt) -> None:
     """Read a player's private messages on the local forum (decks arrive here)."""
-    forum = _local(ctx, state)
+    forum = _local(state)
     messages = _run(lambda: forum.inbox(author))
     if not messages:
         typer.echo(f"no messages for {author}")
@@ -188,6 +162,7 @@ def inbox(ctx: typer.Context, author: str = AsOpt, state: Optional[str] = StateO
 
 def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[str, object]]:
     """The table's forum kind and config, read from the ledger (never written here)."""
+    from sqlalchemy.exc import SQLAlchemyError
     from sqlmodel import Session
 
     from .. import ledger, paths
@@ -199,15 +174,15 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
             row = ledger.get_table(session, table)
             kind, raw = row.forum_kind, row.forum_config
     except StoreError as exc:
-        _fail(f"{exc.code}: {exc}")
-    except Exception as exc:  # a database without the tables yet, etc.
-        _fail(f"cannot read table {table!r} from the ledger: {type(exc).__name__}")
+        fail(f"{exc.code}: {exc}")
+    except SQLAlchemyError as exc:  # a database without the tables yet, etc.
+        fail(f"cannot read table {table!r} from the ledger: {type(exc).__name__}")
     try:
         config = loads(raw) or {}
     except ValueError:
-        _fail(f"table {table!r} has a forum config that is not JSON")
+        fail(f"table {table!r} has a forum config that is not JSON")
     if not isinstance(config, dict):
-        _fail(f"table {table!r} has a forum config that is not a mapping")
+        fail(f"table {table!r} has a forum config that is not a mapping")
     return str(kind), dict(config)
 
 
@@ -215,12 +190,12 @@ def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"config: cannot read {path}: {exc.strerror}")
+        fail(f"config: cannot read {path}: {exc.strerror}")
     except tomllib.TOMLDecodeError as exc:
-        _fail(f"config: {path} is not valid TOML: {exc}")
+        fail(f"config: {path} is not valid TOML: {exc}")
     section = data.get("forum", data)
     if not isinstance(section, dict):
-        _fail(f"config: [forum] in {path} must be a table")
+        fail(f"config: [forum] in {path} must be a table")
     section = dict(section)
     kind = section.pop("kind", None)
     return (str(kind) if kind is not None else None), section
@@ -228,26 +203,23 @@ def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
 
 @forum_app.command("check")
 def check(
-    ctx: typer.Context,
     table: Optional[str] = typer.Option(None, "--table", help="Check this table's forum."),
     kind: Optional[str] = typer.Option(None, "--kind", help="local | blognomic | reddit."),
     config: Optional[Path] = typer.Option(
         None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
     ),
     state: Optional[str] = StateOpt,
-    db: Optional[str] = typer.Option(
-        None, "--db", help="Ledger database URL (default sqlite under the state dir, or NOMICPOKER_DB)."
-    ),
+    db: Optional[str] = DbOpt,
 ) -> None:
     """Try the connection and the login without posting; exit 1 if any check fails."""
     from ..adapters.base import ForumError
     from ..adapters.registry import open_forum
 
-    where = _state(ctx, state)
+    where = state_dir(state)
     settings: dict[str, object] = {}
     if table:
         if kind or config:
-            _fail("give either --table or --kind/--config, not both")
+            fail("give either --table or --kind/--config, not both")
         kind, settings = _table_forum(table, where, db)
     else:
         if config is not None:
