@@ -11,10 +11,12 @@ from typer.testing import CliRunner
 
 from nomicpoker import ledger, secrets_store
 from nomicpoker.cli import app
+from nomicpoker.cards import format_cards
 from nomicpoker.dealing import hole_cards, issue_deck, roll
 from nomicpoker.secrets_store import HandSecrets
 
 from _bot_kit import Table, fixed_secrets
+from _reference import REF
 
 
 def to_showdown(t: Table, who=("alice", "bob")) -> None:
@@ -181,7 +183,13 @@ def test_a_false_reveal_is_rejected_and_the_deck_is_told_only_at_the_end(tmp_pat
     t.act("alice", "HAND1 reveal " + " ".join(real))
     t.act("bob", "HAND1 reveal " + " ".join(t.p["bob"].hole()))
     payout = t.dealer_bodies()[-1]
-    assert "is over" in payout and "alice's issued deck held" in payout
+    # the cards at alice's drawn positions, by the docs' reference implementation (independent
+    # of nomicpoker.dealing), are what she really revealed and what the payout now states
+    ref_deck = REF["deck"](t.hands[1].decks, 1, "alice")
+    held = tuple(ref_deck[k - 1] for k in t.p["alice"].positions)
+    assert held == real
+    assert "is over" in payout
+    assert f"alice's issued deck held {format_cards(held)} at the drawn positions" in payout
     deck = issue_deck(t.hands[1].decks, 1, "alice")
     assert hole_cards(deck.cards, t.p["alice"].positions) == real
 
