@@ -40,13 +40,8 @@ class Check:
 
 def verify_summary(checks: Iterable[Check]) -> tuple[int, int]:
     """(passed, failed) counts."""
-    passed = failed = 0
-    for c in checks:
-        if c.ok:
-            passed += 1
-        else:
-            failed += 1
-    return passed, failed
+    oks = [c.ok for c in checks]
+    return oks.count(True), oks.count(False)
 
 
 def comment_order(comment_id: str) -> tuple[int, str]:
@@ -68,6 +63,34 @@ def _is_int(v: Any) -> bool:
 
 def _missing(item: str, key: str, why: str = "missing") -> Check:
     return Check(item, False, f"key {key!r} {why}")
+
+
+def _unchecked(item: str, shown: str, secret: str, finished: bool) -> Check:
+    """A passing check for a value whose secret is not usable (yet): ``finished`` hands
+    published a secret that failed its own check, running hands publish none."""
+    why = f"not checkable: the {secret} secret is not usable" if finished else "checkable when the hand ends"
+    return Check(item, True, f"{shown}: {why}")
+
+
+def _cards(raw: Any) -> tuple[str, ...] | None:
+    """A JSON list of card strings as cards, or None if it is not one (a finding, not a crash)."""
+    try:
+        return tuple(parse_card(c) for c in raw) if isinstance(raw, list) else None
+    except (CardError, AttributeError, TypeError):
+        return None
+
+
+def _named(entry: Mapping[str, Any], key: str, i: int, checks: list[Check]) -> tuple[str, str] | None:
+    """The ``player`` and ``comment_id`` of ``key[i]``, or None after a failing check naming
+    the first that is missing."""
+    player, cid = entry.get("player"), entry.get("comment_id")
+    if not (isinstance(player, str) and player):
+        checks.append(_missing(f"{key}[{i}]", f"{key}[{i}].player", "missing or invalid"))
+        return None
+    if not (isinstance(cid, str) and cid):
+        checks.append(_missing(f"{key[:-1]} {player}", f"{key}[{i}].comment_id", "missing or invalid"))
+        return None
+    return player, cid
 
 
 def _entries(record: Mapping[str, Any], key: str, checks: list[Check]) -> list[Mapping[str, Any]]:
@@ -156,8 +179,7 @@ def _check_board(record: Mapping[str, Any], hand: int | None, secret: bytes | No
         if card is None:
             checks.append(Check(item, False, f"key 'board[{i}]' is not a card: {found!r}"))
         elif expected is None:
-            checks.append(Check(item, True, f"{card}: " + ("not checkable: the deck secret is "
-                          "not usable" if finished else "checkable when the hand ends")))
+            checks.append(_unchecked(item, card, "deck", finished))
         elif card == expected[i]:
             checks.append(Check(item, True, f"{card} recomputed from the deck secret"))
         else:
@@ -202,8 +224,7 @@ def _check_dice(dice: Sequence[Mapping[str, Any]], secret: bytes | None, finishe
             checks.append(Check(item, True, f"{result} (d{sides}) rolled by the forum's own roller: "
                                 "recorded as given, not recomputable from the dice secret"))
         elif secret is None:
-            checks.append(Check(item, True, f"{result} (d{sides}): " + ("not checkable: the dice "
-                          "secret is not usable" if finished else "checkable when the hand ends")))
+            checks.append(_unchecked(item, f"{result} (d{sides})", "dice", finished))
         else:
             expected = roll(secret, d["comment_id"], d["index"], sides)
             if expected == result:
@@ -237,8 +258,7 @@ def _check_decks(decks: Sequence[Mapping[str, Any]], hand: int | None, secret: b
             checks.append(Check(item, True, "the player's own deck: only its stated checksum is known; "
                                 "draws are checked against it, reveals cannot be checked"))
         elif secret is None or hand is None:
-            checks.append(Check(item, True, "issued deck: " + ("not checkable: the decks secret is "
-                          "not usable" if finished else "checkable when the hand ends")))
+            checks.append(_unchecked(item, "issued deck", "decks", finished))
         else:
             expected = issue_deck(secret, hand, player).checksum
             if normalise_checksum(d["checksum"]) == normalise_checksum(expected):
@@ -270,14 +290,11 @@ def _check_draws(draws: Sequence[Mapping[str, Any]], dice: Sequence[Mapping[str,
     """Check each draw statement against the dice log and the deck's checksum."""
     by_player: dict[str, list[Mapping[str, Any]]] = {}
     for i, d in enumerate(draws):
-        player, cid, pos = d.get("player"), d.get("comment_id"), d.get("positions")
-        if not (isinstance(player, str) and player):
-            checks.append(_missing(f"draws[{i}]", f"draws[{i}].player", "missing or invalid"))
+        named = _named(d, "draws", i, checks)
+        if named is None:
             continue
-        item = f"draw {player}"
-        if not (isinstance(cid, str) and cid):
-            checks.append(_missing(item, f"draws[{i}].comment_id", "missing or invalid"))
-            continue
+        player, cid = named
+        pos = d.get("positions")
         item = f"draw {player} (comment {cid})"
         if not (isinstance(pos, list) and len(pos) == 2 and all(_is_int(p) and 1 <= p <= 52 for p in pos)):
             checks.append(Check(item, False, f"key 'positions' must be two positions in 1..52, found {pos!r}"))
@@ -318,19 +335,13 @@ def _check_reveals(reveals: Sequence[Mapping[str, Any]], hand: int | None, secre
                    finished: bool, decks: Mapping[str, Mapping[str, Any]],
                    draws: Mapping[str, list[Mapping[str, Any]]], checks: list[Check]) -> None:
     for i, r in enumerate(reveals):
-        player, cid, cards = r.get("player"), r.get("comment_id"), r.get("cards")
-        if not (isinstance(player, str) and player):
-            checks.append(_missing(f"reveals[{i}]", f"reveals[{i}].player", "missing or invalid"))
+        named = _named(r, "reveals", i, checks)
+        if named is None:
             continue
-        item = f"reveal {player}"
-        if not (isinstance(cid, str) and cid):
-            checks.append(_missing(item, f"reveals[{i}].comment_id", "missing or invalid"))
-            continue
-        try:
-            found = tuple(parse_card(c) for c in cards) if isinstance(cards, list) else None
-        except (CardError, AttributeError, TypeError):
-            found = None
-        if found is None or not found:
+        player, cid = named
+        item, cards = f"reveal {player}", r.get("cards")
+        found = _cards(cards)
+        if not found:
             checks.append(Check(item, False, f"key 'cards' must be a list of cards, found {cards!r}"))
             continue
         earlier = [d for d in draws.get(player, []) if comment_order(d["comment_id"]) < comment_order(cid)]
@@ -343,8 +354,7 @@ def _check_reveals(reveals: Sequence[Mapping[str, Any]], hand: int | None, secre
             checks.append(Check(item, True, f"{' '.join(found)}: the player's own deck; the cards "
                                 "cannot be checked (only its checksum is known)"))
         elif secret is None or hand is None:
-            checks.append(Check(item, True, f"{' '.join(found)}: " + ("not checkable: the decks "
-                          "secret is not usable" if finished else "checkable when the hand ends")))
+            checks.append(_unchecked(item, " ".join(found), "decks", finished))
         else:
             pos = max(earlier, key=lambda d: comment_order(d["comment_id"]))["positions"]
             expected = hole_cards(issue_deck(secret, hand, player).cards, pos)
@@ -371,17 +381,13 @@ def _check_shared_reveals(record: Mapping[str, Any], reveals: Sequence[Mapping[s
     for i, r in enumerate(reveals):
         player, cards = r.get("player"), r.get("cards")
         item = f"reveal {player}" if isinstance(player, str) and player else f"reveals[{i}]"
-        try:
-            found = tuple(parse_card(c) for c in cards) if isinstance(cards, list) else None
-        except (CardError, AttributeError, TypeError):
-            found = None
+        found = _cards(cards)
         if not found:
             checks.append(Check(item, False, f"key 'cards' must be a list of cards, found {cards!r}"))
         elif player not in order:
             checks.append(Check(item, False, f"expected a player of the deal {order!r}, found {player!r}"))
         elif holes is None:
-            checks.append(Check(item, True, f"{' '.join(found)}: " + ("not checkable: the deck secret "
-                          "is not usable" if finished else "checkable when the hand ends")))
+            checks.append(_unchecked(item, " ".join(found), "deck", finished))
         elif sorted(found) == sorted(holes[player]):
             checks.append(Check(item, True, f"{' '.join(found)} are the hole cards dealt from the deck "
                                 f"secret (seat {order.index(player) + 1} of {len(order)} in dealing order)"))
