@@ -195,15 +195,27 @@ def _with_seat(hand: Hand, i: int, seat: Seat) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+def _acted(hand: Hand, i: int, ev, seat: Seat | None = None, folded: bool = False) -> Hand:
+    """Seat ``i`` folded, checked or called (now ``seat``, unchanged if None): it has acted
+    since the last raise, and that raise was a full one for it (no raise of its own)."""
+    seats = hand.seats if seat is None else _with_seat(hand, i, seat)
+    return continue_betting(hand, i, ev, {"seats": seats, "acted": hand.acted.union((i,)),
+                                          "full_acted": hand.full_acted.union((i,))}, folded)
+
+
+def _short_of_call(hand: Hand, s: Seat, owe: int) -> Rejection | None:
+    """A call for less than ``owe`` is all in for less: allowed only by ``all_in_for_less``."""
+    if s.money < owe and not hand.ruleset.all_in_for_less:
+        return reject(hand, "insufficient_money",
+                      f"{s.name} has {s.money}, less than the {owe} needed to call")
+    return None
+
+
 def do_fold(hand: Hand, ev: Fold) -> Hand | Rejection:
     i = _check_turn(hand, ev)
     if isinstance(i, Rejection):
         return i
-    s = hand.seats[i]
-    seat = seat_with(s, {"folded": True})
-    return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, seat),
-                                          "acted": hand.acted.union((i,)),
-                                          "full_acted": hand.full_acted.union((i,))}, True)
+    return _acted(hand, i, ev, seat_with(hand.seats[i], {"folded": True}), folded=True)
 
 
 def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
@@ -219,8 +231,7 @@ def do_check(hand: Hand, ev: Check) -> Hand | Rejection:
         return reject(hand, "check_facing_raise",
                       f"{s.name} may not check: the bet is {hand.high_bet} and {s.name} has put in "
                       f"{s.round_bet} this round ({owe} to call)")
-    return continue_betting(hand, i, ev, {"seats": hand.seats, "acted": hand.acted.union((i,)),
-                                          "full_acted": hand.full_acted.union((i,))})
+    return _acted(hand, i, ev)
 
 
 def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
@@ -232,16 +243,14 @@ def do_call(hand: Hand, ev: Call) -> Hand | Rejection:
     if owe <= 0:
         return reject(hand, "call_nothing_to_call",
                       f"{s.name} has nothing to call: check instead")
-    if s.money < owe and not hand.ruleset.all_in_for_less:
-        return reject(hand, "insufficient_money",
-                      f"{s.name} has {s.money}, less than the {owe} needed to call")
+    short = _short_of_call(hand, s, owe)
+    if short is not None:
+        return short
     chips = owe if owe < s.money else s.money
     if ev.amount is not None and ev.amount != chips:
         return reject(hand, "call_amount_mismatch",
                       f"the amount to call for {s.name} is {chips}, not {ev.amount}")
-    return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, put(s, chips)),
-                                          "acted": hand.acted.union((i,)),
-                                          "full_acted": hand.full_acted.union((i,))})
+    return _acted(hand, i, ev, put(s, chips))
 
 
 def _raise_to(hand: Hand, i: int, total: int, ev) -> Hand:
@@ -316,12 +325,8 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
     s = hand.seats[i]
     owe = hand.high_bet - s.round_bet
     if s.money <= owe:
-        if s.money < owe and not hand.ruleset.all_in_for_less:
-            return reject(hand, "insufficient_money",
-                          f"{s.name} has {s.money}, less than the {owe} needed to call")
-        return continue_betting(hand, i, ev, {"seats": _with_seat(hand, i, put(s, s.money)),
-                                              "acted": hand.acted.union((i,)),
-                                              "full_acted": hand.full_acted.union((i,))})
+        short = _short_of_call(hand, s, owe)
+        return short if short is not None else _acted(hand, i, ev, put(s, s.money))
     if not may_raise(hand, i):
         return _no_raise(hand, i, owe)
     return _raise_to(hand, i, s.round_bet + s.money, ev)
