@@ -110,6 +110,25 @@ def _html_page(title: str, body: str) -> str:
     )
 
 
+def _md_open(title: str, head: Sequence[str], align: str) -> list[str]:
+    """The bold title (when given) and the header of a GFM table."""
+    out = [f"**{md_escape(title)}**", ""] if title else []
+    return out + ["| " + " | ".join(head) + " |", align]
+
+
+def _html_open(css_class: str, title: str, head: Sequence[str]) -> list[str]:
+    """A ``<table>`` up to its open ``<tbody>``, the title as its caption (when given)."""
+    parts = [f'<table class="{css_class}">\n']
+    if title:
+        parts.append(f"<caption>{html.escape(one_line(title))}</caption>\n")
+    parts.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>\n<tbody>\n")
+    return parts
+
+
+def _unknown(fmt: str) -> ValueError:
+    return ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
 _FORMULA_START = ("=", "+", "@", "\t", "\r")
 
 
@@ -146,19 +165,14 @@ def gndt(rows: Sequence[GndtRow], fmt: Format, *, title: str = "", standalone: b
     total_money = sum(r.money for r in rows)
     total_pot = sum(r.pot for r in rows)
     if fmt == "md":
-        out = [f"**{md_escape(title)}**", ""] if title else []
-        out.append("| " + " | ".join(_GNDT_HEAD) + " |")
-        out.append("|---|---:|:---:|---:|")
+        out = _md_open(title, _GNDT_HEAD, "|---|---:|:---:|---:|")
         for r in rows:
             out.append(f"| {md_escape(r.player)} | {r.money} | {md_escape(r.turn)} | {r.pot} |")
         out.append(f"| **Total** | {total_money} | | {total_pot} |")
         return "\n".join(out) + "\n"
     if fmt == "html":
         e = html.escape
-        parts = ['<table class="gndt">\n']
-        if title:
-            parts.append(f"<caption>{e(one_line(title))}</caption>\n")
-        parts.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in _GNDT_HEAD) + "</tr></thead>\n<tbody>\n")
+        parts = _html_open("gndt", title, _GNDT_HEAD)
         for r in rows:
             parts.append(
                 f"<tr><td>{e(one_line(r.player))}</td><td class=\"n\">{r.money}</td>"
@@ -179,7 +193,7 @@ def gndt(rows: Sequence[GndtRow], fmt: Format, *, title: str = "", standalone: b
             "totals": {"money": total_money, "pot": total_pot},
         }
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    raise _unknown(fmt)
 
 
 LogEntry = tuple[str, str, str, str, str]
@@ -196,9 +210,7 @@ def change_log(
     """
     rows = [tuple(str(x) for x in e) for e in entries]
     if fmt == "md":
-        out = [f"**{md_escape(title)}**", ""] if title else []
-        out.append("| " + " | ".join(_LOG_HEAD) + " |")
-        out.append("|---|---|---:|---:|---|")
+        out = _md_open(title, _LOG_HEAD, "|---|---|---:|---:|---|")
         for p, c, o, n, cause in rows:
             out.append(
                 f"| {md_escape(p)} | {md_escape(c)} | {md_escape(o)} | {md_escape(n)} | {md_cause(cause)} |"
@@ -206,10 +218,7 @@ def change_log(
         return "\n".join(out) + "\n"
     if fmt == "html":
         e = html.escape
-        parts = ['<table class="gndt-log">\n']
-        if title:
-            parts.append(f"<caption>{e(one_line(title))}</caption>\n")
-        parts.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in _LOG_HEAD) + "</tr></thead>\n<tbody>\n")
+        parts = _html_open("gndt-log", title, _LOG_HEAD)
         for p, c, o, n, cause in rows:
             parts.append(
                 f"<tr><td>{e(one_line(p))}</td><td>{e(one_line(c))}</td>"
@@ -230,4 +239,4 @@ def change_log(
             ],
         }
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    raise _unknown(fmt)
