@@ -50,6 +50,9 @@ def _diff_values(live: dict, replay: dict) -> str:
 
 
 def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path) -> list[Difference]:
+    """Replay table ``name`` from its archive alone into ``scratch_engine`` and list every
+    derived row that differs from the live ledger (and every archived body whose hash does
+    not match): "replay is the audit", so an empty list is the audit passing."""
     diffs: list[Difference] = []
     table = ledger.get_table(live, name)
     for c in live.exec(select(CommentRow).where(CommentRow.table_name == name)).all():
@@ -112,4 +115,5 @@ def records(engine: Engine, table: str, hand: int | None = None) -> list[dict]:
 
 
 def verify_hands(recs: list[dict]) -> list[tuple[dict, list[Check]]]:
+    """Each public hand record with its checks (:func:`nomicpoker.verify.verify_record`)."""
     return [(r, verify_record(r)) for r in recs]

@@ -89,6 +89,8 @@ def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
 
 
 def legal(hand: Hand) -> LegalActions | None:
+    """What the player to act may do now (for the turn notice and the deadline), or None when
+    nobody is to act. Raise bounds are in the ruleset's own amounts (added or raise-to)."""
     i = hand.to_act
     if i is None or hand.result is not None:
         return None
@@ -141,6 +143,7 @@ def next_actor(hand: Hand, start: int) -> int | None:
 
 
 def first_after_button(hand: Hand) -> int:
+    """The seat after the Button, where each round's search for the first to act starts."""
     return (hand.button + 1) % len(hand.seats)
 
 

@@ -43,14 +43,18 @@ ForumFactory = Callable[[str, dict, Path], Forum]
 
 
 def utcnow() -> datetime:
+    """The one clock of the poll cycle; callers and tests pass their own ``now`` instead."""
     return datetime.now(timezone.utc)
 
 
 def iso(moment: datetime) -> str:
+    """A moment as the ledger stores it: UTC, whole seconds, so replays compare as text."""
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
 def default_forum_factory(kind: str, config: dict, state: Path) -> Forum:
+    """The real adapters; tests inject a factory returning fakes (imported late so the poll
+    cycle's import does not pull in praw and BeautifulSoup)."""
     from .adapters.registry import open_forum
 
     return open_forum(kind, config, state)
@@ -175,6 +179,9 @@ def _deadline_due(session: Session, table: TableRow, result, now: datetime) -> b
 
 
 def threads_to_poll(session: Session, table: str) -> list[str]:
+    """The threads of the table's last two hands: the running one, and the one before it,
+    where late comments (an edit, a reveal after the payout) may still arrive and must be
+    archived for the replay to note them. Older threads are closed for good."""
     hands = ledger.hand_rows(session, table)
     out: list[str] = []
     for h in hands[-2:]:
@@ -245,6 +252,9 @@ def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Ta
 
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
                now: Clock, dry_run: bool) -> TableReport:
+    """Archive, adjudicate and post for one table. A known failure becomes ``report.error``
+    (one line) so one broken table does not stop the others; ``dry_run`` rolls everything
+    back and lists what would have been posted."""
     report = TableReport(table_name)
     try:
         with Session(engine) as s:

@@ -61,6 +61,10 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                  dealer: str = "Dealer", issue_decks: bool | None = None, deadline_hours: int | None = None,
                  button: str | None = None, now: Callable[[], datetime] = utcnow,
                  forum_factory: ForumFactory = default_forum_factory) -> TableRow:
+    """Validate and store a new table. Every mistake the Dealer can make on the command line
+    (a bad name, one player, a button not at the table, an unknown ruleset, a bad forum config
+    key) is a coded error (:class:`ServiceError`, ``RulesetError``, ``ForumError``) raised
+    before anything is written, so a failed ``table create`` leaves no half-made table."""
     if not _NAME.match(name or ""):
         raise ServiceError("bad_name", f"table name {name!r}: use letters, digits, '-' and '_' (max 40)")
     players = [p.strip() for p in players if p.strip()]
