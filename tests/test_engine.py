@@ -704,11 +704,13 @@ def test_heads_up_a_big_blind_covering_a_short_small_blind_has_nothing_to_do():
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: heads-up, when the big blind is all in for less than the small blind (a posts 3 of "
-    "10, b on the button posted 5), the engine still gives b the turn ('5 to call' or fold) "
-    "although b already covers a's 3 and nobody can call a raise; pokerkit has no actor and "
-    "runs the board, as the engine does in the mirror case above. A fold then hands a the pot "
-    "(b loses 3 for nothing) and on a forum the hand stalls waiting for a pointless comment"))
+    "BUG: heads-up, when the big blind is all in for no more than the small blind already "
+    "posted (a posts 3 of 10, b on the button posted 5), the engine still gives b the turn "
+    "('5 to call' or fold). docs/engine.md reads Robert's no-limit rule 2 as 'a short big blind "
+    "does not lower the bet to call', but b has already entered the pot for more than a can "
+    "match and nobody can answer a bet, so the 5 would only come back as uncalled; pokerkit has "
+    "no actor and runs the board, as the engine does in the mirror case above. A fold hands a "
+    "the pot (b loses 3 for nothing) and on a forum the hand waits for a pointless comment"))
 def test_heads_up_a_small_blind_covering_a_short_big_blind_has_nothing_to_do():
     assert not _pokerkit_needs_an_action((3, 100))  # pokerkit: a (3) big blind, b the button
     h = start_hand(RR, 1, [("a", 3), ("b", 100)], "b", blinds=(5, 10))
