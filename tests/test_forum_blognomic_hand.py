@@ -26,6 +26,7 @@ from nomicpoker.render import find_tag
 from nomicpoker.store import open_engine
 
 from _bot_kit import fixed_secrets
+from _reference import REF
 from fixtures.blog_sites import EE_ENTRY, PASSWORD, THREAD, USER, Site, dice_html, serve_ee, serve_wordpress
 
 PLAYERS = ("Kevan", "Josh", "Zoë")
@@ -121,6 +122,8 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     flop, notice = act("Zoë", "<p>HAND1 ROUND1 folds</p>")
     # The board is what the fixed deck secret deals (recomputable by `nomicpoker audit verify`).
     assert flop.startswith("Zoë folds. **Flop**: A♦ 9♣ 4♣") and "Pot: 35." in flop
+    # ... and so does the docs' reference implementation, independently of nomicpoker
+    assert REF["board"](fixed_secrets("blognomic-hand").deck, 1) == ["Ad", "9c", "4c", "9s", "4s"]
     assert "**Kevan** to act, nothing to call. Pot: 35." in notice
     # Round 2: Kevan checks, Josh raises 20 (65, pot 55), Kevan calls (65, pot 75): the turn.
     assert "**Josh** to act, nothing to call." in act("Kevan", "<p>HAND1 ROUND2 check</p>")[0]
