@@ -29,7 +29,10 @@ from typing import Callable, Mapping
 from urllib.parse import urljoin, urlsplit
 
 from .base import ForumError, RemoteComment, carries_tag
-from .http import PageCache, PoliteSession, decode, user_agent
+from .http import (
+    DEFAULT_BACKOFF, DEFAULT_DELAY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, PageCache, PoliteSession,
+    decode, user_agent,
+)
 from .siteprofile import SiteProfile, form_fields, load_profile, page_message, parse_page, soup
 
 ENV_USER = "NOMICPOKER_BLOGNOMIC_USER"
@@ -150,10 +153,10 @@ class BlogNomicForum:
         cache_dir = text("cache_dir")
         http = PoliteSession(
             agent=user_agent(text("contact")),
-            delay=number("delay", 2.0),
-            timeout=number("timeout", 30.0) or 30.0,
-            max_retries=int(number("max_retries", 3)),
-            backoff=number("backoff", 5.0),
+            delay=number("delay", DEFAULT_DELAY),
+            timeout=number("timeout", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT,
+            max_retries=int(number("max_retries", DEFAULT_MAX_RETRIES)),
+            backoff=number("backoff", DEFAULT_BACKOFF),
             cache=PageCache(Path(cache_dir).expanduser() if cache_dir else state / "blognomic-cache"),
         )
         return cls(

@@ -30,6 +30,13 @@ from .base import ForumError
 DEFAULT_USER_AGENT = "nomicpoker/0.1 (nomic poker dealer bot; no contact configured)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 300.0
+#: Politeness defaults (a forum's config may change each): seconds between requests, seconds
+#: before a request is given up, retries of a retryable status, and the first backoff (doubled
+#: on each retry).
+DEFAULT_DELAY = 2.0
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_BACKOFF = 5.0
 
 
 @dataclass(frozen=True)
@@ -129,10 +136,10 @@ class PoliteSession:
         self,
         *,
         agent: str = DEFAULT_USER_AGENT,
-        delay: float = 2.0,
-        timeout: float = 30.0,
-        max_retries: int = 3,
-        backoff: float = 5.0,
+        delay: float = DEFAULT_DELAY,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        backoff: float = DEFAULT_BACKOFF,
         cache: PageCache | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,

@@ -42,6 +42,12 @@ Clock = Callable[[], datetime]
 ForumFactory = Callable[[str, dict, Path], Forum]
 
 
+#: Deadlines handled in one run: several players may time out in a row (each timeout moves the
+#: turn on and may start the next player's clock, already expired). The bound keeps a run
+#: finite; any left over are handled by the next run.
+MAX_TIMEOUTS_PER_RUN = 8
+
+
 def utcnow() -> datetime:
     """The one clock of the poll cycle; callers and tests pass their own ``now`` instead."""
     return datetime.now(timezone.utc)
@@ -197,7 +203,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
         report.archived += archive(session, table.name, thread, forum.list_comments(thread), iso(now),
                                    dealer=table.dealer)
     result = fold_for(session, table, state)
-    for _ in range(8):  # several players may time out in a row
+    for _ in range(MAX_TIMEOUTS_PER_RUN):
         if not _deadline_due(session, table, result, now):
             break
         result = fold_for(session, table, state)

@@ -42,6 +42,11 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
 
 
+#: Seconds ``hand start`` waits for a running poll to release the lock (a poll posting to a
+#: slow forum can take a while; cron's polls do not wait at all).
+HAND_START_LOCK_WAIT = 120
+
+
 class ServiceError(CodedError):
     """A Dealer command that cannot be done; ``message`` names what is wrong."""
 
@@ -170,10 +175,11 @@ def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: 
     """Start the next hand under the poll lock (so a cron poll never sends beside it)."""
     state.mkdir(parents=True, exist_ok=True)
     try:
-        with FileLock(str(lock_path(state)), timeout=120):
+        with FileLock(str(lock_path(state)), timeout=HAND_START_LOCK_WAIT):
             return _start_hand(engine, state, table_name, ante, thread, blinds, now, forum_factory)
     except Timeout as exc:
-        raise ServiceError("busy", "a poll has held the lock for two minutes: try again") from exc
+        raise ServiceError("busy", f"a poll has held the lock for {HAND_START_LOCK_WAIT} seconds: "
+                           "try again") from exc
 
 
 def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None,
