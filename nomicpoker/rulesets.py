@@ -33,7 +33,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from .errors import CodedError
 from .ruleset import (
@@ -211,19 +211,8 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
 
     values: dict[str, Any] = {}
     params: dict[str, Citation] = {}
-    raw_params = doc.get("params", {})
-    if not isinstance(raw_params, dict):
-        err("wrong_type", "params", "must be a table of [params.<name>] tables")
-        raw_params = {}
-    for pname, table in raw_params.items():
-        key = f"params.{pname}"
-        if pname not in PARAM_SPECS:
-            err("unknown_key", key, f"unknown parameter{_suggest(pname, PARAM_NAMES)}; allowed: {', '.join(PARAM_NAMES)}")
-            continue
-        if not isinstance(table, dict):
-            err("wrong_type", key, f"must be a table with keys {', '.join(PARAM_KEYS)}; got {_show(table)}")
-            continue
-        _check_keys(table, key, PARAM_KEYS, err)
+    raw_params = doc.get("params")
+    for pname, key, table in _sub_tables(doc, "params", "parameter", PARAM_NAMES, PARAM_KEYS, err):
         if "value" not in table:
             err("missing_key", f"{key}.value", f"missing; {pname} must be {PARAM_SPECS[pname].allowed()}")
         else:
@@ -235,25 +224,14 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
             params[pname] = c
     _check_supported(values, err)
     for pname in PARAM_NAMES:  # (not when the whole [params] table is missing: said once above)
-        if isinstance(doc.get("params"), dict) and pname not in raw_params:
+        if isinstance(raw_params, dict) and pname not in raw_params:
             err("missing_param", f"params.{pname}",
                 f"missing; every parameter must be given: add [params.{pname}] with value "
                 f"({PARAM_SPECS[pname].allowed()}) and cite (the rule sentence it encodes)")
 
     rejections: dict[str, Citation] = {}
-    raw_rej = doc.get("rejections", {})
-    if not isinstance(raw_rej, dict):
-        err("wrong_type", "rejections", "must be a table of [rejections.<code>] tables")
-        raw_rej = {}
-    for code, table in raw_rej.items():
-        key = f"rejections.{code}"
-        if code not in REJECTION_CODES:
-            err("unknown_key", key, f"unknown rejection code{_suggest(code, REJECTION_CODES)}; allowed: {', '.join(REJECTION_CODES)}")
-            continue
-        if not isinstance(table, dict):
-            err("wrong_type", key, f"must be a table with keys {', '.join(REJECTION_KEYS)}; got {_show(table)}")
-            continue
-        _check_keys(table, key, REJECTION_KEYS, err)
+    for code, key, table in _sub_tables(doc, "rejections", "rejection code", REJECTION_CODES,
+                                        REJECTION_KEYS, err):
         c = _citation(table, key, text, err)
         if c is not None:
             rejections[code] = c
@@ -302,6 +280,28 @@ def _missing_top_message(k: str) -> str:
         "text": 'missing; name the rule text file next to this one, e.g. text = "rule.txt"',
         "params": "missing; every parameter needs a [params.<name>] table with value and cite",
     }[k]
+
+
+def _sub_tables(doc: dict[str, Any], section: str, label: str, names: tuple[str, ...],
+                keys: tuple[str, ...], err: Report) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """``(name, dotted key, table)`` for each well-formed ``[section.<name>]`` table; an unknown
+    name, a non-table or an unknown key inside is reported (and the entry skipped, for the
+    first two), so one pass finds every problem."""
+    raw = doc.get(section, {})
+    if not isinstance(raw, dict):
+        placeholder = "<code>" if section == "rejections" else "<name>"
+        err("wrong_type", section, f"must be a table of [{section}.{placeholder}] tables")
+        return
+    for name, table in raw.items():
+        key = f"{section}.{name}"
+        if name not in names:
+            err("unknown_key", key, f"unknown {label}{_suggest(name, names)}; allowed: {', '.join(names)}")
+            continue
+        if not isinstance(table, dict):
+            err("wrong_type", key, f"must be a table with keys {', '.join(keys)}; got {_show(table)}")
+            continue
+        _check_keys(table, key, keys, err)
+        yield name, key, table
 
 
 def _check_keys(table: dict[str, Any], key: str, allowed: tuple[str, ...], err: Report) -> None:
