@@ -95,15 +95,19 @@ class DrawPhase:
                      f"when the Hole Card Draw deadline passed ({at})", cite_as="require_hand_and_round")
         return True
 
+    def _no_draws(self, rev: Revision, number: int, what: str) -> bool:
+        """Reject a draw comment at a table with one shared deck, which has no draws (True)."""
+        if self.rules.deck != "shared":
+            return False
+        self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+                     f"one deck, sent to you privately: there is no {what}")
+        return True
+
     def _dice(self, rev: Revision, h: "_HandState", intent) -> None:
         number = h.start.number
         p = rev.author
         sides = tuple(intent.dice or ())
-        if self.rules.deck == "shared":
-            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
-                         "one deck, sent to you privately: there is no Hole Card Draw")
-            return
-        if self._folded_out(rev, h):
+        if self._no_draws(rev, number, "Hole Card Draw") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws or p in h.pairs:
             self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
@@ -144,11 +148,7 @@ class DrawPhase:
 
     def _draw(self, rev: Revision, h: "_HandState", intent) -> None:
         number, p = h.start.number, rev.author
-        if self.rules.deck == "shared":
-            self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
-                         "one deck, sent to you privately: there is no draw statement")
-            return
-        if self._folded_out(rev, h):
+        if self._no_draws(rev, number, "draw statement") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws:
             self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
