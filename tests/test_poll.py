@@ -311,3 +311,30 @@ def test_a_stated_call_amount_that_differs_is_rejected_never_corrected(tmp_path)
     assert t.gndt()["bob"] == (95, "x", 5) and t.gndt()["alice"] == (75, "-", 25)
     t.act("bob", "HAND1 ROUND1 call 20")  # the right amount is accepted
     assert t.gndt()["bob"] == (75, "-", 25) and t.gndt()["carol"][1] == "x"
+
+
+def test_an_action_in_a_finished_hand_s_thread_is_rejected_once_and_never_acts_in_the_new_hand(tmp_path):
+    """The poll still reads the previous hand's story post; an action typed there (even one
+    naming the running hand) gets one `hand_over` reply and changes nothing at the table."""
+    from nomicpoker.demo import Player
+
+    t = Table(tmp_path, players=("alice", "bob"))
+    t.start(ante=5)  # button bob: alice first
+    t.draw(1)
+    t.act("alice", "HAND1 ROUND1 folds")  # bob takes the 10 of antes: alice 95, bob 105
+    old = t.thread
+    t.start(ante=5)  # button alice: bob first; alice 90, bob 100, pot 10
+    assert t.thread != old
+    t.draw(2)
+    t.new_dealer()
+    assert t.gndt() == {"alice": (90, "-", 5), "bob": (100, "x", 5)}
+    in_old = Player("bob", t.forum, old)
+    stale = in_old.say("HAND1 ROUND1 raise 10")
+    current = in_old.say("HAND2 ROUND1 raise 10")  # the right hand, the wrong thread
+    t.run()
+    t.run()
+    for cid in (stale, current):
+        replies = [c.body for c in t.forum.list_comments(old) if c.author == "Dealer" and c.parent_id == cid]
+        assert len(replies) == 1 and "`hand_over`" in replies[0], replies
+    assert t.gndt() == {"alice": (90, "-", 5), "bob": (100, "x", 5)}
+    assert t.new_dealer() == []  # nothing in the running hand's thread
