@@ -716,3 +716,19 @@ def test_heads_up_a_small_blind_covering_a_short_big_blind_has_nothing_to_do():
     h = start_hand(RR, 1, [("a", 3), ("b", 100)], "b", blinds=(5, 10))
     # a is all in for 3; b has 5 in: the 2 above a's 3 are uncalled and go back at the end
     assert need(h).kind == "board"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "BUG: under own decks (blognomic-2008) a reveal of the same card twice, 'HAND1 reveal 7h "
+    "7h', is accepted and ranked (alice shows 7♥ 7♥, two pair). A player's two hole cards are "
+    "two positions of one deck, which holds each card once, so the pair cannot exist; with own "
+    "decks the reveal is otherwise unchecked, so this is a free way to claim a pocket pair"))
+def test_a_reveal_of_the_same_card_twice_is_refused_under_own_decks():
+    h = start_hand(BLOG, 1, [("alice", 10), ("bob", 10)], "bob", ante=1)
+    h = play(h, braise("alice", 1, 1), bcall("bob", 1), DealBoard(("2c", "3d", "4h")),
+             bcheck("alice", 2), bcheck("bob", 2), DealBoard(("5s",)), bcheck("alice", 3),
+             bcheck("bob", 3), DealBoard(("Kd",)), bcheck("alice", 4), bcheck("bob", 4))
+    r = apply(h, Reveal("alice", ("7h", "7h")))
+    assert isinstance(r, Rejection), "two copies of one card from one deck were accepted"
+    # the board may repeat a hole card (another deck): that stays allowed
+    play(h, Reveal("alice", ("Kd", "7h")))
