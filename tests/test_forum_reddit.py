@@ -295,21 +295,11 @@ def _dealer_posts_after_three_polls(fake, tmp_path, config_extra: dict) -> list[
     return counts
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: docs (registry.py, docs/forums.md) say a reddit table's `dealer` defaults to the "
-    "authenticated account, but service.create_table stores TableRow.dealer = "
-    "config.get('dealer', 'Dealer'), so the adjudicator (rev.author == dealer) takes the "
-    "Dealer's own comments (author PokerDealer) for a player's: it answers its own hand-start "
-    "comment with an `ambiguous` rejection, then that reply, one new post per poll forever"))
 def test_without_a_dealer_key_the_dealer_s_own_comments_are_still_ignored(fake, creds_env, tmp_path) -> None:
     counts = _dealer_posts_after_three_polls(fake, tmp_path, {})
     assert counts == [1, 1, 1]  # the hand-start comment only
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: Reddit user names are case-insensitive and the adapter compares them casefolded, but "
-    "the adjudicator compares rev.author == table.dealer exactly, so `dealer: pokerdealer` for "
-    "the account PokerDealer makes the Dealer reply to its own comments on every poll"))
 def test_a_dealer_name_in_another_case_still_ignores_the_dealer_s_own_comments(fake, creds_env, tmp_path) -> None:
     counts = _dealer_posts_after_three_polls(fake, tmp_path, {"dealer": USER.lower()})
     assert counts == [1, 1, 1]
@@ -318,3 +308,29 @@ def test_a_dealer_name_in_another_case_still_ignores_the_dealer_s_own_comments(f
 def test_with_the_dealer_key_as_reddit_spells_it_every_poll_is_quiet(fake, creds_env, tmp_path) -> None:
     """The control for the two tests above: the same table, quiet when configured exactly."""
     assert _dealer_posts_after_three_polls(fake, tmp_path, {"dealer": USER}) == [1, 1, 1]
+
+
+def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as_entities(fake, creds_env, tmp_path) -> None:
+    """Reddit's API sends ``> quoted`` as ``&gt; quoted`` (the fake does too, like Reddit):
+    the quote must still be read as a quote, and the unquoted control as an attempt."""
+    from sqlmodel import Session
+
+    from nomicpoker import ledger, poll, service
+    from nomicpoker.store import open_engine
+
+    state = tmp_path / "state"
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1", "dealer": USER}
+    service.create_table(engine, state, "T", ["alice", "bob"], 100, forum="reddit",
+                         forum_config=config, issue_decks=False)
+    assert not service.start_hand(engine, state, "T", 5, thread=SUB).report.error
+    quoted = fake.add("bob", "> HAND1 ROUND1 raise 10 & more\n\nthat was someone else, not me")
+    assert "&gt; HAND1" in fake.json_of(quoted, 0)["data"]["body"]  # as Reddit sends it
+    plain = fake.add("bob", "HAND1 ROUND1 raise 10")
+    assert poll.poll(engine, state).ok
+    with Session(engine) as s:
+        status = {v.forum_id: v.status for v in ledger.stored_rows(s, "T", "verdict")}
+    assert status[f"t1_{quoted.id}"] == "chat"
+    assert status[f"t1_{plain.id}"] == "rejected"  # an attempt (before the draws), answered
+    replies = [c for c in fake.comments if c.author == USER and c.parent in (f"t1_{quoted.id}", f"t1_{plain.id}")]
+    assert [c.parent for c in replies] == [f"t1_{plain.id}"]
