@@ -357,3 +357,29 @@ def test_a_malformed_hole_card_draw_quotes_the_draw_sentence_not_the_raise_sente
     assert "was not accepted" in reply and "HAND#1 DICE52 DICE52" in reply  # rejected, saying the form
     assert draw_sentence in reply, reply
     assert "raise" not in reply.lower(), reply
+
+
+def test_one_table_whose_forum_fails_does_not_stop_another_and_the_run_exits_1(tmp_path):
+    """Cron runs one poll for every table: a broken forum is reported for its table, in one
+    line, while the other table is adjudicated and answered as usual."""
+    from nomicpoker import service
+
+    t = ready(tmp_path, players=("alice", "bob"))
+    broken = tmp_path / "elsewhere" / "forum.db"
+    service.create_table(t.engine, t.state, "U", ["carol", "dave"], 100, forum="local",
+                         forum_config={"path": str(broken)})
+    assert not service.start_hand(t.engine, t.state, "U", 5).report.error
+    broken.unlink()
+    broken.mkdir()  # U's forum file is now a directory: it cannot be opened
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    report = t.poll()
+    by_name = {r.table: r for r in report.tables}
+    assert not report.ok
+    assert by_name["T"].error == "" and by_name["T"].sent == 1
+    assert "cannot open the local forum" in by_name["U"].error
+    # T moved on: alice 100 - 5 - 20 = 75, bob to act
+    assert t.gndt() == {"alice": (75, "-", 25), "bob": (95, "x", 5)}
+    res = CliRunner().invoke(app, ["poll", "--state", str(t.state)])
+    assert res.exit_code == 1
+    failed = [ln for ln in res.output.splitlines() if "FAILED" in ln]
+    assert len(failed) == 1 and failed[0].startswith("U: FAILED"), res.output
