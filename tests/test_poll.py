@@ -383,3 +383,34 @@ def test_one_table_whose_forum_fails_does_not_stop_another_and_the_run_exits_1(t
     assert res.exit_code == 1
     failed = [ln for ln in res.output.splitlines() if "FAILED" in ln]
     assert len(failed) == 1 and failed[0].startswith("U: FAILED"), res.output
+
+
+def test_poll_quiet_prints_nothing_unless_something_failed_and_table_limits_the_run(tmp_path):
+    """The crontab line of the README runs `poll --quiet`: silent when all went well (cron mails
+    any output), the one failure line otherwise. `--table` polls only that table."""
+    from nomicpoker import service
+
+    t = ready(tmp_path, players=("alice", "bob"))
+    run = CliRunner().invoke
+    st = ["--state", str(t.state)]
+    res = run(app, ["poll", "--quiet"] + st)
+    assert (res.exit_code, res.output) == (0, "")  # nothing new
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    res = run(app, ["poll", "--quiet"] + st)
+    assert (res.exit_code, res.output) == (0, "")  # work done, quietly
+    assert t.gndt()["alice"] == (75, "-", 25)
+    # a second table whose forum cannot be opened
+    broken = tmp_path / "elsewhere" / "forum.db"
+    service.create_table(t.engine, t.state, "U", ["carol", "dave"], 100, forum="local",
+                         forum_config={"path": str(broken)})
+    assert not service.start_hand(t.engine, t.state, "U", 5).report.error
+    broken.unlink()
+    broken.mkdir()
+    res = run(app, ["poll", "--quiet"] + st)
+    assert res.exit_code == 1
+    assert len(res.output.splitlines()) == 1 and res.output.startswith("U: FAILED"), res.output
+    # --table T leaves U alone: it succeeds
+    t.p["bob"].say("HAND1 ROUND1 call")
+    res = run(app, ["poll", "--table", "T"] + st)
+    assert res.exit_code == 0 and "U:" not in res.output and res.output.startswith("T: "), res.output
+    assert t.gndt()["bob"] == (75, "-", 25)
