@@ -132,3 +132,32 @@ def test_show_of_a_broken_copy_lists_every_error_on_stderr(amended):
     assert r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 2 and all(line.startswith("error: ") for line in lines)
+
+
+@pytest.mark.parametrize("name", ["blognomic-2008", "roberts-nlhe"])
+def test_show_prints_each_parameter_s_own_cited_sentence(name):
+    """Issue 2: `rules show NAME` prints every parameter with its rule sentence. The sentences
+    are read from the TOML with tomllib here, not through the loader under test."""
+    import tomllib
+
+    doc = tomllib.loads((RULES_DIR / name / "ruleset.toml").read_text(encoding="utf-8"))
+    params = doc["params"]
+    assert len(params) >= 10
+    r = runner.invoke(app, ["rules", "show", name])
+    assert r.exit_code == 0
+    import re
+
+    # the output in blocks: a "  key = value" line and the lines under it, up to the next one
+    blocks: dict[str, str] = {}
+    current = None
+    for line in r.stdout.splitlines():
+        m = re.match(r"^  (\w+) = ", line)
+        if m:
+            current = m.group(1)
+            blocks[current] = line
+        elif current is not None:
+            blocks[current] += " " + line
+    assert set(params) <= set(blocks), sorted(set(params) - set(blocks))
+    for key, spec in params.items():
+        cite = " ".join(spec["cite"].split())
+        assert cite in " ".join(blocks[key].split()), (key, cite)
