@@ -209,7 +209,7 @@ class _Folder(DrawPhase):
     # -- comments ---------------------------------------------------------------------------
 
     def comment(self, rev: Revision) -> None:
-        if rev.author == self.c.dealer:
+        if self.c.is_dealer(rev.author):
             return
         number = self.by_thread.get(rev.thread)
         h = self.hands.get(number) if number is not None else None
@@ -278,7 +278,7 @@ class _Folder(DrawPhase):
             self._verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted
-        if key in noted or rev.author == self.c.dealer:
+        if key in noted or self.c.is_dealer(rev.author):
             self._verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
             return
         noted.add(key)

@@ -35,6 +35,17 @@ class TableConfig:
     forum_roller: bool = False  # the forum rolls dice itself (BlogNomic)
     deadline_hours: int | None = None
 
+    def is_dealer(self, author: str) -> bool:
+        """Whether ``author`` is the Dealer's account. Case-insensitive, as Reddit and
+        BlogNomic account names are (and as their adapters compare them): a table configured
+        with ``pokerdealer`` must not adjudicate the comments of the account PokerDealer."""
+        return same_account(author, self.dealer)
+
+
+def same_account(a: str, b: str) -> bool:
+    """Forum account names compare case-insensitively."""
+    return a.casefold() == b.casefold()
+
 
 @dataclass(frozen=True)
 class HandStart:

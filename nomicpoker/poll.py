@@ -34,6 +34,7 @@ from . import ledger
 from .adapters.base import Forum, ForumError, RemoteComment
 from .adjudicator import fold_table
 from .draws import DRAW_TIMEOUT
+from .fold_types import same_account
 from .errors import CodedError
 from .paths import lock_path
 from .store import CommentRow, DealerEventRow, OutboxRow, TableRow, dumps, loads, transaction
@@ -140,7 +141,7 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         session.add(row)
         session.flush()
         latest[c.id] = row
-        added += c.author != dealer
+        added += dealer is None or not same_account(c.author, dealer)
     return added
 
 

@@ -37,6 +37,7 @@ from .render import find_tag, reference_tag
 from .rulesets import load_ruleset
 from .store import HandRow, TableRow, dumps, loads, transaction
 from .errors import CodedError
+from .fold_types import same_account
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
@@ -78,7 +79,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     if len(set(players)) != len(players):
         raise ServiceError("bad_players", "a player is listed twice in --players")
     for p in players:
-        if not _PLAYER.match(p) or p == dealer:
+        if not _PLAYER.match(p):
             raise ServiceError("bad_players", f"player name {p!r} is not allowed")
     if money <= 0:
         raise ServiceError("bad_money", f"--money must be a positive whole number, not {money}")
@@ -100,8 +101,14 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                                "credentials in the environment or an owner-only file (docs/forums.md)")
     if forum == "local":
         config.setdefault("dealer", dealer)
-    dealer = str(config.get("dealer", dealer))
-    forum_factory(forum, config, state)  # ForumError('config') names a bad key now, not at poll
+    opened = forum_factory(forum, config, state)  # ForumError('config') names a bad key now, not at poll
+    if "dealer" in config:
+        dealer = str(config["dealer"])
+    else:  # the adapter's default: the authenticated account (Reddit, BlogNomic; docs/forums.md)
+        dealer = str(getattr(opened, "dealer", dealer))
+    for p in players:  # the fold ignores the Dealer's comments: no player may share its account
+        if same_account(p, dealer):
+            raise ServiceError("bad_players", f"player name {p!r} is not allowed: it is the Dealer's account")
     if issue_decks is None:
         issue_decks = forum != "blognomic"
     with transaction(engine) as s:
