@@ -126,11 +126,17 @@ class DealerEventRow(SQLModel, table=True):
 # --------------------------------------------------------------------------- derived
 
 
-class VerdictRow(SQLModel, table=True):
-    __tablename__ = "np_verdict"
+class _Derived(SQLModel):
+    """The columns every derived row has: its table and its place (``seq``) in the fold's
+    output, by which audit lines live and replayed rows up."""
+
     id: Optional[int] = Field(default=None, primary_key=True)
     table_name: str = Field(index=True)
     seq: int
+
+
+class VerdictRow(_Derived, table=True):
+    __tablename__ = "np_verdict"
     hand: Optional[int] = None
     thread: str
     forum_id: str
@@ -143,13 +149,10 @@ class VerdictRow(SQLModel, table=True):
     canonical: str = ""
 
 
-class EntryRow(SQLModel, table=True):
+class EntryRow(_Derived, table=True):
     """One change of one GNDT cell: the change log."""
 
     __tablename__ = "np_entry"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: Optional[int] = None
     player: str
     column: str  # Money | Turn | Pot
@@ -158,12 +161,9 @@ class EntryRow(SQLModel, table=True):
     cause: str
 
 
-class OutboxRow(SQLModel, table=True):
+class OutboxRow(_Derived, table=True):
     __tablename__ = "np_outbox"
-    id: Optional[int] = Field(default=None, primary_key=True)
     key: str = Field(index=True, unique=True)  # the reference tag key
-    table_name: str = Field(index=True)
-    seq: int
     hand: Optional[int] = None
     kind: str  # comment | private
     thread: str = ""
@@ -176,11 +176,8 @@ class OutboxRow(SQLModel, table=True):
     sent_at: Optional[str] = None  # (shell)
 
 
-class DiceRow(SQLModel, table=True):
+class DiceRow(_Derived, table=True):
     __tablename__ = "np_dice"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     comment_id: str
     player: str
@@ -190,22 +187,16 @@ class DiceRow(SQLModel, table=True):
     source: str  # bot | forum
 
 
-class DeckRow(SQLModel, table=True):
+class DeckRow(_Derived, table=True):
     __tablename__ = "np_deck"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     player: str
     source: str  # issued | own
     checksum: str
 
 
-class DrawRow(SQLModel, table=True):
+class DrawRow(_Derived, table=True):
     __tablename__ = "np_draw"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     player: str
     comment_id: str
@@ -213,34 +204,25 @@ class DrawRow(SQLModel, table=True):
     checksum: str
 
 
-class RevealRow(SQLModel, table=True):
+class RevealRow(_Derived, table=True):
     __tablename__ = "np_reveal"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     player: str
     comment_id: str
     cards: str  # JSON list
 
 
-class BoardRow(SQLModel, table=True):
+class BoardRow(_Derived, table=True):
     __tablename__ = "np_board"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     street: str  # flop | turn | river
     cards: str  # JSON list
 
 
-class HandEndRow(SQLModel, table=True):
+class HandEndRow(_Derived, table=True):
     """A hand's end: its result and the published secrets (only ever written after the end)."""
 
     __tablename__ = "np_hand_end"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    seq: int
     hand: int
     secrets: str  # JSON {deck, dice, decks} hex
     payouts: str  # JSON {player: amount}
