@@ -334,3 +334,28 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
     assert status[f"t1_{plain.id}"] == "rejected"  # an attempt (before the draws), answered
     replies = [c for c in fake.comments if c.author == USER and c.parent in (f"t1_{quoted.id}", f"t1_{plain.id}")]
     assert [c.parent for c in replies] == [f"t1_{plain.id}"]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "BUG: Reddit user names are case-insensitive (u/Alice and u/alice are one account, and "
+    "Reddit returns its own spelling), but a seated player is matched by exact name: a table "
+    "created with --players alice answers the real player's comments, which Reddit signs "
+    "'Alice', with `not_seated`. The Dealer's own name is now compared case-insensitively; "
+    "the players' are not"))
+def test_a_reddit_player_is_recognised_whatever_the_case_of_the_seat_name(fake, creds_env, tmp_path) -> None:
+    from sqlmodel import Session
+
+    from nomicpoker import ledger, poll, service
+    from nomicpoker.store import open_engine
+
+    state = tmp_path / "state"
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1", "dealer": USER}
+    service.create_table(engine, state, "T", ["alice", "bob"], 100, forum="reddit",
+                         forum_config=config, issue_decks=False)
+    assert not service.start_hand(engine, state, "T", 5, thread=SUB).report.error
+    draw = fake.add("Alice", "HAND#1 DICE52 DICE52")  # as Reddit spells the account
+    assert poll.poll(engine, state).ok
+    with Session(engine) as s:
+        (verdict,) = [v for v in ledger.stored_rows(s, "T", "verdict") if v.forum_id == f"t1_{draw.id}"]
+    assert verdict.status == "accepted", (verdict.code, verdict.message)
