@@ -91,6 +91,12 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
     for c in cards:
         if c not in _DECK:
             return reject(hand, "bad_card", f"{c!r} is not a card")
+    if not s.hole and hand.ruleset.deck == "per_player" and len(set(cards)) < len(cards):
+        # The hole cards are positions of the player's own deck, which holds each card once;
+        # unchecked otherwise, a repeated card would be a free pocket pair.
+        return reject(hand, "false_reveal",
+                      f"{ev.player}'s hole cards are different positions of one deck, which holds "
+                      f"each card once: {' '.join(cards)} cannot be them")
     if s.hole and sorted(s.hole) != sorted(cards):
         return reject(hand, "false_reveal",
                       f"{ev.player} was dealt {' '.join(s.hole)}, not {' '.join(cards)}")

@@ -718,11 +718,6 @@ def test_heads_up_a_small_blind_covering_a_short_big_blind_has_nothing_to_do():
     assert need(h).kind == "board"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: under own decks (blognomic-2008) a reveal of the same card twice, 'HAND1 reveal 7h "
-    "7h', is accepted and ranked (alice shows 7♥ 7♥, two pair). A player's two hole cards are "
-    "two positions of one deck, which holds each card once, so the pair cannot exist; with own "
-    "decks the reveal is otherwise unchecked, so this is a free way to claim a pocket pair"))
 def test_a_reveal_of_the_same_card_twice_is_refused_under_own_decks():
     h = start_hand(BLOG, 1, [("alice", 10), ("bob", 10)], "bob", ante=1)
     h = play(h, braise("alice", 1, 1), bcall("bob", 1), DealBoard(("2c", "3d", "4h")),

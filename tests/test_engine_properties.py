@@ -45,8 +45,8 @@ def _tag(rs, h: Hand) -> dict:
 
 
 def _cards(data, rs, h: Hand, k: int) -> tuple[str, ...]:
-    if rs.deck == "per_player":  # own decks: repeats allowed
-        return tuple(data.draw(st.lists(st.sampled_from(FULL_DECK), min_size=k, max_size=k)))
+    if rs.deck == "per_player":  # own decks: repeats across decks allowed, not in one deck
+        return tuple(data.draw(st.lists(st.sampled_from(FULL_DECK), min_size=k, max_size=k, unique=True)))
     used = set(h.board)
     for s in h.seats:
         used.update(s.hole)
