@@ -108,13 +108,14 @@ class _Folder(DrawPhase):
                   message=message, citation=citation, canonical=canonical)
 
     def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
-                cite_as: str | None = None) -> None:
+                cite_as: str | None = None, hint: str | None = None) -> None:
         """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
-        when the code's own sentence is not the one this case rests on."""
+        when the code's own sentence is not the one this case rests on, and with ``hint`` when
+        the code's usual advice does not fit it either."""
         citation = self.rules.cite(cite_as or code) or self.rules.cite(code)
         self._verdict(rev, hand, "rejected", code, message, citation)
         self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
-                                                   message, citation, key),
+                                                   message, citation, key, hint),
                    rev.thread, reply_to=rev.forum_id)
 
     # -- the GNDT ---------------------------------------------------------------------------

@@ -114,9 +114,12 @@ class DrawPhase:
                          f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
                          if p in h.pairs else f"Hole Card Draws are over in hand {number}")
             return
+        draw_form = f"HAND#{number} DICE52 DICE52"
         if sides != (52, 52):
+            # "unparseable" usually cites the Raise sentence; a draw rests on the draw sentence.
             self._reject(rev, number, "unparseable",
-                         f"a Hole Card Draw is HAND#{number} DICE52 DICE52 (two 52-sided dice)")
+                         f"a Hole Card Draw is {draw_form} (two 52-sided dice)", cite_as="deck",
+                         hint=f"Make a Hole Card Draw comment: `{draw_form}`.")
             return
         if self.c.forum_roller:
             results = tuple(rev.dice[:2])

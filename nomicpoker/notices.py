@@ -63,8 +63,9 @@ def hole_message(player: str, number: int, cards: Sequence[str]) -> str:
             "commitment is in the hand-start comment.\n")
 
 
-def rejection(author: str, ref: str, code: str, message: str, citation: str, key: str) -> str:
-    return render.rejection(author, ref, code, message, citation, key=key)
+def rejection(author: str, ref: str, code: str, message: str, citation: str, key: str,
+              hint: str | None = None) -> str:
+    return render.rejection(author, ref, code, message, citation, key=key, hint=hint)
 
 
 def edit_noted(author: str, ref: str, key: str, status: str = "", canonical: str = "", code: str = "") -> str:

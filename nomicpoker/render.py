@@ -333,13 +333,15 @@ _HINTS = {
 }
 
 
-def rejection(author: str, comment_ref: str, code: str, message: str, citation: str, *, key: str) -> str:
+def rejection(author: str, comment_ref: str, code: str, message: str, citation: str, *, key: str,
+              hint: str | None = None) -> str:
     """A refused comment: who and which comment, the code and the reason, the rule sentence it
-    rests on as a quotation, and what to do instead when that is obvious."""
+    rests on as a quotation, and what to do instead when that is obvious (``hint``, else the
+    code's usual one: a code shared by betting and drawing needs the case's own)."""
     parts = [f"{_name(author)}: your comment {_ref(comment_ref)} was not accepted ({_code(code)}): {md_escape(message)}"]
     if citation:
         parts.append("The rule:\n\n" + _quote(citation))
-    hint = _HINTS.get(code)
+    hint = _HINTS.get(code) if hint is None else hint
     if hint:
         parts.append(hint)
     return _finish(parts, key)

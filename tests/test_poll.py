@@ -341,11 +341,6 @@ def test_an_action_in_a_finished_hand_s_thread_is_rejected_once_and_never_acts_i
     assert t.new_dealer() == []  # nothing in the running hand's thread
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: a malformed Hole Card Draw ('HAND#1 DICE6 DICE6', one die, three dice) is rejected as "
-    "`unparseable`, whose citation is fixed to the Raise sentence of the rule, with the hint "
-    "'Use the form the turn notice shows, e.g. HAND3 ROUND1 raise 20': the reply quotes a rule "
-    "sentence the draw does not rest on and tells a player who is drawing to raise"))
 @pytest.mark.parametrize("body", ["HAND#1 DICE6 DICE6", "HAND#1 DICE52", "HAND#1 DICE52 DICE52 DICE52"])
 def test_a_malformed_hole_card_draw_quotes_the_draw_sentence_not_the_raise_sentence(tmp_path, body):
     # the rule sentence the Hole Card Draw rests on (rules/blognomic-2008/rule.txt, as enacted)
