@@ -27,7 +27,7 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import engine, grammar, markup
@@ -212,6 +212,9 @@ class _Folder(DrawPhase):
     def comment(self, rev: Revision) -> None:
         if self.c.is_dealer(rev.author):
             return
+        name = self.c.seat_name(rev.author)
+        if name != rev.author:  # account names are case-insensitive: act as the seat's spelling
+            rev = replace(rev, author=name)
         number = self.by_thread.get(rev.thread)
         h = self.hands.get(number) if number is not None else None
         if rev.revision > 1:

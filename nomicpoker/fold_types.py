@@ -41,6 +41,13 @@ class TableConfig:
         with ``pokerdealer`` must not adjudicate the comments of the account PokerDealer."""
         return same_account(author, self.dealer)
 
+    def seat_name(self, author: str) -> str:
+        """The table's spelling of a player's account (Reddit signs comments with its own
+        spelling: ``Alice`` for a player seated as ``alice``); other authors as they are."""
+        if author in self.players:
+            return author
+        return next((p for p in self.players if same_account(p, author)), author)
+
 
 def same_account(a: str, b: str) -> bool:
     """Forum account names compare case-insensitively."""

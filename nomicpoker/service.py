@@ -76,7 +76,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     players = [p.strip() for p in players if p.strip()]
     if len(players) < 2:
         raise ServiceError("bad_players", "a table needs at least two players (--players alice,bob)")
-    if len(set(players)) != len(players):
+    if len({p.casefold() for p in players}) != len(players):  # account names ignore case
         raise ServiceError("bad_players", "a player is listed twice in --players")
     for p in players:
         if not _PLAYER.match(p):

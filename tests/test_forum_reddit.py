@@ -336,12 +336,6 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
     assert [c.parent for c in replies] == [f"t1_{plain.id}"]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: Reddit user names are case-insensitive (u/Alice and u/alice are one account, and "
-    "Reddit returns its own spelling), but a seated player is matched by exact name: a table "
-    "created with --players alice answers the real player's comments, which Reddit signs "
-    "'Alice', with `not_seated`. The Dealer's own name is now compared case-insensitively; "
-    "the players' are not"))
 def test_a_reddit_player_is_recognised_whatever_the_case_of_the_seat_name(fake, creds_env, tmp_path) -> None:
     from sqlmodel import Session
 
