@@ -86,6 +86,8 @@ _AMOUNT_LEAD = re.compile(rf"{_SP}*[:=,]?{_SP}*")
 _AMOUNT = re.compile(
     rf"(?P<neg>[-−–]{_SP}*)?\$?{_SP}*(?P<num>[0-9]{{1,3}}(?:,[0-9]{{3}})+(?![0-9])|[0-9]+)"
     r"(?P<frac>[.,][0-9]+)?", _F)
+#: Letters glued to an amount (``5k``, ``1e3``): the whole token is refused, never truncated.
+_GLUED = re.compile(r"[^\W_]*")
 _UNIT = re.compile(rf"{_SP}*(?:chips?|coins?|money)(?![A-Za-z])", _F)
 _RANK_WORD = (r"(?:10|[2-9]|[ajqkt]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
               r"|ace|deuce|trey)")
@@ -238,6 +240,11 @@ class _Parser:
                           "least 1 chip.", start, m.end())
         end = m.end()
         u = _UNIT.match(self.s, end)
+        if u is None and end < len(self.s) and self.s[end].isalpha():
+            # "raise 5k", "raise 1e3", "raise 2o": taking the leading digits would be a guess
+            glued = _GLUED.match(self.s, end).end()
+            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{self.frag(start, glued)}" is not '
+                          "a whole number of chips: write the amount in digits alone.", start, glued)
         return value, (u.end() if u else end)
 
     def cards(self, start: int, pos: int) -> tuple[tuple[str, ...], int]:
