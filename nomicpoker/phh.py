@@ -28,6 +28,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from .actions import Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal
+from .errors import CodedError
 from .engine import Hand, Rejection, apply, need, start_hand
 from .ruleset import Ruleset
 
@@ -36,8 +37,12 @@ CORE_FIELDS = ("variant", "ante_trimming_status", "antes", "blinds_or_straddles"
                "starting_stacks", "actions")
 
 
-class PhhError(ValueError):
-    """A file that is not a usable PHH hand: the message says what is wrong."""
+class PhhError(CodedError, ValueError):
+    """A file that is not a usable PHH hand: the message says what is wrong. ``code`` is
+    ``bad_phh``; a ValueError too, as parsing errors are."""
+
+    def __init__(self, message: str, code: str = "bad_phh") -> None:
+        super().__init__(code, message)
 
 
 @dataclass(frozen=True)
