@@ -147,30 +147,31 @@ def _classify5(cards: Sequence[Card], with_order: bool = True) -> tuple[int, lis
     return pattern, group_ranks, by_group
 
 
+#: The name of each category, from its first two tiebreak ranks: ``{a}``/``{b}`` is a rank's
+#: name ("Seven"), ``{as}``/``{bs}`` its plural ("Sevens"). Scheme in docs/evaluator.md.
+_NAME_FORMS: dict[int, str] = {
+    FIVE_OF_A_KIND: "Five of a Kind, {as}",
+    STRAIGHT_FLUSH: "Straight Flush, {a} high",
+    FOUR_OF_A_KIND: "Four of a Kind, {as}",
+    FULL_HOUSE: "Full House, {as} over {bs}",
+    FLUSH: "Flush, {a} high",
+    STRAIGHT: "Straight, {a} high",
+    THREE_OF_A_KIND: "Three of a Kind, {as}",
+    TWO_PAIR: "Two Pair, {as} and {bs}",
+    ONE_PAIR: "Pair of {as}",
+    HIGH_CARD: "High Card, {a}",
+}
+
+
 def _name(category: int, tiebreak: list[int]) -> str:
     """Human name; scheme documented in docs/evaluator.md."""
-    one = lambda r: RANK_NAMES[_RANK_CHAR[r]]  # noqa: E731
-    many = lambda r: RANK_PLURALS[_RANK_CHAR[r]]  # noqa: E731
-    a = tiebreak[0]
-    if category == FIVE_OF_A_KIND:
-        return f"Five of a Kind, {many(a)}"
-    if category == STRAIGHT_FLUSH:
-        return "Royal Flush" if a == 14 else f"Straight Flush, {one(a)} high"
-    if category == FOUR_OF_A_KIND:
-        return f"Four of a Kind, {many(a)}"
-    if category == FULL_HOUSE:
-        return f"Full House, {many(a)} over {many(tiebreak[1])}"
-    if category == FLUSH:
-        return f"Flush, {one(a)} high"
-    if category == STRAIGHT:
-        return f"Straight, {one(a)} high"
-    if category == THREE_OF_A_KIND:
-        return f"Three of a Kind, {many(a)}"
-    if category == TWO_PAIR:
-        return f"Two Pair, {many(a)} and {many(tiebreak[1])}"
-    if category == ONE_PAIR:
-        return f"Pair of {many(a)}"
-    return f"High Card, {one(a)}"
+    if category == STRAIGHT_FLUSH and tiebreak[0] == 14:
+        return "Royal Flush"
+    ranks = [_RANK_CHAR[r] for r in tiebreak[:2]]
+    words = {"a": RANK_NAMES[ranks[0]], "as": RANK_PLURALS[ranks[0]]}
+    if len(ranks) > 1:
+        words.update(b=RANK_NAMES[ranks[1]], bs=RANK_PLURALS[ranks[1]])
+    return _NAME_FORMS[category].format_map(words)
 
 
 def _value5(cards: Sequence[Card]) -> int:
