@@ -8,6 +8,9 @@ of three 32-byte secrets the shell draws at hand start with ``secrets.token_byte
 - ``dice``  -> the dice roller (:func:`roll`),
 - ``decks`` -> the Trading Post decks issued to players (:func:`issue_deck`).
 
+:class:`HandSecrets` holds the three as one value (the shell's
+:mod:`nomicpoker.secrets_store` generates and keeps them).
+
 The hand-start comment posts :func:`commitment` of each; the secrets themselves are published
 when the hand ends, and anyone can then recompute everything (:mod:`nomicpoker.verify`, or the
 few-line reference implementation in docs/fair-dealing.md).
