@@ -24,6 +24,9 @@ from bs4 import BeautifulSoup, Tag
 from .base import ForumError, RemoteComment
 
 BUILTIN_PROFILES = ("wordpress", "expressionengine")
+#: What a site said is quoted up to this many characters in an error (a whole page would not
+#: fit the one line the Dealer reads).
+_MESSAGE_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -165,15 +168,23 @@ def soup(html: str) -> BeautifulSoup:
     return BeautifulSoup(html, "html.parser")
 
 
+def _enclosing(tag: Tag, comment_nodes: set[int]) -> Tag | None:
+    """The nearest comment element above ``tag`` (nested replies sit inside their parent)."""
+    node = tag.parent
+    while node is not None and id(node) not in comment_nodes:
+        node = node.parent
+    return node
+
+
 def _owned(el: Tag, candidates: list[Tag], comment_nodes: set[int]) -> Tag | None:
     """The first candidate whose nearest enclosing comment is ``el`` (not a nested reply)."""
-    for cand in candidates:
-        node = cand.parent
-        while node is not None and id(node) not in comment_nodes:
-            node = node.parent
-        if node is el:
-            return cand
-    return None
+    return next((c for c in candidates if _enclosing(c, comment_nodes) is el), None)
+
+
+def _attr(tag: Tag, name: str) -> str | None:
+    """An attribute as text: BeautifulSoup gives multi-valued ones (``class``) as a list."""
+    got = tag.get(name)
+    return " ".join(got) if isinstance(got, list) else got
 
 
 def _parse_time(raw: str | None, fmt: str, what: str) -> datetime:
@@ -201,8 +212,7 @@ def _value(el: Tag, selector: str, attr: str, owned: list[Tag] | None = None) ->
     if target is None:
         return None
     if attr:
-        got = target.get(attr)
-        return " ".join(got) if isinstance(got, list) else got
+        return _attr(target, attr)
     return target.get_text(" ", strip=True)
 
 
@@ -217,8 +227,7 @@ def parse_page(html: str, page_url: str, read: ReadProfile) -> ParsedPage:
     comment_id_of: dict[int, str] = {}
     out: list[RemoteComment] = []
     for el in nodes:
-        raw_id = el.get(read.id_attr)
-        raw_id = " ".join(raw_id) if isinstance(raw_id, list) else (raw_id or "")
+        raw_id = _attr(el, read.id_attr) or ""
         m = id_re.search(raw_id)
         if not m:
             raise ForumError(
@@ -265,9 +274,7 @@ def parse_page(html: str, page_url: str, read: ReadProfile) -> ParsedPage:
                 for hit in dice_re.finditer(node.get_text(" ", strip=True)):
                     rolls.append(int(hit.group(1) if hit.groups() else hit.group(0)))
             dice = tuple(rolls)
-        parent_node = el.parent
-        while parent_node is not None and id(parent_node) not in node_ids:
-            parent_node = parent_node.parent
+        parent_node = _enclosing(el, node_ids)
         out.append(
             RemoteComment(
                 id=cid,
@@ -312,8 +319,7 @@ def form_fields(doc: BeautifulSoup, selector: str) -> tuple[str, dict[str, str]]
             values[name] = str(opt.get("value", opt.get_text())) if opt else ""
             continue
         kind = str(inp.get("type", "text")).lower()
-        value = inp.get("value", "")
-        value = " ".join(value) if isinstance(value, list) else str(value)
+        value = str(_attr(inp, "value") or "")
         if kind in ("checkbox", "radio"):
             if inp.has_attr("checked"):
                 values[name] = value or "on"
@@ -333,7 +339,7 @@ def page_message(doc: BeautifulSoup, selector: str) -> str:
         texts = [n.get_text(" ", strip=True) for n in doc.select(selector)]
         texts = [t for t in texts if t]
         if texts:
-            return " / ".join(texts)[:300]
+            return " / ".join(texts)[:_MESSAGE_CHARS]
     title = doc.title.get_text(strip=True) if doc.title else ""
     text = doc.get_text(" ", strip=True)
-    return (title or text)[:300] or "(empty page)"
+    return (title or text)[:_MESSAGE_CHARS] or "(empty page)"
