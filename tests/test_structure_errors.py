@@ -1,0 +1,53 @@
+"""The error structure: one CodedError base, each subclass keeping its own public attributes
+and the text its callers print; and the coded refusals of account names that only differ in
+case (forums treat account names case-insensitively, so the ledger must too)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from nomicpoker.adapters.base import ForumError
+from nomicpoker.errors import CodedError
+from nomicpoker.phh import PhhError
+from nomicpoker.rulesets import RulesetError, RulesetErrors
+
+
+def test_forum_error_is_coded_and_keeps_retry_and_its_code_first_text():
+    e = ForumError("rate_limited", "slow down", retry=True)
+    assert isinstance(e, CodedError)
+    assert (e.code, e.message, e.retry, str(e)) == ("rate_limited", "slow down", True, "rate_limited: slow down")
+
+
+def test_ruleset_error_is_coded_keeps_file_and_key_and_survives_a_copy():
+    e = RulesetError("bad_value", "r.toml", "params.deck.value", "must be per_player or shared")
+    assert isinstance(e, CodedError)
+    assert (e.code, e.file, e.key, e.message) == ("bad_value", "r.toml", "params.deck.value",
+                                                  "must be per_player or shared")
+    assert str(e) == "r.toml: params.deck.value: must be per_player or shared"
+    for again in (copy.copy(e), pickle.loads(pickle.dumps(e))):
+        assert (again.code, again.file, again.key, str(again)) == (e.code, e.file, e.key, str(e))
+    many = RulesetErrors([e, RulesetError("missing_text", "r.toml", "", "no rule text")])
+    assert isinstance(many, CodedError) and many.code == "invalid_ruleset" and len(many.errors) == 2
+
+
+def test_phh_error_is_coded_and_still_a_value_error():
+    e = PhhError("missing field 'actions'")
+    assert isinstance(e, CodedError) and isinstance(e, ValueError)
+    assert (e.code, str(e)) == ("bad_phh", "missing field 'actions'")
+
+
+@pytest.mark.parametrize("players,dealer", [(["alice", "Alice"], "Dealer"), (["alice", "dealer"], "Dealer")])
+def test_table_create_refuses_account_names_that_differ_only_in_case(tmp_path, players, dealer):
+    from nomicpoker import service
+    from nomicpoker.service import ServiceError
+    from nomicpoker.store import open_engine
+
+    state = tmp_path / "state"
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    with pytest.raises(ServiceError) as err:
+        service.create_table(engine, state, "T", players, 100, dealer=dealer)
+    assert err.value.code == "bad_players"
+    assert service.list_tables(engine) == []  # refused before anything is written
