@@ -117,8 +117,11 @@ def legal(hand: Hand) -> LegalActions | None:
 def _next(seats: tuple[Seat, ...], acted: frozenset[int], high: int, start: int) -> int | None:
     """The first seat from ``start`` (inclusive, clockwise) still owing an action this round
     (not folded, Money behind, and not acted since the last raise or not matched it), or
-    ``None`` when the round is over. A lone player who can still bet and has matched the
-    high bet has nobody to bet against: the round is over for him too."""
+    ``None`` when the round is over. A lone player who can still bet, facing only all-in
+    players, has nobody to bet against: once he has matched the most any of them put in this
+    round the round is over for him, even when that is less than the nominal bet (a big blind
+    all in for less than the small blind: the small blind has nothing left to decide, and
+    the part of his blind above the all-in comes back as uncalled)."""
     n = len(seats)
     can = 0
     last = -1
@@ -132,8 +135,12 @@ def _next(seats: tuple[Seat, ...], acted: frozenset[int], high: int, start: int)
         last = j
         if pending is None and (j not in acted or s.round_bet < high):
             pending = j
-    if can == 0 or (can == 1 and seats[last].round_bet >= high):
+    if can == 0:
         return None
+    if can == 1:
+        facing = max((s.round_bet for i, s in enumerate(seats) if i != last and not s.folded), default=0)
+        if seats[last].round_bet >= min(high, facing):
+            return None
     return pending
 
 

@@ -575,15 +575,20 @@ def test_the_turn_column_at_each_phase_of_a_dealing_and_play_hand():
     assert set(turn_column(h, cols).values()) == {"o"}
 
 
-def test_an_uncontested_short_big_blind_wins_only_what_he_matched_the_rest_goes_back():
-    # blinds 5/10; b has only 3 and posts it all in. c and a fold: b wins uncontested, but
-    # can win from a only the 3 he matched; a's other 2 were never called and go back to a,
-    # although a folded. Pot 8: b 3 + 3 = 6, a 2.
+def test_a_small_blind_left_alone_with_a_short_big_blind_has_nothing_to_decide():
+    # blinds 5/10; b has only 3 and posts it all in. c folds: a (small blind, 5 in) is left
+    # alone against b's all-in 3. Nobody could answer a bet and a has put in more than b can
+    # match, so a has no decision (pokerkit agrees): the board runs out and they show down
+    # for 3 + 3 = 6; a's other 2 were never called and go back to him.
     h = start_hand(RR, 1, [("a", 1000), ("b", 3), ("c", 1000)], "c", blinds=(5, 10))
-    h = play(h, Fold("c"), Fold("a"))
-    assert h.result.uncontested
-    assert h.result.payouts == {"b": 6, "a": 2} and h.result.returned == {"a": 2}
-    assert money(h) == {"a": 997, "b": 6, "c": 1000}
+    h = play(h, Fold("c"))
+    assert legal_actions(h) is None and need(h).kind == "board"
+    h = play(h, DealBoard(("Kh", "9s", "4c")), DealBoard(("3d",)), DealBoard(("Jh",)),
+             Reveal("a", ("As", "Ad")), Reveal("b", ("2c", "7d")))
+    # a's pair of aces beats b's king high: a wins the 6 and gets his uncalled 2 back
+    assert h.result.returned == {"a": 2}
+    assert [(p.amount, p.winners) for p in h.result.awards] == [(6, ("a",))]
+    assert money(h) == {"a": 1003, "b": 0, "c": 1000}
 
 
 def test_a_short_all_in_opening_bet_may_be_raised_only_by_players_yet_to_act():
@@ -703,14 +708,6 @@ def test_heads_up_a_big_blind_covering_a_short_small_blind_has_nothing_to_do():
     assert need(h).kind == "board"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: heads-up, when the big blind is all in for no more than the small blind already "
-    "posted (a posts 3 of 10, b on the button posted 5), the engine still gives b the turn "
-    "('5 to call' or fold). docs/engine.md reads Robert's no-limit rule 2 as 'a short big blind "
-    "does not lower the bet to call', but b has already entered the pot for more than a can "
-    "match and nobody can answer a bet, so the 5 would only come back as uncalled; pokerkit has "
-    "no actor and runs the board, as the engine does in the mirror case above. A fold hands a "
-    "the pot (b loses 3 for nothing) and on a forum the hand waits for a pointless comment"))
 def test_heads_up_a_small_blind_covering_a_short_big_blind_has_nothing_to_do():
     assert not _pokerkit_needs_an_action((3, 100))  # pokerkit: a (3) big blind, b the button
     h = start_hand(RR, 1, [("a", 3), ("b", 100)], "b", blinds=(5, 10))
