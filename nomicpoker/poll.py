@@ -37,6 +37,7 @@ from .draws import DRAW_TIMEOUT
 from .fold_types import same_account
 from .errors import CodedError
 from .paths import lock_path
+from .render import find_tag
 from .store import CommentRow, DealerEventRow, OutboxRow, TableRow, dumps, loads, transaction
 
 Clock = Callable[[], datetime]
@@ -197,11 +198,36 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
     return out
 
 
+#: thread -> {reference tag key: comment id} of the dealer's comments the forum showed
+PostedTags = dict[str, dict[str, str]]
+
+
+def posted_tags(comments: Sequence[RemoteComment], dealer: str) -> dict[str, str]:
+    """The reference tags of the dealer's comments in one listing.
+
+    WHY from the listing the poll has already fetched: asking the forum for each pending
+    message's tag is one search (a page scan, or a request) per message, quadratic in a busy
+    thread and unkind to a small community's server. The listing is taken before anything is
+    sent, so it holds whatever a crashed earlier run posted; what this run posts it records
+    itself."""
+    found: dict[str, str] = {}
+    for c in comments:
+        if same_account(c.author, dealer):
+            key = find_tag(c.body)
+            if key is not None:
+                found.setdefault(key, c.id)
+    return found
+
+
 def update_table(session: Session, table: TableRow, forum: Forum, state: Path, now: datetime,
-                 report: TableReport) -> None:
-    """Archive, replay and store one table inside the caller's transaction."""
+                 report: TableReport) -> PostedTags:
+    """Archive, replay and store one table inside the caller's transaction; return the tags
+    the dealer's comments already carry, per thread (for :func:`send_outbox`)."""
+    tags: PostedTags = {}
     for thread in threads_to_poll(session, table.name):
-        report.archived += archive(session, table.name, thread, forum.list_comments(thread), iso(now),
+        comments = forum.list_comments(thread)
+        tags[thread] = posted_tags(comments, table.dealer)
+        report.archived += archive(session, table.name, thread, comments, iso(now),
                                    dealer=table.dealer)
     result = fold_for(session, table, state)
     for _ in range(MAX_TIMEOUTS_PER_RUN):
@@ -211,6 +237,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     added = ledger.store_fold(session, table.name, result)
     report.verdicts += len(added.get("verdict", []))
     report.queued += len(added.get("outbox", []))
+    return tags
 
 
 def _already_delivered(forum: Forum, row: OutboxRow) -> str | None:
@@ -226,9 +253,12 @@ def _already_delivered(forum: Forum, row: OutboxRow) -> str | None:
     return None
 
 
-def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: TableReport) -> None:
+def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: TableReport,
+                tags: PostedTags | None = None) -> None:
     """Send pending dealer messages in order, one transaction per message. Stops at the first
-    forum error; the rest stay pending for the next run."""
+    forum error; the rest stay pending for the next run. A comment whose tag the thread already
+    shows (``tags``, from this run's listing; else the forum is asked) is recorded, not
+    posted again."""
     with Session(engine) as s:
         pending = [r.id for r in s.exec(select(OutboxRow).where(OutboxRow.table_name == table,
                                                                 OutboxRow.status == "pending")
@@ -239,7 +269,10 @@ def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Ta
             if row is None or row.status != "pending":
                 continue
             if row.kind == "comment":
-                remote = forum.find_comment_with(row.thread, f"[np:{row.key}]")
+                if tags is not None and row.thread in tags:
+                    remote = tags[row.thread].get(row.key)
+                else:
+                    remote = forum.find_comment_with(row.thread, f"[np:{row.key}]")
                 if remote is not None:
                     report.already += 1
                 else:
@@ -283,8 +316,8 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             return report
         with transaction(engine) as s:
             table = ledger.get_table(s, table_name)
-            update_table(s, table, forum, state, now(), report)
-        send_outbox(engine, table_name, forum, now, report)
+            tags = update_table(s, table, forum, state, now(), report)
+        send_outbox(engine, table_name, forum, now, report, tags)
     except ForumError as exc:
         report.error = f"forum {exc.code}: {exc.message} (nothing lost; the next run retries)"
     except CodedError as exc:  # store, fold, secrets, poll: one line, nothing stored
