@@ -25,23 +25,13 @@ from nomicpoker.dealing import (
     deck_listing, dice_pair_ok, hole_cards, issue_deck, normalise_checksum, roll, shared_holes, shuffled,
 )
 
+from _reference import REF
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "fair-dealing.md"
 SECRET = bytes(range(32))
 WORDS = (printers.INITIALS, printers.SURNAMES, printers.TRADES, printers.TOWNS)
 
-
-def load_reference() -> dict:
-    """Execute the reference implementation block of docs/fair-dealing.md and return its names."""
-    text = DOC.read_text(encoding="utf-8")
-    after = text.split("<!-- reference-implementation -->", 1)[1]
-    code = re.search(r"```python\n(.*?)```", after, re.DOTALL).group(1)
-    ns: dict = {}
-    exec(compile(code, str(DOC), "exec"), ns)
-    return ns
-
-
-REF = load_reference()
 
 
 def block(secret: bytes, label: str, counter: int) -> bytes:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -19,20 +18,9 @@ import pytest
 from nomicpoker import printers
 from nomicpoker.verify import RECORD_FORMAT, Check, comment_order, verify_record, verify_summary
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "fair-dealing.md"
+from _reference import REF
+
 WORDS = (printers.INITIALS, printers.SURNAMES, printers.TRADES, printers.TOWNS)
-
-
-def load_reference() -> dict:
-    text = DOC.read_text(encoding="utf-8")
-    after = text.split("<!-- reference-implementation -->", 1)[1]
-    code = re.search(r"```python\n(.*?)```", after, re.DOTALL).group(1)
-    ns: dict = {}
-    exec(compile(code, str(DOC), "exec"), ns)
-    return ns
-
-
-REF = load_reference()
 HAND = 3
 SECRETS = {name: hashlib.sha256(f"test secret {name}".encode()).digest() for name in ("deck", "dice", "decks")}
 OWN_CHECKSUM = "Cards printed by: Q. Z. Nobody Press, Nowhere (0badf00d)"
