@@ -1,2 +1,2 @@
 """Forum adapters, installed as ``nomicpoker.adapters``: one module per forum behind the small
-protocol in :mod:`nomicpoker.adapters.base`. The core never imports this package."""
+protocol in :mod:`nomicpoker.ports`. The core never imports this package."""

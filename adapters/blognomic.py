@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Callable, Mapping
 from urllib.parse import urljoin, urlsplit
 
-from .base import ForumError, RemoteComment, carries_tag
-from .http import (
+from nomicpoker.ports import Abilities, PrivateMessage, ForumError, RemoteComment, carries_tag
+from nomicpoker.adapters.http import (
     DEFAULT_BACKOFF, DEFAULT_DELAY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, PageCache, PoliteSession,
     decode, user_agent,
 )
-from .siteprofile import SiteProfile, form_fields, load_profile, page_message, parse_page, soup
+from nomicpoker.adapters.siteprofile import SiteProfile, form_fields, load_profile, page_message, parse_page, soup
 
 ENV_USER = "NOMICPOKER_BLOGNOMIC_USER"
 ENV_PASSWORD = "NOMICPOKER_BLOGNOMIC_PASSWORD"
@@ -98,6 +98,19 @@ def _scrub(message: str, secret: str) -> str:
 
 def _id_key(comment: RemoteComment) -> tuple[datetime, int, str]:
     return (comment.created, int(comment.id) if comment.id.isdigit() else 0, comment.id)
+
+
+def blog_abilities(profile: SiteProfile) -> Abilities:
+    """A blog: HTML comments, no private messages, story posts written by hand, a first
+    comment possibly held for moderation, WordPress's 15-second flood check, display names.
+    Who rolls the dice is the site profile's to say: a profile that names a roller's markup
+    (``dice_pattern``) reads its results, otherwise the bot rolls from its secrets."""
+    return Abilities(
+        dice="forum" if profile.read.dice_pattern else "bot",
+        private_send=False, private_read=False, markup="wordpress-html",
+        edits_visible=True, moderation=True, min_post_interval=15.0,
+        display_names=True, create_thread=False, find_thread=False,
+    )
 
 
 class BlogNomicForum:
@@ -389,6 +402,17 @@ class BlogNomicForum:
         return new_id
 
     # -- the rest of the protocol ---------------------------------------------------------------
+
+    @property
+    def abilities(self) -> Abilities:
+        return blog_abilities(self.profile)
+
+    def find_thread_with(self, tag: str) -> str | None:
+        """Story posts are written by hand on a blog: there is nothing of ours to find."""
+        return None
+
+    def sent_private(self, user: str) -> list[PrivateMessage]:
+        return []
 
     def create_thread(self, title: str, body: str) -> str:
         raise ForumError(

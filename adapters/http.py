@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 import requests
 
-from .base import ForumError
+from nomicpoker.ports import ForumError
 
 DEFAULT_USER_AGENT = "nomicpoker/0.1 (nomic poker dealer bot; no contact configured)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})

@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .base import ForumError, RemoteComment, carries_tag, tag_key
+from nomicpoker.ports import Abilities, ForumError, PrivateMessage, RemoteComment, carries_tag, tag_key
 
 Clock = Callable[[], datetime]
 
@@ -91,18 +91,6 @@ class LocalThread:
     created: datetime
 
 
-@dataclass(frozen=True)
-class PrivateMessage:
-    """One message in a user's inbox (decks from the Trading Post arrive this way)."""
-
-    id: str
-    recipient: str
-    sender: str
-    subject: str
-    body: str
-    created: datetime
-
-
 class LocalForum:
     """The Forum protocol on a local SQLite file, plus what players and tests need.
 
@@ -111,6 +99,11 @@ class LocalForum:
     """
 
     name = "local"
+    #: The embedded forum: Markdown, private messages the Dealer can read back, story posts
+    #: the Dealer creates and finds again; no dice roller (the bot rolls) and no moderation.
+    abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="markdown",
+                          edits_visible=True, create_thread=True, find_thread=True,
+                          login=False)
 
     def __init__(self, path: Path | str, dealer: str = "Dealer", clock: Clock | None = None):
         self.path = Path(path)
@@ -355,6 +348,17 @@ class LocalForum:
             )
             for r in rows
         ]
+
+    def sent_private(self, user: str) -> list[PrivateMessage]:
+        """The dealer's private messages to ``user`` (the port's read-back)."""
+        return [m for m in self.inbox(user) if m.sender == self.dealer]
+
+    def find_thread_with(self, tag: str) -> str | None:
+        """A story post by the dealer whose reference tag is ``tag``."""
+        for t in self.threads():
+            if t.author == self.dealer and carries_tag(t.body, tag):
+                return t.ref
+        return None
 
     def threads(self) -> list[LocalThread]:
         with self._connect() as conn:

@@ -33,9 +33,9 @@ import praw
 import prawcore
 from praw.exceptions import ClientException, RedditAPIException
 
-from nomicpoker.render import find_tag
+from nomicpoker.core.render import find_tag
 
-from .base import ForumError, RemoteComment, carries_tag, tag_key
+from nomicpoker.ports import Abilities, PrivateMessage, ForumError, RemoteComment, carries_tag, tag_key
 
 T = TypeVar("T")
 
@@ -114,6 +114,13 @@ class RedditForum:
     """The Forum protocol on a subreddit post, through a ``praw.Reddit`` instance."""
 
     name = "reddit"
+    #: Reddit renders Markdown, has private messages (the Dealer cannot read back what it
+    #: sent through praw, so a message sent just before a crash may be sent again), shows
+    #: edits, has no dice roller (the bot rolls), and lets the Dealer submit and find its
+    #: story posts. A comment is at most 10,000 characters.
+    abilities = Abilities(dice="bot", private_send=True, private_read=False, markup="markdown",
+                          edits_visible=True, max_comment_length=10_000, create_thread=True,
+                          find_thread=True)
 
     def __init__(
         self,
@@ -355,6 +362,10 @@ class RedditForum:
         )
         digest = hashlib.sha256(f"{subject}\n{body}".encode()).hexdigest()[:12]
         return f"pm:{user}:{digest}"
+
+    def sent_private(self, user: str) -> list[PrivateMessage]:
+        """Reddit's sent box is not read: ``abilities.private_read`` is false."""
+        return []
 
     def check(self) -> list[tuple[str, bool, str]]:
         config = self.reddit.config

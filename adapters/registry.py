@@ -35,7 +35,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
-from .base import Forum, ForumError
+from nomicpoker.ports import Abilities, Forum, ForumError
 
 KINDS = ("local", "blognomic", "reddit")
 
@@ -71,8 +71,8 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
     config = dict(config or {})
     if kind == "local":
         _known(config, kind, {"path", "dealer"})
-        from nomicpoker.paths import forum_db_path
-        from .local import LocalForum
+        from nomicpoker.shell.paths import forum_db_path
+        from nomicpoker.adapters.local import LocalForum
 
         path = _str(config, "path", kind)
         return LocalForum(
@@ -80,13 +80,34 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
             dealer=_str(config, "dealer", kind, "Dealer") or "Dealer",
         )
     if kind == "blognomic":
-        from .blognomic import BlogNomicForum, blognomic_config_keys
+        from nomicpoker.adapters.blognomic import BlogNomicForum, blognomic_config_keys
 
         _known(config, kind, blognomic_config_keys())
         return BlogNomicForum.from_config(config, state)
     if kind == "reddit":
-        from .reddit import RedditForum, reddit_config_keys
+        from nomicpoker.adapters.reddit import RedditForum, reddit_config_keys
 
         _known(config, kind, reddit_config_keys())
         return RedditForum.from_config(config)
+    raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
+
+
+def declared_abilities(kind: str, config: Mapping[str, object]) -> Abilities:
+    """What a forum of ``kind`` with ``config`` can do, without opening it (no network, no
+    credentials): the fold needs to know who rolls the dice when ``audit`` replays a table on
+    a machine that cannot reach the forum. ``ForumError('config')`` for an unknown kind."""
+    if kind == "local":
+        from nomicpoker.adapters.local import LocalForum
+
+        return LocalForum.abilities
+    if kind == "blognomic":
+        from nomicpoker.adapters.blognomic import blog_abilities
+        from nomicpoker.adapters.siteprofile import load_profile
+
+        profile = config.get("profile", "wordpress")
+        return blog_abilities(load_profile(profile if isinstance(profile, str) else "wordpress"))
+    if kind == "reddit":
+        from nomicpoker.adapters.reddit import RedditForum
+
+        return RedditForum.abilities
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")

@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urldefrag
 
 from bs4 import BeautifulSoup, Tag
 
-from .base import ForumError, RemoteComment
+from nomicpoker.ports import ForumError, RemoteComment
 
 BUILTIN_PROFILES = ("wordpress", "expressionengine")
 #: What a site said is quoted up to this many characters in an error (a whole page would not

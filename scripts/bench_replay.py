@@ -1,7 +1,7 @@
 """Hands per second replaying the same PHH hands with nomicpoker's engine and with pokerkit.
 
 Both sides get the same hands, parsed once beforehand (parse time is reported separately):
-nomicpoker runs :func:`nomicpoker.phh.play` (set up the hand, convert and apply every action,
+nomicpoker runs :func:`nomicpoker.core.phh.play` (set up the hand, convert and apply every action,
 settle); pokerkit iterates ``HandHistory`` (which builds a ``State`` and applies the same
 actions with its automations). Every finishing stack is compared between the two, so the
 figures are for runs that agree.
@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from nomicpoker.phh import parse_phh, play
-from nomicpoker.rulesets import load_ruleset
+from nomicpoker.core.phh import parse_phh, play
+from nomicpoker.shell.rulesets import load_ruleset
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus"
 

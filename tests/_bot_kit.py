@@ -10,12 +10,12 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from nomicpoker import ledger, poll as poll_mod, secrets_store, service
+from nomicpoker.shell import ledger, poll as poll_mod, secrets_store, service
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.demo import Player, draw_all
-from nomicpoker.paths import forum_db_path
-from nomicpoker.secrets_store import HandSecrets
-from nomicpoker.store import open_engine
+from nomicpoker.shell.demo import Player, draw_all
+from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.secrets_store import HandSecrets
+from nomicpoker.shell.store import open_engine
 
 
 def fixed_secrets(seed: str) -> HandSecrets:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from nomicpoker.cards import (
+from nomicpoker.core.cards import (
     FULL_DECK,
     CardError,
     card_name,

@@ -10,10 +10,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
-from nomicpoker.cards import FULL_DECK
-from nomicpoker.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
-from nomicpoker.rulesets import load_ruleset
+from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
+from nomicpoker.core.cards import FULL_DECK
+from nomicpoker.core.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
+from nomicpoker.shell.rulesets import load_ruleset
 
 BLOG = load_ruleset("blognomic-2008")
 RR = load_ruleset("roberts-nlhe")

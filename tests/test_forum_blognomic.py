@@ -19,7 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
 
-from nomicpoker.adapters.base import Forum, ForumError
+from nomicpoker.ports import Forum, ForumError
 from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials, load_credentials
 from nomicpoker.adapters.http import PageCache, PoliteSession
 from nomicpoker.adapters.registry import open_forum
@@ -519,8 +519,8 @@ def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypat
     """The bot's own service and poll cycle, with the adapter the registry builds."""
     from sqlmodel import Session
 
-    from nomicpoker import ledger, poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import ledger, poll, service
+    from nomicpoker.shell.store import open_engine
 
     site, base = wp
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", USER)
@@ -555,8 +555,8 @@ def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypat
 
 
 def _blog_dealer_posts_after_three_polls(site, base, tmp_path, monkeypatch, config_extra: dict) -> list[int]:
-    from nomicpoker import poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import poll, service
+    from nomicpoker.shell.store import open_engine
 
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", site.user)
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from nomicpoker.adapters.base import Forum, ForumError
+from nomicpoker.ports import Forum, ForumError
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.adapters.registry import open_forum
 from nomicpoker.cli import app

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from nomicpoker.adapters.base import Forum, ForumError
+from nomicpoker.ports import Forum, ForumError
 from nomicpoker.adapters.reddit import RedditForum
 from nomicpoker.adapters.registry import open_forum
 
@@ -249,8 +249,8 @@ def test_the_poll_cycle_plays_through_reddit(fake, creds_env, tmp_path) -> None:
     """The bot's own service and poll cycle, with the adapter the registry builds."""
     from sqlmodel import Session
 
-    from nomicpoker import ledger, poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import ledger, poll, service
+    from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -276,8 +276,8 @@ def test_the_poll_cycle_plays_through_reddit(fake, creds_env, tmp_path) -> None:
 
 
 def _dealer_posts_after_three_polls(fake, tmp_path, config_extra: dict) -> list[int]:
-    from nomicpoker import poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import poll, service
+    from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -315,8 +315,8 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
     the quote must still be read as a quote, and the unquoted control as an attempt."""
     from sqlmodel import Session
 
-    from nomicpoker import ledger, poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import ledger, poll, service
+    from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -339,8 +339,8 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
 def test_a_reddit_player_is_recognised_whatever_the_case_of_the_seat_name(fake, creds_env, tmp_path) -> None:
     from sqlmodel import Session
 
-    from nomicpoker import ledger, poll, service
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import ledger, poll, service
+    from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")

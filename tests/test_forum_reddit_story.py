@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker import service
+from nomicpoker.shell import service
 from nomicpoker.adapters.reddit import RedditForum
 from nomicpoker.adapters.registry import open_forum
-from nomicpoker.poll import default_forum_factory
-from nomicpoker.render import find_tag
-from nomicpoker.store import open_engine
+from nomicpoker.shell.poll import default_forum_factory
+from nomicpoker.core.render import find_tag
+from nomicpoker.shell.store import open_engine
 
 from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
 
@@ -59,7 +59,7 @@ def test_create_thread_submits_a_self_post_to_the_configured_subreddit(fake) -> 
 
 
 def test_without_a_subreddit_create_thread_is_not_supported(fake) -> None:
-    from nomicpoker.adapters.base import ForumError
+    from nomicpoker.ports import ForumError
 
     with pytest.raises(ForumError) as e:
         forum_for(fake).create_thread("Poker: Hand #1 (T)", "text")

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from nomicpoker import actions
-from nomicpoker.grammar import (
+from nomicpoker.core import actions
+from nomicpoker.core.grammar import (
     GrammarError, Intent, NoAction, canonical, parse_comment, to_action, visible_text,
 )
-from nomicpoker.ruleset import REJECTION_CODES
+from nomicpoker.core.ruleset import REJECTION_CODES
 
 
 def intent(body: str, fmt: str = "markdown") -> Intent:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker import service
+from nomicpoker.shell import service
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.paths import forum_db_path
-from nomicpoker.poll import default_forum_factory
+from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.poll import default_forum_factory
 
 from _bot_kit import Table
 
@@ -85,10 +85,10 @@ def test_hand_start_registers_an_existing_story_post_whose_earlier_comments_do_n
 
 
 def test_hand_start_with_an_unknown_thread_fails_and_starts_nothing(tmp_path):
-    from nomicpoker.adapters.base import ForumError
+    from nomicpoker.ports import ForumError
     from sqlmodel import Session
 
-    from nomicpoker import ledger
+    from nomicpoker.shell import ledger
 
     t = Table(tmp_path)
     with pytest.raises(ForumError) as e:

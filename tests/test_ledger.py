@@ -9,7 +9,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.store import open_engine
+from nomicpoker.shell.store import open_engine
 
 from _bot_kit import Table
 

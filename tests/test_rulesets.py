@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.ruleset import PARAM_NAMES, PARAM_SPECS, REJECTION_CODES, Ruleset
-from nomicpoker.rulesets import (
+from nomicpoker.core.ruleset import PARAM_NAMES, PARAM_SPECS, REJECTION_CODES, Ruleset
+from nomicpoker.shell.rulesets import (
     RulesetError,
     RulesetErrors,
     bundled_rulesets,

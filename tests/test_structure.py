@@ -15,20 +15,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nomicpoker"
 ROOT = PACKAGE.parent
+CORE_DIR = PACKAGE / "core"
+SHELL_DIR = PACKAGE / "shell"
 
-#: The functional core: values in, values out.
-CORE = (
-    "actions", "adjudicator", "betting", "cards", "dealing", "draws", "engine", "errors",
-    "evaluator", "evaluator_tables", "fold_types", "gndt", "grammar", "hand", "intents",
-    "lookalike", "markup", "notices", "phh", "pots", "printers", "render", "ruleset",
-    "showdown", "tables_view", "verify",
-)
-#: The imperative shell: storage, the poll cycle, the CLI, the secrets folder, the ruleset
-#: files, and the forum adapters (installed as ``nomicpoker.adapters``).
-SHELL = (
-    "adapters", "audit", "cli", "demo", "ledger", "paths", "poll", "rulesets", "secrets_store",
-    "service", "store",
-)
+#: The functional core is whatever lives in ``nomicpoker/core/``: the folder says the side.
+CORE = sorted(p.stem for p in CORE_DIR.glob("*.py") if p.stem != "__init__")
+#: The imperative shell: ``nomicpoker/shell/``, the CLI, and the forum adapters (installed as
+#: ``nomicpoker.adapters``).
+SHELL = sorted(p.stem for p in SHELL_DIR.glob("*.py") if p.stem != "__init__")
 #: Standard-library and third-party modules that reach the disk, the network, the clock,
 #: the process or a random source.
 IMPURE_MODULES = frozenset({
@@ -47,7 +41,7 @@ CLOCK_METHODS = frozenset({"now", "utcnow", "today", "fromtimestamp", "utcfromti
 
 
 def _source(name: str) -> tuple[Path, ast.Module]:
-    path = PACKAGE / f"{name}.py"
+    path = CORE_DIR / f"{name}.py"
     return path, ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
@@ -62,7 +56,7 @@ def _imports(tree: ast.Module) -> list[tuple[int, str, tuple[str, ...]]]:
         elif isinstance(node, ast.ImportFrom):
             names = tuple(a.name for a in node.names)
             if node.level:
-                base = "nomicpoker" if node.level == 1 else ""
+                base = "nomicpoker.core" if node.level == 1 else "nomicpoker"
                 module = f"{base}.{node.module}" if node.module else base
             else:
                 module = node.module or ""
@@ -71,30 +65,44 @@ def _imports(tree: ast.Module) -> list[tuple[int, str, tuple[str, ...]]]:
 
 
 def _targets(module: str, names: tuple[str, ...]) -> list[str]:
-    """The modules an import reaches: ``from . import engine`` reaches nomicpoker.engine."""
+    """The modules an import reaches: ``from . import engine`` reaches nomicpoker.core.engine."""
     if module == "nomicpoker":
         return [f"nomicpoker.{n}" for n in names]
     return [module]
 
 
-def test_every_module_is_classified_as_core_or_shell():
-    """A new module must be placed on one side, or the purity rule would silently skip it."""
-    found = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
-    found |= {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    found.discard("rules")
-    assert found - set(CORE) - set(SHELL) == set(), "classify the new module in tests/test_structure.py"
-    assert set(CORE) & set(SHELL) == set()
+def test_the_top_of_the_package_holds_only_the_named_rooms():
+    """The tree names the layers: a module dropped at the top of ``nomicpoker/`` would be on
+    neither side, and the purity rule would silently skip it."""
+    loose = {p.name for p in PACKAGE.glob("*.py")} - {"__init__.py", "ports.py", "__main__.py"}
+    rooms = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert loose == set(), "put the new module in core/, shell/ or cli/"
+    assert rooms == {"core", "shell", "cli"}
+    assert CORE and SHELL and set(CORE).isdisjoint(SHELL)
 
 
 @pytest.mark.parametrize("name", CORE)
-def test_core_module_imports_no_shell_and_no_adapter(name):
+def test_core_module_imports_only_the_core(name):
+    """A core module may import the standard library, third-party pure code and other core
+    modules, never the shell, the CLI, the ports or an adapter."""
     path, tree = _source(name)
     bad = []
     for line, module, names in _imports(tree):
         for target in _targets(module, names):
             parts = target.split(".")
-            if parts[0] == "adapters" or (parts[0] == "nomicpoker" and len(parts) > 1 and parts[1] in SHELL):
+            if parts[0] == "adapters" or (parts[0] == "nomicpoker" and (
+                    len(parts) == 1 or parts[1] != "core")):
                 bad.append(f"{path.name}:{line} imports {target}")
+    assert bad == []
+
+
+def test_the_ports_module_imports_only_the_core():
+    """The port sits between the shell and the adapters: both import it, it imports neither."""
+    path = PACKAGE / "ports.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = [f"ports.py:{line} imports {module}" for line, module, _ in _imports(tree)
+           if module.startswith(("nomicpoker.shell", "nomicpoker.cli", "nomicpoker.adapters"))
+           or module.split(".")[0] in ("requests", "praw", "sqlmodel", "sqlalchemy")]
     assert bad == []
 
 
@@ -126,7 +134,7 @@ def test_core_module_calls_no_io_builtin_and_reads_no_clock(name):
 
 def test_adapters_import_no_shell_module_but_paths():
     """Adapters sit at the edge: they may use core values and the state folder's layout
-    (:mod:`nomicpoker.paths`), never the ledger or the poll cycle (which import them), so the
+    (:mod:`nomicpoker.shell.paths`), never the ledger or the poll cycle (which import them), so the
     dependency arrows all point inward."""
     allowed_shell = {"paths"}
     bad = []
@@ -135,13 +143,13 @@ def test_adapters_import_no_shell_module_but_paths():
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 parts = node.module.split(".")
-                if parts[0] == "nomicpoker" and len(parts) > 1 and parts[1] in SHELL \
-                        and parts[1] not in allowed_shell and parts[1] != "adapters":
+                if parts[:2] == ["nomicpoker", "shell"] and (len(parts) < 3
+                                                             or parts[2] not in allowed_shell):
                     bad.append(f"{path.name}:{node.lineno} imports {node.module}")
     assert bad == []
 
 
-@pytest.mark.parametrize("path", sorted(p for d in ("nomicpoker", "adapters", "scripts")
+@pytest.mark.parametrize("path", sorted(p for d in ("nomicpoker", "adapters", "scripts", "tests")
                                         for p in (ROOT / d).rglob("*.py")), ids=lambda p: p.name)
 def test_no_source_file_is_past_600_lines(path):
     """A file past ~600 lines is asking to be split (the team's code rules)."""
@@ -149,15 +157,15 @@ def test_no_source_file_is_past_600_lines(path):
 
 
 def test_every_shell_error_is_a_coded_error():
-    """The CLI and the poll cycle turn any :class:`~nomicpoker.errors.CodedError` into one
+    """The CLI and the poll cycle turn any :class:`~nomicpoker.core.errors.CodedError` into one
     line; a shell exception outside that base would reach the Dealer as a traceback."""
     import importlib
     import inspect
     import pkgutil
 
-    from nomicpoker.errors import CodedError
+    from nomicpoker.core.errors import CodedError
 
-    names = [f"nomicpoker.{n}" for n in SHELL if n not in ("adapters", "cli")]
+    names = [f"nomicpoker.shell.{n}" for n in SHELL] + ["nomicpoker.ports"]
     for pkg in ("nomicpoker.adapters", "nomicpoker.cli"):
         mod = importlib.import_module(pkg)
         names += [f"{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]
@@ -171,4 +179,25 @@ def test_every_shell_error_is_a_coded_error():
                 if not issubclass(obj, CodedError):
                     bad.append(f"{name}.{attr}")
     assert {"ForumError", "RulesetError", "StoreError", "SecretsError", "PollError"} <= seen
+    assert bad == []
+
+
+FORUM_NAMES = frozenset({"local", "blognomic", "reddit", "email", "irc"})
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_forum_name_is_compared_outside_the_adapters(path):
+    """The shell branches on a forum's declared :class:`~nomicpoker.ports.Abilities`, never on
+    its name (``forum_kind == "blognomic"``) nor on a ``getattr`` probe of the adapter."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                if isinstance(side, ast.Constant) and side.value in FORUM_NAMES:
+                    bad.append(f"{path.name}:{node.lineno} compares with {side.value!r}")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "hasattr") and node.args and \
+                isinstance(node.args[0], ast.Name) and node.args[0].id in ("forum", "opened", "adapter"):
+            bad.append(f"{path.name}:{node.lineno} probes the adapter with {node.func.id}()")
     assert bad == []

@@ -9,10 +9,10 @@ import pickle
 
 import pytest
 
-from nomicpoker.adapters.base import ForumError
-from nomicpoker.errors import CodedError
-from nomicpoker.phh import PhhError
-from nomicpoker.rulesets import RulesetError, RulesetErrors
+from nomicpoker.ports import ForumError
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.phh import PhhError
+from nomicpoker.shell.rulesets import RulesetError, RulesetErrors
 
 
 def test_forum_error_is_coded_and_keeps_retry_and_its_code_first_text():
@@ -41,9 +41,9 @@ def test_phh_error_is_coded_and_still_a_value_error():
 
 @pytest.mark.parametrize("players,dealer", [(["alice", "Alice"], "Dealer"), (["alice", "dealer"], "Dealer")])
 def test_table_create_refuses_account_names_that_differ_only_in_case(tmp_path, players, dealer):
-    from nomicpoker import service
-    from nomicpoker.service import ServiceError
-    from nomicpoker.store import open_engine
+    from nomicpoker.shell import service
+    from nomicpoker.shell.service import ServiceError
+    from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bot_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd
+from nomicpoker.cli import bot_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd
 
 app = typer.Typer(
     name="nomicpoker",
@@ -30,7 +30,7 @@ def _root() -> None:
 @app.command("version")
 def version() -> None:
     """Print the nomicpoker version."""
-    from .. import __version__
+    from nomicpoker import __version__
 
     typer.echo(f"nomicpoker {__version__}")
 

@@ -15,7 +15,7 @@ from typing import Iterator, NoReturn, Optional
 import typer
 from sqlmodel import Session
 
-from .. import paths
+from nomicpoker.shell import paths
 
 StateOpt = typer.Option(None, "--state", help="State directory (default ./state or NOMICPOKER_STATE).")
 DbOpt = typer.Option(None, "--db", help="Ledger database URL (default sqlite under the state dir, or NOMICPOKER_DB).")
@@ -35,8 +35,8 @@ def fail(message: str, code: int = 1) -> NoReturn:
 @contextmanager
 def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, object]]:
     """State dir and ledger engine; every known error becomes one line and exit 1."""
-    from ..errors import CodedError
-    from ..store import open_engine
+    from nomicpoker.core.errors import CodedError
+    from nomicpoker.shell.store import open_engine
 
     st = paths.state_dir(state)
     engine = None
@@ -55,11 +55,11 @@ def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, obje
 
 def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Create the state directory, the ledger database and the local forum."""
-    from ..adapters.local import LocalForum
+    from nomicpoker.adapters.local import LocalForum
 
     with opened(state, db) as (st, _engine):
         LocalForum(paths.forum_db_path(st))
-        from ..store import shown_url
+        from nomicpoker.shell.store import shown_url
 
         typer.echo(f"state: {st}\nledger: {shown_url(paths.db_url(st, db))}\nlocal forum: {paths.forum_db_path(st)}")
         typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
@@ -81,7 +81,7 @@ def table_create(
     state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 ) -> None:
     """Create a table."""
-    from ..service import create_table
+    from nomicpoker.shell.service import create_table
 
     config = {}
     if forum_config is not None:
@@ -103,7 +103,7 @@ def table_create(
 
 def _decks_word(row) -> str:
     """How the table's hole cards are dealt, in a word or three."""
-    from ..rulesets import load_ruleset
+    from nomicpoker.shell.rulesets import load_ruleset
 
     if load_ruleset(row.ruleset).deck == "shared":
         return "hole cards from the dealer's deck"
@@ -113,7 +113,7 @@ def _decks_word(row) -> str:
 @table_app.command("list")
 def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """List tables."""
-    from ..service import list_tables
+    from nomicpoker.shell.service import list_tables
 
     with opened(state, db) as (_st, engine):
         rows = list_tables(engine)
@@ -127,8 +127,8 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
 def table_show(name: str = typer.Option(..., "--table", "--name", help="Table name."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Show a table: configuration, hands and the GNDT."""
-    from .. import ledger
-    from ..gndt import gndt
+    from nomicpoker.shell import ledger
+    from nomicpoker.core.gndt import gndt
 
     with opened(state, db) as (_st, engine):
         with Session(engine) as s:
@@ -141,7 +141,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"{'ended' if h.number in ended else 'running'}")
             if ledger.hand_rows(s, name):
-                from ..poll import fold_for
+                from nomicpoker.shell.poll import fold_for
 
                 cur = fold_for(s, t, _st).current
                 if cur is not None and cur.phase != "complete":
@@ -157,7 +157,7 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
                blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
-    from ..service import start_hand
+    from nomicpoker.shell.service import start_hand
 
     amounts: tuple[int, ...] = ()
     if blinds:
@@ -178,7 +178,7 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
              quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures."),
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """One poll cycle: what cron runs."""
-    from ..poll import poll
+    from nomicpoker.shell.poll import poll
 
     with opened(state, db) as (st, engine):
         report = poll(engine, st, table=table, dry_run=dry_run)
@@ -203,8 +203,8 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
                log: bool = typer.Option(False, "--log", help="Add the change log."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Print the GNDT (Money, Turn, Pot), optionally with the change log."""
-    from .. import ledger
-    from ..gndt import FORMATS, change_log, gndt
+    from nomicpoker.shell import ledger
+    from nomicpoker.core.gndt import FORMATS, change_log, gndt
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
@@ -239,7 +239,7 @@ def audit_cmd(ctx: typer.Context,
     """Rebuild the ledger from the archive into a scratch database and compare."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..audit import audit
+    from nomicpoker.shell.audit import audit
 
     with opened(state, db) as (st, engine):
         names, diffs = audit(engine, st, table)
@@ -254,7 +254,7 @@ def audit_cmd(ctx: typer.Context,
 def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
              table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken).")) -> None:
     """Play one full hand on the local forum and show the thread and the ledger."""
-    from ..demo import run_demo
+    from nomicpoker.shell.demo import run_demo
 
     with opened(state, db) as (st, engine):
         typer.echo(f"nomicpoker demo: state in {st}")

@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 from sqlmodel import Session
 
-from .bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
+from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
 
 deck_app = typer.Typer(help="Trading Post decks.", no_args_is_help=True)
 
@@ -26,7 +26,7 @@ def audit_export(table: str = typer.Option(..., "--table", help="Table name."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Export a hand's public record (nomicpoker-hand-record/1): commitments, board, dice,
     decks, draws, reveals and, once the hand has ended, the secrets."""
-    from ..audit import records
+    from nomicpoker.shell.audit import records
 
     with opened(state, db) as (_st, engine):
         rec = records(engine, table, hand)[0]
@@ -57,8 +57,8 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
-    from ..audit import records, verify_hands
-    from ..service import list_tables
+    from nomicpoker.shell.audit import records, verify_hands
+    from nomicpoker.shell.service import list_tables
 
     if record is not None:
         recs = _records_from_file(record)
@@ -91,10 +91,10 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
                hand: Optional[int] = typer.Option(None, "--hand", help="Hand number (default: the latest)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """(Re-)send every seated player their Trading Post deck for the hand, privately."""
-    from .. import ledger, secrets_store
-    from ..dealing import deck_listing, issue_deck
-    from ..poll import default_forum_factory
-    from ..store import loads
+    from nomicpoker.shell import ledger, secrets_store
+    from nomicpoker.core.dealing import deck_listing, issue_deck
+    from nomicpoker.shell.poll import default_forum_factory
+    from nomicpoker.shell.store import loads
 
     with opened(state, db) as (st, engine):
         with Session(engine) as s:
@@ -105,7 +105,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             h = hands[-1] if hand is None else next((x for x in hands if x.number == hand), None)
             if h is None:
                 fail(f"table {table} has no hand {hand}")
-            from ..rulesets import load_ruleset
+            from nomicpoker.shell.rulesets import load_ruleset
 
             if load_ruleset(t.ruleset).deck == "shared":
                 fail(f"table {table} deals hole cards from the dealer's one deck ({t.ruleset}): "

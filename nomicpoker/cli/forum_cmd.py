@@ -18,8 +18,8 @@ from typing import Any, Callable, Optional, TypeVar
 
 import typer
 
-from ..paths import forum_db_path, state_dir
-from .bot_cmd import DbOpt, StateOpt, fail
+from nomicpoker.shell.paths import forum_db_path, state_dir
+from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
 
 T = TypeVar("T")
 
@@ -34,7 +34,7 @@ AsOpt = typer.Option(..., "--as", help="The player account acting on the local f
 
 def _run(action: Callable[[], T]) -> T:
     """Run a forum call, turning a ForumError into a one-line error and exit 1."""
-    from ..adapters.base import ForumError
+    from nomicpoker.ports import ForumError
 
     try:
         return action()
@@ -43,7 +43,7 @@ def _run(action: Callable[[], T]) -> T:
 
 
 def _local(state: Optional[str]) -> Any:
-    from ..adapters.local import LocalForum
+    from nomicpoker.adapters.local import LocalForum
 
     return _run(lambda: LocalForum(forum_db_path(state_dir(state))))
 
@@ -165,8 +165,8 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
     from sqlalchemy.exc import SQLAlchemyError
     from sqlmodel import Session
 
-    from .. import ledger, paths
-    from ..store import StoreError, loads, open_engine
+    from nomicpoker.shell import ledger, paths
+    from nomicpoker.shell.store import StoreError, loads, open_engine
 
     try:
         engine = open_engine(paths.db_url(state, db), create=False)
@@ -212,8 +212,8 @@ def check(
     db: Optional[str] = DbOpt,
 ) -> None:
     """Try the connection and the login without posting; exit 1 if any check fails."""
-    from ..adapters.base import ForumError
-    from ..adapters.registry import open_forum
+    from nomicpoker.ports import ForumError
+    from nomicpoker.adapters.registry import open_forum
 
     where = state_dir(state)
     settings: dict[str, object] = {}

@@ -1,7 +1,7 @@
 """``nomicpoker phh``: replay PHH hand histories through the hand engine.
 
 Part of the shell: this module finds and reads the files; parsing and replay are pure
-(:mod:`nomicpoker.phh`). A malformed file or an illegal action is reported with the file,
+(:mod:`nomicpoker.core.phh`). A malformed file or an illegal action is reported with the file,
 the hand and the action index, and the run goes on: one bad file in ten thousand must not
 hide the other results.
 """
@@ -14,8 +14,8 @@ from typing import Iterable, Iterator
 
 import typer
 
-from ..phh import PhhError, PhhHand, ReplayOutcome, parse_phh, parse_phhs, replay
-from ..ruleset import Ruleset
+from nomicpoker.core.phh import PhhError, PhhHand, ReplayOutcome, parse_phh, parse_phhs, replay
+from nomicpoker.core.ruleset import Ruleset
 
 
 def phh_files(paths: Iterable[Path]) -> Iterator[Path]:
@@ -108,7 +108,7 @@ def register(app: typer.Typer) -> None:
         """Replay each hand and compare the engine's finishing Money with finishing_stacks.
 
         Exit code 0 when no hand mismatched or failed, 1 otherwise."""
-        from ..rulesets import load_ruleset
+        from nomicpoker.shell.rulesets import load_ruleset
 
         rs = load_ruleset(ruleset)
         summary = replay_paths(files, rs, limit)

@@ -1,6 +1,6 @@
 """``nomicpoker rules``: list the bundled rulesets, show one, check a Dealer's amended copy.
 
-Part of the shell: it only loads (via :mod:`nomicpoker.rulesets`) and prints. ``check`` is what
+Part of the shell: it only loads (via :mod:`nomicpoker.shell.rulesets`) and prints. ``check`` is what
 a Dealer runs after editing a copy for a passed proposal, so it prints every problem at once,
 one per line as ``file: key: message``, and exits 1; a clean file prints ``ok: <name> <hash>``.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import typer
 
-from ..ruleset import DEADLINE_NONE, PARAM_NAMES, Citation, Ruleset
-from ..rulesets import RulesetError, bundled_rulesets, load_ruleset, load_ruleset_file
+from nomicpoker.core.ruleset import DEADLINE_NONE, PARAM_NAMES, Citation, Ruleset
+from nomicpoker.shell.rulesets import RulesetError, bundled_rulesets, load_ruleset, load_ruleset_file
 
 
 def format_value(value: object) -> str:

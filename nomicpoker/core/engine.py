@@ -1,13 +1,13 @@
 """The hand engine: a pure, immutable fold of events over a hand of hold'em.
 
 The public names here are what the rest of nomicpoker codes against (ledger, render, poll,
-PHH replay). The value types live in :mod:`nomicpoker.hand` and are re-exported here; betting
-is in :mod:`nomicpoker.betting`, showdown and payout in :mod:`nomicpoker.showdown`, pots in
-:mod:`nomicpoker.pots`. ``docs/engine.md`` lists every reading of the rule text.
+PHH replay). The value types live in :mod:`nomicpoker.core.hand` and are re-exported here; betting
+is in :mod:`nomicpoker.core.betting`, showdown and payout in :mod:`nomicpoker.core.showdown`, pots in
+:mod:`nomicpoker.core.pots`. ``docs/engine.md`` lists every reading of the rule text.
 
 A hand is created by :func:`start_hand` from the ruleset, the seats in GNDT order with their
 Money, the button and the forced bets, and is advanced by :func:`apply` with player actions
-and dealer events (:mod:`nomicpoker.actions`). Each step returns the new :class:`Hand`, or a
+and dealer events (:mod:`nomicpoker.core.actions`). Each step returns the new :class:`Hand`, or a
 :class:`Rejection` (code, message, rule sentence). Ordinary rule violations are values, not
 exceptions; only programming errors (an event for a player who is not in the hand at all when
 the caller promised it would be, etc.) raise.
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .actions import (
+from nomicpoker.core.actions import (
     AllIn, Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, FoldOut, Muck, Raise, Reveal, Timeout,
 )
-from .betting import (
+from nomicpoker.core.betting import (
     BOARD_FOR_ROUND,
     do_all_in,
     do_call,
@@ -36,13 +36,13 @@ from .betting import (
     legal,
     next_actor,
 )
-from .cards import FULL_DECK
-from .hand import (
+from nomicpoker.core.cards import FULL_DECK
+from nomicpoker.core.hand import (
     Hand, LegalActions, Need, PotAward, Rejection, Result, Seat, ShownHand, evolve, make_seat,
     cards_in_play, new_hand, reject, seat_index, seat_with,
 )
-from .ruleset import Ruleset
-from .showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
+from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.showdown import do_muck, do_reveal, needs_reveal, settle, settle_if_done
 
 __all__ = [
     "Hand", "LegalActions", "Need", "PotAward", "Rejection", "Result", "Seat", "ShownHand",

@@ -29,15 +29,15 @@ from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from . import ledger, secrets_store
-from .adapters.base import ForumError
-from .poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
-from .paths import lock_path
-from .render import find_tag, reference_tag
-from .rulesets import load_ruleset
-from .store import HandRow, TableRow, dumps, loads, transaction
-from .errors import CodedError
-from .fold_types import same_account
+from nomicpoker.shell import ledger, secrets_store
+from nomicpoker.ports import ForumError
+from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
+from nomicpoker.shell.paths import lock_path
+from nomicpoker.core.render import reference_tag
+from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.fold_types import same_account
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
@@ -99,18 +99,21 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         if any(w in key.lower() for w in ("password", "secret", "token", "api_key")):
             raise ServiceError("credentials", f"forum config key {key!r} looks like a credential: keep "
                                "credentials in the environment or an owner-only file (docs/forums.md)")
-    if forum == "local":
+    from nomicpoker.adapters.registry import declared_abilities
+
+    abilities = declared_abilities(forum, config)  # ForumError('config') for an unknown kind
+    if not abilities.login:  # no account to ask: the dealer's name is the table's setting
         config.setdefault("dealer", dealer)
     opened = forum_factory(forum, config, state)  # ForumError('config') names a bad key now, not at poll
     if "dealer" in config:
         dealer = str(config["dealer"])
     else:  # the adapter's default: the authenticated account (Reddit, BlogNomic; docs/forums.md)
-        dealer = str(getattr(opened, "dealer", dealer))
+        dealer = str(opened.dealer)
     for p in players:  # the fold ignores the Dealer's comments: no player may share its account
         if same_account(p, dealer):
             raise ServiceError("bad_players", f"player name {p!r} is not allowed: it is the Dealer's account")
     if issue_decks is None:
-        issue_decks = forum != "blognomic"
+        issue_decks = abilities.private_send
     with transaction(engine) as s:
         if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
             raise ServiceError("exists", f"table {name!r} already exists (nomicpoker table list)")
@@ -122,7 +125,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         s.flush()
     with transaction(engine) as s:  # the "table created" ledger rows come from the fold
         table = ledger.get_table(s, name)
-        from .poll import fold_for
+        from nomicpoker.shell.poll import fold_for
 
         ledger.store_fold(s, name, fold_for(s, table, state))
     return row
@@ -156,16 +159,9 @@ def _existing_story_post(forum, state: Path, table: str, number: int, dealer: st
         ref = pending.read_text("utf-8").strip()
         if ref:
             return ref
-    key = story_key(table, number)
-    finder = getattr(forum, "find_thread_with", None)
-    if callable(finder):
-        return finder(key)
-    lister = getattr(forum, "threads", None)
-    if callable(lister):
-        for t in lister():
-            if t.author == dealer and find_tag(t.body) == key:
-                return t.ref
-    return None
+    if not forum.abilities.find_thread:
+        return None
+    return forum.find_thread_with(story_key(table, number))
 
 
 def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None:
@@ -257,7 +253,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
     with transaction(engine) as s:
         table = ledger.get_table(s, table_name)
         # Archive what is already in a registered thread, so old comments precede the hand.
-        from .poll import archive
+        from nomicpoker.shell.poll import archive
 
         report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t))
         s.add(HandRow(table_name=table_name, number=number, thread=thread,

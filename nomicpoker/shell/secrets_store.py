@@ -6,7 +6,7 @@ the community cards or a player's hole cards. The secrets live in
 ``<state>/secrets/<table>/hand-<n>.json`` (directory 0700, file 0600) and nowhere else until
 the hand ends; then the payout comment and the hand row publish them (hex).
 
-Nothing in this module prints or logs a secret. :class:`~nomicpoker.dealing.HandSecrets` (a
+Nothing in this module prints or logs a secret. :class:`~nomicpoker.core.dealing.HandSecrets` (a
 core value, re-exported here) hides its bytes from ``repr`` so an accidental ``print(secrets)``
 or a traceback shows only the commitments.
 """
@@ -19,9 +19,9 @@ import re
 import secrets as _random
 from pathlib import Path
 
-from .dealing import SECRET_BYTES, SECRET_NAMES, HandSecrets
-from .paths import secrets_dir
-from .errors import CodedError
+from nomicpoker.core.dealing import SECRET_BYTES, SECRET_NAMES, HandSecrets
+from nomicpoker.shell.paths import secrets_dir
+from nomicpoker.core.errors import CodedError
 
 __all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "load",
            "load_or_none", "secret_path", "write"]

@@ -30,15 +30,15 @@ from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from . import ledger
-from .adapters.base import Forum, ForumError, RemoteComment
-from .adjudicator import fold_table
-from .draws import DRAW_TIMEOUT
-from .fold_types import same_account
-from .errors import CodedError
-from .paths import lock_path
-from .render import find_tag
-from .store import CommentRow, DealerEventRow, OutboxRow, TableRow, dumps, loads, transaction
+from nomicpoker.shell import ledger
+from nomicpoker.ports import Forum, ForumError, RemoteComment
+from nomicpoker.core.adjudicator import fold_table
+from nomicpoker.core.draws import DRAW_TIMEOUT
+from nomicpoker.core.fold_types import same_account
+from nomicpoker.core.errors import CodedError
+from nomicpoker.shell.paths import lock_path
+from nomicpoker.core.render import find_tag
+from nomicpoker.shell.store import CommentRow, DealerEventRow, OutboxRow, TableRow, dumps, loads, transaction
 
 Clock = Callable[[], datetime]
 ForumFactory = Callable[[str, dict, Path], Forum]
@@ -63,7 +63,7 @@ def iso(moment: datetime) -> str:
 def default_forum_factory(kind: str, config: dict, state: Path) -> Forum:
     """The real adapters; tests inject a factory returning fakes (imported late so the poll
     cycle's import does not pull in praw and BeautifulSoup)."""
-    from .adapters.registry import open_forum
+    from nomicpoker.adapters.registry import open_forum
 
     return open_forum(kind, config, state)
 
@@ -149,7 +149,10 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
 def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None):
     """Replay ``table`` from the inputs in ``session`` (``public``: published secrets of ended
     hands, for a rebuild without the secrets folder)."""
-    cfg = ledger.table_config(table, forum_roller=table.forum_kind == "blognomic")
+    from nomicpoker.adapters.registry import declared_abilities
+
+    abilities = declared_abilities(table.forum_kind, loads(table.forum_config) or {})
+    cfg = ledger.table_config(table, forum_roller=abilities.dice != "bot")
     if cfg.ruleset.content_hash and table.ruleset_hash and cfg.ruleset.content_hash != table.ruleset_hash:
         raise PollError("ruleset_changed", f"ruleset {table.ruleset} changed since table {table.name} "
                         f"was created (hash {cfg.ruleset.content_hash[:12]} != {table.ruleset_hash[:12]})")
@@ -159,7 +162,7 @@ def fold_for(session: Session, table: TableRow, state: Path, public: dict | None
 
 def _draw_deadlines_due(session: Session, table: TableRow, cur, now: datetime) -> bool:
     """Record a ``draw_timeout`` event (with the time) for each player whose Hole Card Draw
-    deadline has passed; the fold decides what it means (:mod:`nomicpoker.draws`)."""
+    deadline has passed; the fold decides what it means (:mod:`nomicpoker.core.draws`)."""
     hours = timedelta(hours=table.deadline_hours)
     due = [p for p, since in cur.draw_clock if now >= datetime.fromisoformat(since) + hours]
     after = ledger.max_archive_id(session, table.name)
@@ -241,13 +244,12 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
 
 
 def _already_delivered(forum: Forum, row: OutboxRow) -> str | None:
-    """A private message delivered before a crash, where the forum lets the Dealer look
-    (the local forum's inbox). Forums without that may deliver it twice; the body is the
-    same deck either way."""
-    inbox = getattr(forum, "inbox", None)
-    if inbox is None:
+    """A private message delivered before a crash, where the forum lets the Dealer read back
+    what it sent (``abilities.private_read``). Forums without that may deliver it twice; the
+    body is the same either way."""
+    if not forum.abilities.private_read:
         return None
-    for msg in inbox(row.recipient):
+    for msg in forum.sent_private(row.recipient):
         if msg.subject == row.subject and msg.body == row.body:
             return msg.id
     return None

@@ -1,8 +1,8 @@
 """The values a hand is made of: seats, the hand itself, rejections, legal actions, results.
 
-Why separate from :mod:`nomicpoker.engine`: the betting and showdown modules need these types
+Why separate from :mod:`nomicpoker.core.engine`: the betting and showdown modules need these types
 and the engine needs those modules; keeping the values here breaks the cycle. Everything is
-re-exported by :mod:`nomicpoker.engine`, which is where callers import them from.
+re-exported by :mod:`nomicpoker.core.engine`, which is where callers import them from.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Mapping
 
-from .actions import Event
-from .cards import Card
-from .ruleset import Ruleset
+from nomicpoker.core.actions import Event
+from nomicpoker.core.cards import Card
+from nomicpoker.core.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

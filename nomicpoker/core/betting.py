@@ -19,11 +19,11 @@ round whose last raise was called (DESIGN.md, Rulesets).
 
 from __future__ import annotations
 
-from .actions import AllIn, Call, Check, Fold, Muck, Raise, Timeout
-from .hand import (
+from nomicpoker.core.actions import AllIn, Call, Check, Fold, Muck, Raise, Timeout
+from nomicpoker.core.hand import (
     Hand, LegalActions, Rejection, Seat, evolve, evolve_with, reject, seat_index, seat_with,
 )
-from .showdown import do_muck, needs_reveal, settle_if_done
+from nomicpoker.core.showdown import do_muck, needs_reveal, settle_if_done
 
 #: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
 BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)

@@ -1,7 +1,7 @@
 """Table views for dealer comments: the WRGPT status table, the GNDT rows and the pots.
 
 Why a module of its own: these are the views of a hand's *state* (who has what, who is in
-which pot), while :mod:`nomicpoker.render` holds the *comments* built around them; keeping
+which pot), while :mod:`nomicpoker.core.render` holds the *comments* built around them; keeping
 them apart keeps both files small. Pure functions of plain values and engine ``Hand``s.
 
 The status table follows the WRGPT dealer (seed ``000_…``): ``#``, ``Name`` with ``D`` for the
@@ -17,9 +17,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .cards import Card, pretty
-from .engine import Hand, Seat
-from .gndt import GndtRow, one_line
+from nomicpoker.core.cards import Card, pretty
+from nomicpoker.core.engine import Hand, Seat
+from nomicpoker.core.gndt import GndtRow, one_line
 
 BOARD_SIZE = 5
 
@@ -29,7 +29,7 @@ class TableView:
     """What the renderer needs about the table, as plain values (no database rows).
 
     ``players`` is every table player in GNDT order, seated or not; ``money`` is each one's
-    Money behind (not in the pot). For :func:`nomicpoker.render.payout`, ``money`` is the Money *after* the
+    Money behind (not in the pot). For :func:`nomicpoker.core.render.payout`, ``money`` is the Money *after* the
     payout, as the ledger holds it once the hand is settled.
     """
 

@@ -9,21 +9,21 @@ complete (Robert's rule 27: "All hands will be turned faceup whenever a player i
 betting action is complete"). A muck concedes every pot the player could win.
 
 Settling reads the ruleset: uncalled bets returned or not, side pots or one pot, the hole-card
-minimum passed to the evaluator, and the odd-chip policy (:mod:`nomicpoker.pots`).
+minimum passed to the evaluator, and the odd-chip policy (:mod:`nomicpoker.core.pots`).
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from .actions import Muck, Reveal
-from .cards import FULL_DECK
-from .hand import (
+from nomicpoker.core.actions import Muck, Reveal
+from nomicpoker.core.cards import FULL_DECK
+from nomicpoker.core.hand import (
     Hand, PotAward, Rejection, Result, ShownHand, cards_in_play, evolve, make_seat, reject,
     seat_index, seat_with, value_of,
 )
-from .evaluator import HandValue, best_hand, evaluate5, value7
-from .pots import build_pots, split, uncalled
+from nomicpoker.core.evaluator import HandValue, best_hand, evaluate5, value7
+from nomicpoker.core.pots import build_pots, split, uncalled
 
 _DECK = frozenset(FULL_DECK)
 
@@ -126,7 +126,7 @@ def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
 
 
 def best_five(hole: tuple[str, ...], board: tuple[str, ...], min_hole_cards: int) -> HandValue:
-    """:func:`nomicpoker.evaluator.best_hand`, faster when any five may play.
+    """:func:`nomicpoker.core.evaluator.best_hand`, faster when any five may play.
 
     Why: ``best_hand`` (the evaluator's reference path) classifies all 21 subsets of seven
     cards and was a third of PHH replay time. With ``min_hole_cards = 0`` the table path

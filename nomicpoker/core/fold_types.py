@@ -1,6 +1,6 @@
 """The values the table fold reads and writes (pure, no I/O).
 
-The fold (:mod:`nomicpoker.adjudicator`) turns *inputs* (the table's configuration, the
+The fold (:mod:`nomicpoker.core.adjudicator`) turns *inputs* (the table's configuration, the
 hand-start records, the comment archive and recorded dealer events) into *derived rows*
 (verdicts, ledger entries, outbox messages, dice, decks, draws, reveals, boards, hand ends).
 The shell stores both; ``nomicpoker audit`` re-runs the fold and compares. Derived rows are
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .ruleset import Ruleset
-from .dealing import HandSecrets
-from .errors import CodedError
+from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.dealing import HandSecrets
+from nomicpoker.core.errors import CodedError
 
 
 class FoldError(CodedError):
@@ -104,7 +104,7 @@ class CurrentHand:
     since: str  # time of the last change (a comment's created time or the hand start)
     button: str
     #: draw phase: ``(player, since)`` for each player the Hole Card Draw deadline may fold out
-    #: now, with the time their hours began (see :func:`nomicpoker.draws.draw_clock`)
+    #: now, with the time their hours began (see :func:`nomicpoker.core.draws.draw_clock`)
     draw_clock: tuple[tuple[str, str], ...] = ()
 
 

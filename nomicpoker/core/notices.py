@@ -1,7 +1,7 @@
 """The fold's words: builds each dealer message from fold values through :mod:`render`.
 
 WHY a thin layer of its own: the fold thinks in table configuration, hand-start records and
-engine hands; :mod:`nomicpoker.render` wants a :class:`render.TableView` and keyword
+engine hands; :mod:`nomicpoker.core.render` wants a :class:`render.TableView` and keyword
 arguments. Keeping the translation here leaves the fold readable and gives one place for the
 few sentences render has no function for (timeouts, own-deck caveats, what a false reveal's
 deck really held). Pure: values in, text out.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from . import render
-from .cards import pretty
-from .dealing import IssuedDeck, deck_listing
-from .fold_types import HandStart, TableConfig
-from .gndt import GndtRow, md_escape
+from nomicpoker.core import render
+from nomicpoker.core.cards import pretty
+from nomicpoker.core.dealing import IssuedDeck, deck_listing
+from nomicpoker.core.fold_types import HandStart, TableConfig
+from nomicpoker.core.gndt import GndtRow, md_escape
 
 
 def view(config: TableConfig, money: Mapping[str, int], button: str | None) -> render.TableView:

@@ -3,7 +3,7 @@
 In the 2008 BlogNomic Poker Deck Trading Post every deck came with a whimsical printer's
 name, and players quoted it to show which deck they were drawing from. We keep that spirit:
 the printer and town are picked from these lists by bytes of the deck's SHA-256 digest (see
-:func:`nomicpoker.dealing.deck_checksum` and docs/fair-dealing.md).
+:func:`nomicpoker.core.dealing.deck_checksum` and docs/fair-dealing.md).
 
 WHY the sizes are powers of two: each name part is chosen by ``digest_byte % len(list)``;
 with 16 or 64 entries that is exactly unbiased, and a re-implementation elsewhere needs only

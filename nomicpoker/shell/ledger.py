@@ -2,7 +2,7 @@
 auditors read (GNDT, change log, public hand records).
 
 WHY "store only the new suffix": the fold is re-run over the whole table on every poll (see
-:mod:`nomicpoker.adjudicator`). Because the archive only grows at its end, the rows already
+:mod:`nomicpoker.core.adjudicator`). Because the archive only grows at its end, the rows already
 stored must be exactly the first rows the fold produces now; :func:`store_fold` checks that
 and refuses (``StoreError('inconsistent')``) when it is not so, instead of writing a ledger
 that would disagree with its own replay.
@@ -15,11 +15,11 @@ from typing import Any, Mapping
 
 from sqlmodel import Session, select
 
-from . import secrets_store
-from .fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
-from .gndt import GndtRow
-from .rulesets import load_ruleset
-from .store import (
+from nomicpoker.shell import secrets_store
+from nomicpoker.core.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
+from nomicpoker.core.gndt import GndtRow
+from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.shell.store import (
     BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
     OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
 )
@@ -223,7 +223,7 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
 def _deal_order(table: TableRow, hand: HandRow) -> dict[str, Any]:
     """``{"deal_order": [...]}`` for a one-shared-deck ruleset (the seats from the first after
     the button): what verify needs to recompute each hole card; ``{}`` otherwise."""
-    from .dealing import deal_order
+    from nomicpoker.core.dealing import deal_order
 
     if load_ruleset(table.ruleset).deck != "shared":
         return {}

@@ -1,6 +1,6 @@
 """The Hole Card Draw phase of the table fold: dice, draw statements and the draw deadline.
 
-A part of :mod:`nomicpoker.adjudicator` (its ``_Folder`` mixes :class:`DrawPhase` in), kept in
+A part of :mod:`nomicpoker.core.adjudicator` (its ``_Folder`` mixes :class:`DrawPhase` in), kept in
 a module of its own because the draw phase is a room of its own: it runs before any betting,
 only under a ruleset where each player draws from their own deck (``blognomic-2008``), and
 it has its own readings of the rule (docs/dealer-guide.md):
@@ -12,7 +12,7 @@ it has its own readings of the rule (docs/dealer-guide.md):
   stays in the pot. The hours count from the hand start, or from the player's last Hole Card
   Draw with identical results (the rule makes them draw again, so they get the time again).
   The expiry is a recorded dealer event with its time (``kind = "draw_timeout"``), written by
-  the shell (:mod:`nomicpoker.poll`), so the fold stays a pure function of its inputs.
+  the shell (:mod:`nomicpoker.shell.poll`), so the fold stays a pure function of its inputs.
 - While nobody has stated a valid draw, nobody is folded out: folding out everyone would leave
   a hand nobody can win. The first valid draw makes the others' passed deadlines apply.
 
@@ -24,14 +24,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from . import engine
-from . import notices as say
-from .actions import FoldOut
-from .dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
-from .fold_types import DealerEvent, FoldError, Revision
+from nomicpoker.core import engine
+from nomicpoker.core import notices as say
+from nomicpoker.core.actions import FoldOut
+from nomicpoker.core.dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
+from nomicpoker.core.fold_types import DealerEvent, FoldError, Revision
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .adjudicator import _HandState
+    from nomicpoker.core.adjudicator import _HandState
 
 #: the dealer event kind of a passed Hole Card Draw deadline
 DRAW_TIMEOUT = "draw_timeout"

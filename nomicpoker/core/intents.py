@@ -1,7 +1,7 @@
 """What a comment asks for, as values: the grammar's results, their canonical spelling and the
 engine events they become.
 
-WHY a module of its own: :mod:`nomicpoker.grammar` is about *reading* text (markup, look-alikes,
+WHY a module of its own: :mod:`nomicpoker.core.grammar` is about *reading* text (markup, look-alikes,
 the forms "in substantially the form" allows); these values are what the rest of the bot
 consumes (the fold, the ledger's verdicts, the round-trip property tests). Keeping them apart
 keeps the parser small and lets readers of the fold find the shapes without the regexes.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Union
 
-from . import actions
+from nomicpoker.core import actions
 
 __all__ = ["Kind", "Intent", "GrammarError", "NoAction", "Result", "FORMS", "canonical", "to_action"]
 

@@ -13,7 +13,7 @@ Two independent implementations live side by side and the tests compare them:
   and :func:`best_hand` maximises it over every five-card subset of the card instances
   (honouring ``min_hole_cards``); it also yields the cards used and a human name;
 * the fast path: :func:`value7` sums per-card integer keys and looks the sum up in tables
-  built at import (:mod:`nomicpoker.evaluator_tables`).
+  built at import (:mod:`nomicpoker.core.evaluator_tables`).
 
 Values are plain ints, totally ordered, higher is better, equal exactly when hands tie:
 ``category << 20`` plus five 4-bit tie-break ranks (2..14), most significant first.
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Sequence
 
-from nomicpoker.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
-from nomicpoker.evaluator_tables import (
+from nomicpoker.core.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
+from nomicpoker.core.evaluator_tables import (
     CARD_KEY,
     CATEGORY_SHIFT,
     FIVE_OF_A_KIND,

@@ -7,7 +7,7 @@ card, die, deck, draw and reveal and exit non-zero on any failure.
 
 WHY pure and exception-free: an auditor runs this on a file somebody else produced. A
 malformed record is a finding, not a crash: every missing key or bad value becomes a failing
-check that names the key. Only :mod:`nomicpoker.dealing` is used to recompute, so an auditor
+check that names the key. Only :mod:`nomicpoker.core.dealing` is used to recompute, so an auditor
 who trusts the documented construction (or re-implements it) trusts this.
 """
 
@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from .cards import CardError, parse_card
-from .dealing import (
+from nomicpoker.core.cards import CardError, parse_card
+from nomicpoker.core.dealing import (
     BOARD_STREETS, SECRET_NAMES, DealingError, board_cards, checksums_match, dice_pair_ok,
     hole_cards, issue_deck, normalise_checksum, roll, shared_holes,
 )

@@ -13,7 +13,7 @@ module turns one comment into exactly one of
 Where an action may appear (the rule players can predict; docs/comment-grammar.md says it
 for players):
 
-1. Only visible, unquoted text acts (:func:`nomicpoker.markup.visible_text`).
+1. Only visible, unquoted text acts (:func:`nomicpoker.core.markup.visible_text`).
 2. A *HAND tag* (``HAND3``, ``Hand #3``, ``HAND#3``, ``hand 3``) anywhere on a line starts an
    attempt **if** it is followed (after spaces and punctuation) by a ROUND tag, an action word
    or a DICE roll. A HAND tag followed by anything else is chat ("hand 3 was fun"). Once a
@@ -29,10 +29,10 @@ for players):
    in the comment is malformed, the comment is rejected with that attempt's error.
 
 Look-alike letters (``rаise`` with a Cyrillic ``а``) are recognised through a skeleton and
-rejected with code ``lookalike`` naming the character (:mod:`nomicpoker.lookalike`).
+rejected with code ``lookalike`` naming the character (:mod:`nomicpoker.core.lookalike`).
 
 The values it returns (:class:`Intent` and friends), their canonical spelling and their
-engine events live in :mod:`nomicpoker.intents`; they are re-exported here, so callers need
+engine events live in :mod:`nomicpoker.core.intents`; they are re-exported here, so callers need
 only this module.
 
 Pure: no I/O, no clock.
@@ -45,10 +45,10 @@ import re
 import unicodedata
 from dataclasses import replace
 
-from .cards import CardError, parse_card
-from .intents import FORMS, GrammarError, Intent, NoAction, Result, canonical, to_action
-from .lookalike import Skeleton, describe_char, orig_span, skeleton
-from .markup import visible_text
+from nomicpoker.core.cards import CardError, parse_card
+from nomicpoker.core.intents import FORMS, GrammarError, Intent, NoAction, Result, canonical, to_action
+from nomicpoker.core.lookalike import Skeleton, describe_char, orig_span, skeleton
+from nomicpoker.core.markup import visible_text
 
 __all__ = [
     "Intent", "GrammarError", "NoAction", "Result", "parse_comment", "canonical", "to_action",

@@ -1,4 +1,4 @@
-"""Lookup tables behind the fast scalar path :func:`nomicpoker.evaluator.value7`.
+"""Lookup tables behind the fast scalar path :func:`nomicpoker.core.evaluator.value7`.
 
 Why tables: the engine evaluates a handful of hands per showdown, but the cross-checks,
 the exhaustive 5-card test and equity-style tools evaluate millions. In pure Python the
@@ -29,7 +29,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Callable, Sequence
 
-from nomicpoker.cards import RANKS, SUITS
+from nomicpoker.core.cards import RANKS, SUITS
 
 HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, \
     FOUR_OF_A_KIND, STRAIGHT_FLUSH, FIVE_OF_A_KIND = range(10)
@@ -144,7 +144,7 @@ def flush_value(ranks: list[int]) -> int:
 def build_value_fast() -> Callable[[Sequence[str]], int]:
     """Build the tables and return the scalar evaluator for 5..7 cards.
 
-    Built on demand (the first :func:`nomicpoker.evaluator.value7` call), not at import,
+    Built on demand (the first :func:`nomicpoker.core.evaluator.value7` call), not at import,
     so the CLI and the engine, which only need :func:`best_hand`, never pay for it. The
     returned closure binds every table as a local cell: cheaper than global lookups.
     """

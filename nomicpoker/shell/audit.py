@@ -9,7 +9,7 @@ secrets come from the secrets folder (running hands) or the published values (en
 Also checked: every archived revision's ``sha256`` matches its body (an edited archive row is
 a finding even when it would not change a verdict).
 
-And for fair dealing, :func:`verify_hands` runs :func:`nomicpoker.verify.verify_record` on
+And for fair dealing, :func:`verify_hands` runs :func:`nomicpoker.core.verify.verify_record` on
 public hand records: the exported ones, or those built from the ledger.
 """
 
@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from . import ledger
-from .poll import fold_for
-from .store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
-from .verify import Check, verify_record
+from nomicpoker.shell import ledger
+from nomicpoker.shell.poll import fold_for
+from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
+from nomicpoker.core.verify import Check, verify_record
 
 
 @dataclass(frozen=True)
@@ -115,5 +115,5 @@ def records(engine: Engine, table: str, hand: int | None = None) -> list[dict]:
 
 
 def verify_hands(recs: list[dict]) -> list[tuple[dict, list[Check]]]:
-    """Each public hand record with its checks (:func:`nomicpoker.verify.verify_record`)."""
+    """Each public hand record with its checks (:func:`nomicpoker.core.verify.verify_record`)."""
     return [(r, verify_record(r)) for r in recs]

@@ -35,8 +35,8 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator
 
-from .errors import CodedError
-from .ruleset import (
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.ruleset import (
     DEADLINE_NONE,
     PARAM_NAMES,
     PARAM_SPECS,

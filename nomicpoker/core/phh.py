@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from .actions import Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal
-from .errors import CodedError
-from .engine import Hand, Rejection, apply, need, start_hand
-from .ruleset import Ruleset
+from nomicpoker.core.actions import Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.engine import Hand, Rejection, apply, need, start_hand
+from nomicpoker.core.ruleset import Ruleset
 
 #: the fields this module reads, in the order the writer puts them first
 CORE_FIELDS = ("variant", "ante_trimming_status", "antes", "blinds_or_straddles", "min_bet",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .cards import Card
+from nomicpoker.core.cards import Card
 
 
 @dataclass(frozen=True)

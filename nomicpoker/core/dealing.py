@@ -9,10 +9,10 @@ of three 32-byte secrets the shell draws at hand start with ``secrets.token_byte
 - ``decks`` -> the Trading Post decks issued to players (:func:`issue_deck`).
 
 :class:`HandSecrets` holds the three as one value (the shell's
-:mod:`nomicpoker.secrets_store` generates and keeps them).
+:mod:`nomicpoker.shell.secrets_store` generates and keeps them).
 
 The hand-start comment posts :func:`commitment` of each; the secrets themselves are published
-when the hand ends, and anyone can then recompute everything (:mod:`nomicpoker.verify`, or the
+when the hand ends, and anyone can then recompute everything (:mod:`nomicpoker.core.verify`, or the
 few-line reference implementation in docs/fair-dealing.md).
 
 WHY this module is pure and has no randomness of its own: the same secret must give the same
@@ -26,7 +26,7 @@ language. The byte-level construction below is public and must never change:
   block and takes the next one (rejection sampling: no modulo bias).
 - :func:`shuffled` is Fisher–Yates: for ``i`` from ``len-1`` down to ``1``,
   ``j = uniform(i + 1)``, swap positions ``i`` and ``j``. It starts from
-  :data:`nomicpoker.cards.FULL_DECK` (2s 2h 2d 2c 3s ... Ac).
+  :data:`nomicpoker.core.cards.FULL_DECK` (2s 2h 2d 2c 3s ... Ac).
 - Labels: ``board:<hand>``, ``deck:<hand>:<player>``, ``dice:<comment_id>:<index>:<sides>``
   (hand and numbers in decimal without leading zeros; player and comment id verbatim).
 """
@@ -39,8 +39,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from .cards import FULL_DECK, Card, card_name, pretty
-from .printers import INITIALS, SURNAMES, TOWNS, TRADES
+from nomicpoker.core.cards import FULL_DECK, Card, card_name, pretty
+from nomicpoker.core.printers import INITIALS, SURNAMES, TOWNS, TRADES
 
 #: The three secrets of a hand, in the order they are posted and published.
 SECRET_NAMES: tuple[str, ...] = ("deck", "dice", "decks")
@@ -105,7 +105,7 @@ class HandSecrets:
 
     WHY here and not in the secrets store: the table fold (core) carries a hand's secrets as
     an input, so their type must be core too. Generating them (randomness) and keeping them on
-    disk (I/O) stay in the shell, :mod:`nomicpoker.secrets_store`.
+    disk (I/O) stay in the shell, :mod:`nomicpoker.shell.secrets_store`.
     """
 
     deck: bytes = field(repr=False)

@@ -12,13 +12,13 @@ shows it (raw Markdown, or WordPress/Reddit HTML). That tag is how a run that cr
 posting knows not to post again. HTML comments (``<!-- -->``) would be invisible, but
 BlogNomic and Reddit strip them, so the tag is visible inline code instead.
 
-The WRGPT-style status table and the GNDT rows live in :mod:`nomicpoker.tables_view` and
+The WRGPT-style status table and the GNDT rows live in :mod:`nomicpoker.core.tables_view` and
 are re-exported here, so callers need only this module.
 
 Player names, comment references and checksums are untrusted: prose escapes them with
-:func:`nomicpoker.gndt.md_escape` (backslashes for Markdown, entities for HTML, because
+:func:`nomicpoker.core.gndt.md_escape` (backslashes for Markdown, entities for HTML, because
 BlogNomic's WordPress takes a comment body as HTML); inside the status table's code block
-they are shown as look-alikes (see :func:`nomicpoker.tables_view.status_table`).
+they are shown as look-alikes (see :func:`nomicpoker.core.tables_view.status_table`).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ import html
 import re
 from typing import Mapping, Sequence
 
-from .cards import Card, pretty
-from .actions import AllIn, Call, Check, Fold, FoldOut, Raise, Timeout
-from .engine import Hand, LegalActions
-from .gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
-from .tables_view import (
+from nomicpoker.core.cards import Card, pretty
+from nomicpoker.core.actions import AllIn, Call, Check, Fold, FoldOut, Raise, Timeout
+from nomicpoker.core.engine import Hand, LegalActions
+from nomicpoker.core.gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
+from nomicpoker.core.tables_view import (
     TableView,
     button_name,
     to_act_name,
@@ -40,6 +40,8 @@ from .tables_view import (
     status_table,
     turn_of,
 )
+
+from nomicpoker.core.tags import find_tag, reference_tag
 
 __all__ = [
     "TableView", "GndtRow", "gndt", "change_log", "reference_tag", "find_tag", "hand_start",
@@ -50,43 +52,7 @@ __all__ = [
 ROUND_NAMES = {1: "pre-flop", 2: "flop", 3: "turn", 4: "river"}
 
 
-# --------------------------------------------------------------------------- reference tags
-
-_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,79}$")
-_TAG = re.compile(r"\[np:([A-Za-z0-9][A-Za-z0-9._:-]{0,79})\]")
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"), "-")
-#: wptexturize turns "3x4" into "3×4"; a key never holds "×", so it can only have been an "x".
-_TIMES = {ord("\u00d7"): "x"}
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
-_HTML_TAG = re.compile(r"<[^>]*>")
-
-
-def reference_tag(key: str) -> str:
-    """The visible tag that ends every dealer comment: ``[np:KEY]`` in inline code.
-
-    Inline code keeps Markdown from touching the key (underscores, dashes) and shows as
-    ``<code>[np:KEY]</code>`` in HTML. Keys are limited to letters, digits and ``. _ : -``
-    (80 characters) so the tag survives every sanitiser; anything else is a programming
-    error in the caller and raises :class:`ValueError`.
-    """
-    if not _KEY.match(key):
-        raise ValueError(f"reference key {key!r} must match {_KEY.pattern}")
-    return f"`[np:{key}]`"
-
-
-def find_tag(text: str) -> str | None:
-    """The key of the last reference tag in a comment body, or ``None``.
-
-    Works on the raw Markdown we posted and on the HTML a forum serves back: tags are removed,
-    entities decoded (``&#91;`` for ``[``), typographic dashes and the multiplication sign
-    that WordPress's texturizer may put in (``–``, ``×``) read as ``-`` and ``x``, and invisible soft hyphens or zero-width spaces dropped. The
-    last tag wins because ours ends the comment; an earlier one would be a quotation.
-    """
-    t = _HTML_TAG.sub("", text)
-    t = html.unescape(html.unescape(t))  # double-escaped bodies happen with some exporters
-    t = t.translate(_DASHES).translate(_TIMES).translate(_INVISIBLE)
-    found = _TAG.findall(t)
-    return found[-1] if found else None
+# reference tags live in nomicpoker.core.tags (the port re-exports them to adapters)
 
 
 def _finish(parts: Sequence[str], key: str) -> str:

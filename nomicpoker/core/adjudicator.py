@@ -16,11 +16,11 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 
 - Only a comment's first archived revision acts; a later revision (edit) is noted once.
 - The Hole Card Draw phase (dice, draw statements, the draw deadline) is in
-  :mod:`nomicpoker.draws`: round 1 opens when every seated player still in the hand has
+  :mod:`nomicpoker.core.draws`: round 1 opens when every seated player still in the hand has
   stated a valid draw.
 - Showdown reveals are checked against the issued deck at the drawn positions.
 - Under a ruleset with one shared deck (``roberts-nlhe``) there are no draws: the hole cards
-  come from the dealer's committed deck (:func:`nomicpoker.dealing.shared_holes`), are sent
+  come from the dealer's committed deck (:func:`nomicpoker.core.dealing.shared_holes`), are sent
   privately at hand start, and reveals are checked against them.
 """
 
@@ -30,12 +30,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine, grammar, markup
-from . import notices as say
-from .actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
-from .dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from .draws import DRAW_TIMEOUT, DrawPhase, draw_clock, due_time, waiting_for_draws
-from .fold_types import (
+from nomicpoker.core import engine, grammar, markup
+from nomicpoker.core import notices as say
+from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
+from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
+from nomicpoker.core.draws import DRAW_TIMEOUT, DrawPhase, draw_clock, due_time, waiting_for_draws
+from nomicpoker.core.fold_types import (
     CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
 )
 
@@ -62,7 +62,7 @@ class _HandState:
 
 class _Folder(DrawPhase):
     """The mutable accumulator behind :func:`fold_table` (local to one call). The draw phase's
-    methods come from :class:`nomicpoker.draws.DrawPhase`."""
+    methods come from :class:`nomicpoker.core.draws.DrawPhase`."""
 
     def __init__(self, config: TableConfig):
         self.c = config

@@ -4,7 +4,7 @@ Rules change by proposal in a nomic, so the rules are data (``rules/<name>/rules
 the rule text as enacted). The engine never hard-codes a reading of the text: it asks the
 :class:`Ruleset`. Every parameter carries the sentence it encodes so a rejection can quote it.
 
-The loader (``load_ruleset`` / ``load_ruleset_file``) lives in :mod:`nomicpoker.rulesets`; this
+The loader (``load_ruleset`` / ``load_ruleset_file``) lives in :mod:`nomicpoker.shell.rulesets`; this
 module only holds the immutable model so the pure core can import it without touching disk.
 """
 

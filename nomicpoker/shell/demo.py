@@ -19,12 +19,12 @@ from typing import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from . import ledger, poll as poll_mod, service
-from .adapters.local import LocalForum
-from .cards import parse_card
-from .gndt import change_log, gndt
-from .paths import forum_db_path
-from .store import TableRow
+from nomicpoker.shell import ledger, poll as poll_mod, service
+from nomicpoker.adapters.local import LocalForum
+from nomicpoker.core.cards import parse_card
+from nomicpoker.core.gndt import change_log, gndt
+from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.store import TableRow
 
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
 _LISTING = re.compile(r"^- *(\d+): (\S+) \(")

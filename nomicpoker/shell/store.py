@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine
 
-from .errors import CodedError
+from nomicpoker.core.errors import CodedError
 
 
 class StoreError(CodedError):

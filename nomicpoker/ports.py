@@ -1,0 +1,210 @@
+"""The forum port: what the shell needs from any forum, and what each forum declares it can do.
+
+The shell talks to a forum (local, BlogNomic, Reddit, and any later channel) only through
+:class:`Forum`. A forum's abilities are *declared* in :class:`Abilities`, never guessed from its
+name or probed with ``getattr``: who rolls the dice, whether it has private messages (and
+whether the Dealer can read its own inbox), which markup it renders, whether edits show,
+whether a first comment may be held for moderation, how fast it lets an account post, how long
+a comment may be, and whether it shows display names rather than logins. The shell branches on
+these fields only (tests/test_structure.py checks that no forum name is compared outside the
+adapters).
+
+Adapters raise :class:`ForumError` (with a code) for anything that went wrong, so the poll run
+can report it in one line and retry next run without losing anything.
+
+Reference tags are made and read in :mod:`nomicpoker.core.tags`; they are re-exported here so
+adapters import everything they share with the shell from the port side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol, Sequence, runtime_checkable
+
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.tags import find_tag, reference_tag
+
+__all__ = [
+    "Abilities", "Forum", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
+    "DiceSource", "Markup", "carries_tag", "tag_key", "find_tag", "reference_tag",
+]
+
+#: Who rolls a player's DICE52: the forum's own in-comment roller (results arrive with the
+#: comment), the bot from its committed dice secret, or an external roller whose results the
+#: adapter reads and attaches like the forum's own.
+DiceSource = Literal["forum", "bot", "external"]
+#: The markup a forum renders in comments: the dealer's words are written in it.
+Markup = Literal["markdown", "wordpress-html", "text"]
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """What a forum can do, declared by its adapter.
+
+    ``dice``: who rolls DICE52 (see :data:`DiceSource`). ``private_send``: the Dealer can send
+    private messages (decks, hole cards). ``private_read``: the Dealer can read its own inbox
+    and outbox (so a private message delivered before a crash is recognised and not sent
+    again). ``markup``: what comment bodies render as. ``edits_visible``: an edited comment
+    shows its new text (the fold keeps the first reading and notes the edit). ``moderation``:
+    a comment may be held for approval. ``min_post_interval``: seconds the forum wants between
+    two comments of one account (a flood check refuses faster posting).
+    ``max_comment_length``: the longest comment body it accepts, ``None`` if unbounded.
+    ``display_names``: comments show a display name that may differ from the login.
+    ``create_thread``: the Dealer can open the story post itself (else the Dealer writes it
+    and registers it with ``--thread``). ``find_thread``: a crashed ``hand start`` can find the
+    story post it made by its tag. ``login``: the Dealer posts under an authenticated
+    account the forum names (``False`` for the local forum, where the dealer's name is a
+    setting of the table).
+    """
+
+    dice: DiceSource = "bot"
+    private_send: bool = False
+    private_read: bool = False
+    markup: Markup = "markdown"
+    edits_visible: bool = True
+    moderation: bool = False
+    min_post_interval: float = 0.0
+    max_comment_length: int | None = None
+    display_names: bool = False
+    create_thread: bool = False
+    find_thread: bool = False
+    login: bool = True
+
+
+@dataclass(frozen=True)
+class RemoteComment:
+    """A comment as the forum shows it now.
+
+    ``id`` is stable for the life of the comment (Reddit fullname, WordPress/EE comment id,
+    local row id). ``body`` is what the author wrote, in ``body_format`` (``html`` for blog
+    comments, ``markdown`` for Reddit and the local forum): the grammar strips quotes itself.
+    ``created`` and ``edited`` are timezone-aware UTC. ``deleted`` comments may still be listed
+    (Reddit keeps a placeholder); their action stands in the ledger.
+    """
+
+    id: str
+    author: str
+    created: datetime
+    body: str
+    body_format: Literal["markdown", "html", "text"] = "markdown"
+    edited: datetime | None = None
+    deleted: bool = False
+    parent_id: str | None = None
+    permalink: str = ""
+    #: Results of the forum's own (or an external) dice roller for this comment, in order;
+    #: empty where the bot rolls.
+    dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RemoteThread:
+    """A story post as the forum lists it: its reference, author, title and body."""
+
+    ref: str
+    author: str
+    title: str
+    body: str
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """A private message as the Dealer's inbox or outbox shows it."""
+
+    id: str
+    sender: str
+    recipient: str
+    subject: str
+    body: str
+    created: datetime | None = None
+
+
+class ForumError(CodedError):
+    """A forum operation failed. ``code`` is one of: ``network`` (connection, timeout),
+    ``http`` (unexpected status), ``login_failed``, ``comment_refused``, ``rate_limited``,
+    ``not_found``, ``not_supported``, ``config``, ``parse``, ``held`` (a comment was accepted
+    but held for moderation). ``retry`` says whether the next run may simply try again.
+    ``str()`` leads with the code, because a forum failure is read by the Dealer fixing a
+    setup, who needs to know which kind it was."""
+
+    def __init__(self, code: str, message: str, retry: bool = False):
+        super().__init__(code, message)
+        self.retry = retry
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@runtime_checkable
+class Forum(Protocol):
+    """The adapter protocol. ``thread`` is the forum's own thread reference (a URL, a Reddit
+    submission id, a local thread id), stored on the table."""
+
+    name: str
+    abilities: Abilities
+
+    @property
+    def dealer(self) -> str:
+        """The account the Dealer posts as, as the forum names it (the authenticated user;
+        the configured name on the local forum)."""
+        ...
+
+    def list_comments(self, thread: str) -> Sequence[RemoteComment]:
+        """Every comment of the thread, in forum order (oldest first), replies included."""
+        ...
+
+    def post_comment(
+        self, thread: str, body: str, reply_to: str | None = None, *, tag: str | None = None
+    ) -> str:
+        """Post ``body`` as the dealer account; return the new comment's id. ``tag`` is the
+        comment's reference key (the outbox key; ``[np:KEY]`` is accepted too), so an adapter
+        that must detect its own duplicates (Reddit's retried POSTs) compares tags, not bodies
+        the forum may have reformatted."""
+        ...
+
+    def find_comment_with(self, thread: str, tag: str) -> str | None:
+        """The id of a live comment by the dealer account in ``thread`` whose reference tag
+        (:func:`carries_tag`) is ``tag`` (``[np:KEY]`` or ``KEY``), or ``None``. This is how a
+        run that crashed after posting knows not to post again."""
+        ...
+
+    def create_thread(self, title: str, body: str) -> str:
+        """Create a story post; return its thread reference. ``ForumError('not_supported')``
+        where ``abilities.create_thread`` is false (the Dealer registers a post instead)."""
+        ...
+
+    def find_thread_with(self, tag: str) -> str | None:
+        """The reference of a story post by the dealer account whose tag is ``tag``, or
+        ``None`` (always ``None`` where ``abilities.find_thread`` is false)."""
+        ...
+
+    def send_private(self, user: str, subject: str, body: str) -> str:
+        """Send a private message (decks, hole cards); return its id.
+        ``ForumError('not_supported')`` where ``abilities.private_send`` is false."""
+        ...
+
+    def sent_private(self, user: str) -> Sequence[PrivateMessage]:
+        """Private messages the dealer account has sent to ``user`` (empty where
+        ``abilities.private_read`` is false)."""
+        ...
+
+    def check(self) -> list[tuple[str, bool, str]]:
+        """Try the connection and the login without posting: ``(what, ok, detail)`` rows."""
+        ...
+
+
+def tag_key(tag: str) -> str:
+    """The key of a reference tag given as ``KEY``, ``[np:KEY]`` or in inline code."""
+    found = find_tag(tag)
+    return found if found is not None else tag.strip()
+
+
+def carries_tag(body: str, tag: str) -> bool:
+    """Whether ``body`` (Markdown or a forum's HTML) ends with the reference tag ``tag``.
+
+    Why not a substring test: WordPress's texturizer turns the key's hyphens into en dashes
+    and forums entity-encode brackets, so the posted text does not come back byte for byte;
+    and ``T-h1-1`` is a substring of ``T-h1-10``. :func:`find_tag` reads the tag back the way
+    any forum shows it, and the keys must be equal."""
+    key = tag_key(tag)
+    return bool(key) and find_tag(body) == key
