@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from _bot_kit import Table  # noqa: E402
 
-from nomicpoker import ledger, poll  # noqa: E402
+from nomicpoker.shell import ledger, replay  # noqa: E402
 
 
 def main(sizes: list[int]) -> None:
@@ -39,7 +39,7 @@ def main(sizes: list[int]) -> None:
             with Session(t.engine) as s:
                 table = ledger.get_table(s, "T")
                 t0 = time.perf_counter()
-                poll.fold_for(s, table, t.state)
+                replay.fold_for(s, table, t.state)
                 fold = time.perf_counter() - t0
             print(f"{n:6d} comments: first poll {first:7.2f} s (archives, adjudicates, posts "
                   f"{n // 2} replies), idle poll {idle:6.3f} s, fold alone {fold:6.3f} s")

@@ -178,7 +178,7 @@ def test_every_shell_error_is_a_coded_error():
                 seen.add(attr)
                 if not issubclass(obj, CodedError):
                     bad.append(f"{name}.{attr}")
-    assert {"ForumError", "RulesetError", "StoreError", "SecretsError", "PollError"} <= seen
+    assert {"ForumError", "RulesetError", "StoreError", "SecretsError", "ReplayError"} <= seen
     assert bad == []
 
 

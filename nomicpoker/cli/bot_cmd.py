@@ -141,7 +141,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"{'ended' if h.number in ended else 'running'}")
             if ledger.hand_rows(s, name):
-                from nomicpoker.shell.poll import fold_for
+                from nomicpoker.shell.replay import fold_for
 
                 cur = fold_for(s, t, _st).current
                 if cur is not None and cur.phase != "complete":

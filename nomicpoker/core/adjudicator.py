@@ -27,76 +27,61 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from nomicpoker.core import engine, grammar, markup
 from nomicpoker.core import notices as say
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from nomicpoker.core.draws import DRAW_TIMEOUT, DrawPhase, draw_clock, due_time, waiting_for_draws
+from nomicpoker.core.draws import DrawPhase, draw_clock, due_time, waiting_for_draws
+from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.fold_types import (
-    CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision, TableConfig,
+    DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision,
+    TableConfig,
 )
 
-ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end")
+class _Folder:
+    """The accumulator behind :func:`fold_table` (local to one call): the table's state
+    (:class:`~nomicpoker.core.fold_state.TableState`) and the rows derived so far. The Hole
+    Card Draw phase is its own object (:class:`nomicpoker.core.draws.DrawPhase`), which uses
+    this one through the needs :class:`~nomicpoker.core.draws.DrawHost` declares."""
 
-
-@dataclass
-class _HandState:
-    start: HandStart
-    hand: Any  # engine.Hand
-    phase: str = "draw"  # draw | betting | reveal | complete
-    pairs: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # valid dice pairs
-    decks: dict[str, Any] = field(default_factory=dict)  # player -> IssuedDeck (issued tables)
-    own_checksums: dict[str, str] = field(default_factory=dict)
-    draws: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    holes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # shared deck: dealt cards
-    false_reveals: list[str] = field(default_factory=list)
-    since: str = ""
-    record: dict[str, Any] = field(default_factory=dict)
-    noted: set[str] = field(default_factory=set)
-    redraws: dict[str, str] = field(default_factory=dict)  # player -> last identical-dice draw time
-    timed_out: dict[str, str] = field(default_factory=dict)  # player -> when the draw deadline folded them
-
-
-class _Folder(DrawPhase):
-    """The mutable accumulator behind :func:`fold_table` (local to one call). The draw phase's
-    methods come from :class:`nomicpoker.core.draws.DrawPhase`."""
-
-    def __init__(self, config: TableConfig):
+    def __init__(self, config: TableConfig, state: TableState | None = None):
         self.c = config
         self.rules = config.ruleset
-        self.seq = 0
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
-        self.money: dict[str, int] = {p: config.money for p in config.players}
-        self.gndt: dict[str, tuple[int, str, int]] = {p: (0, "o", 0) for p in config.players}
-        self.hands: dict[int, _HandState] = {}
-        self.by_thread: dict[str, int] = {}
-        self.current: _HandState | None = None
-        self.n_out: dict[int | None, int] = {}
-        self.first_kind: dict[tuple[str, str], str] = {}  # comment -> "chat" | "action"
+        self.draw_phase = DrawPhase(self)
+        if state is not None:
+            self.st = state
+            return
+        self.st = TableState(money={p: config.money for p in config.players},
+                             gndt={p: (0, "o", 0) for p in config.players})
         self._diff(None, "table created")
+
+    @property
+    def hands(self) -> dict[int, HandState]:
+        return self.st.hands
 
     # -- rows -------------------------------------------------------------------------------
 
     def _row(self, _kind: str, **values: Any) -> dict[str, Any]:
-        self.seq += 1
-        row = {"seq": self.seq, **values}
+        self.st.seq += 1
+        row = {"seq": self.st.seq, **values}
         self.out[_kind].append(row)
         return row
 
     def _post(self, hand: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
         """Queue a dealer comment; ``body_fn(key)`` renders it ending with its reference tag."""
-        n = self.n_out.get(hand, 0) + 1
-        self.n_out[hand] = n
+        n = self.st.n_out.get(hand, 0) + 1
+        self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand or 0}-{n:03d}"
         self._row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
                   recipient="", subject="", body=body_fn(key))
 
     def _private(self, hand: int, user: str, subject: str, body: str) -> None:
-        n = self.n_out.get(hand, 0) + 1
-        self.n_out[hand] = n
+        n = self.st.n_out.get(hand, 0) + 1
+        self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand}-{n:03d}"
         self._row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
                   recipient=user, subject=subject, body=body)
@@ -106,6 +91,8 @@ class _Folder(DrawPhase):
         self._row("verdict", hand=hand, thread=rev.thread, forum_id=rev.forum_id,
                   revision=rev.revision, author=rev.author, status=status, code=code,
                   message=message, citation=citation, canonical=canonical)
+        if rev.revision == 1:  # what an edit's note recalls (see _edit)
+            self.st.first_verdict.setdefault((rev.thread, rev.forum_id), (status, canonical, code))
 
     def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
                 cite_as: str | None = None, hint: str | None = None) -> None:
@@ -121,8 +108,8 @@ class _Folder(DrawPhase):
     # -- the GNDT ---------------------------------------------------------------------------
 
     def _snapshot(self) -> dict[str, tuple[int, str, int]]:
-        snap = {p: (self.money[p], "o", 0) for p in self.c.players}
-        h = self.current
+        snap = {p: (self.st.money[p], "o", 0) for p in self.c.players}
+        h = self.st.current
         if h is None:
             return snap
         turns = engine.turn_column(h.hand, list(self.c.players))
@@ -138,18 +125,18 @@ class _Folder(DrawPhase):
     def _diff(self, hand: int | None, cause: str) -> None:
         snap = self._snapshot()
         for p in self.c.players:
-            old, new = self.gndt.get(p), snap[p]
+            old, new = self.st.gndt.get(p), snap[p]
             first = cause == "table created"
             for i, column in enumerate(("Money", "Turn", "Pot")):
                 if first or old[i] != new[i]:
                     self._row("entry", hand=hand, player=p, column=column,
                               old="" if first else str(old[i]), new=str(new[i]), cause=cause)
-        self.gndt = snap
+        self.st.gndt = snap
 
-    def _view(self, h: _HandState):
-        return say.view(self.c, self.money, h.start.button)
+    def _view(self, h: HandState):
+        return say.view(self.c, self.st.money, h.start.button)
 
-    def _deadline(self, h: _HandState) -> str | None:
+    def _deadline(self, h: HandState) -> str | None:
         """When the player to act is due (the last change plus the table's hours); the shell
         applies it. Pure: the time comes from the archive, not the clock."""
         return due_time(h.since, self.c.deadline_hours)
@@ -157,20 +144,20 @@ class _Folder(DrawPhase):
     # -- hand start -------------------------------------------------------------------------
 
     def start(self, hs: HandStart) -> None:
-        if self.current is not None and self.current.phase != "complete":
+        if self.st.current is not None and self.st.current.phase != "complete":
             raise FoldError("bad_input", f"hand {hs.number} starts while hand "
-                            f"{self.current.start.number} is still running")
+                            f"{self.st.current.start.number} is still running")
         if hs.secrets is None:
             raise FoldError("missing_secrets", f"the secrets of hand {hs.number} are missing")
         for name, money in hs.seats:
-            self.money[name] = money
+            self.st.money[name] = money
         hand = engine.start_hand(self.rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
                                  ante=hs.ante, blinds=hs.blinds)
-        h = _HandState(start=hs, hand=hand, since=hs.started_at)
+        h = HandState(start=hs, hand=hand, since=hs.started_at)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
-        self.hands[hs.number] = h
-        self.by_thread[hs.thread] = hs.number
-        self.current = h
+        self.st.hands[hs.number] = h
+        self.st.by_thread[hs.thread] = hs.number
+        self.st.current = h
         seated = [n for n, _ in hs.seats]
         for p in seated:
             if self.c.issue_decks:
@@ -196,7 +183,7 @@ class _Folder(DrawPhase):
         if h.phase == "betting":
             self._advance(h, f"hand {hs.number} start", hs.thread)
 
-    def _deal_shared(self, h: _HandState, seated: list[str]) -> None:
+    def _deal_shared(self, h: HandState, seated: list[str]) -> None:
         """One shared deck: deal every hole card now, from the committed deck secret."""
         hs = h.start
         holes = shared_holes(hs.secrets.deck, hs.number, deal_order(seated, hs.button),
@@ -215,8 +202,8 @@ class _Folder(DrawPhase):
         name = self.c.seat_name(rev.author)
         if name != rev.author:  # account names are case-insensitive: act as the seat's spelling
             rev = replace(rev, author=name)
-        number = self.by_thread.get(rev.thread)
-        h = self.hands.get(number) if number is not None else None
+        number = self.st.by_thread.get(rev.thread)
+        h = self.st.hands.get(number) if number is not None else None
         if rev.revision > 1:
             self._edit(rev, h)
             return
@@ -225,7 +212,7 @@ class _Folder(DrawPhase):
             return
         parsed = grammar.parse_comment(rev.body, rev.body_format)
         chat = isinstance(parsed, grammar.NoAction)
-        self.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
+        self.st.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
         if chat:
             self._verdict(rev, number, "chat")
             return
@@ -260,15 +247,15 @@ class _Folder(DrawPhase):
                 return
         kind = intent.kind
         if kind == "dice":
-            self._dice(rev, h, intent)
+            self.draw_phase.dice(rev, h, intent)
         elif kind == "draw":
-            self._draw(rev, h, intent)
+            self.draw_phase.draw(rev, h, intent)
         elif kind == "reveal":
             self._reveal(rev, h, intent)
         else:
             self._bet(rev, h, intent)
 
-    def _edit(self, rev: Revision, h: _HandState | None) -> None:
+    def _edit(self, rev: Revision, h: HandState | None) -> None:
         number = h.start.number if h else None
         key = f"{rev.thread}#{rev.forum_id}"
         if rev.deleted:
@@ -277,7 +264,7 @@ class _Folder(DrawPhase):
         if h is None:
             self._verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
             return
-        first = self.first_kind.get((rev.thread, rev.forum_id), "chat")
+        first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
         if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format), grammar.NoAction):
             self._verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
@@ -288,16 +275,14 @@ class _Folder(DrawPhase):
         noted.add(key)
         msg = "the first reading binds: an edit after the dealer read a comment does not change it"
         self._verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
-        was = next((v for v in self.out["verdict"] if v["thread"] == rev.thread
-                    and v["forum_id"] == rev.forum_id and v["revision"] == 1), None) or {}
+        status, canonical, code = self.st.first_verdict.get((rev.thread, rev.forum_id), ("", "", ""))
         self._post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k,
-                                                    was.get("status", ""), was.get("canonical", ""),
-                                                    was.get("code", "")),
+                                                    status, canonical, code),
                    rev.thread, reply_to=rev.forum_id)
 
     # -- betting ----------------------------------------------------------------------------
 
-    def _bet(self, rev: Revision, h: _HandState, intent) -> None:
+    def _bet(self, rev: Revision, h: HandState, intent) -> None:
         number = h.start.number
         if h.phase == "draw":
             waiting = waiting_for_draws(h)
@@ -316,7 +301,7 @@ class _Folder(DrawPhase):
         self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
-    def _reveal(self, rev: Revision, h: _HandState, intent) -> None:
+    def _reveal(self, rev: Revision, h: HandState, intent) -> None:
         number, p = h.start.number, rev.author
         cards = tuple(intent.cards or ())
         if h.phase != "reveal":
@@ -353,11 +338,20 @@ class _Folder(DrawPhase):
                                                              need.players, k), rev.thread, reply_to=rev.forum_id)
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
-    def timeout(self, ev: DealerEvent) -> None:
+    def clock_event(self, ev: DealerEvent) -> None:
+        """A recorded dealer (clock) event, by its kind: a passed Hole Card Draw deadline, or
+        a passed turn deadline (betting: the player folds or checks; reveal: mucks). Any
+        other kind is an input the fold does not know: an error, never a guessed fold."""
         if ev.kind == DRAW_TIMEOUT:
-            self.draw_timeout(ev)
-            return
-        h = self.hands.get(ev.hand)
+            self.draw_phase.timeout(ev)
+        elif ev.kind == TURN_TIMEOUT:
+            self._turn_timeout(ev)
+        else:
+            raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
+                            f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT})")
+
+    def _turn_timeout(self, ev: DealerEvent) -> None:
+        h = self.st.hands.get(ev.hand)
         if h is None or h.phase in ("draw", "complete"):
             return
         event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player)
@@ -372,7 +366,7 @@ class _Folder(DrawPhase):
 
     # -- after every accepted step ----------------------------------------------------------
 
-    def _advance(self, h: _HandState, cause: str, thread: str) -> None:
+    def _advance(self, h: HandState, cause: str, thread: str) -> None:
         """After an accepted step: deal what is due, then the turn notice, the call for
         reveals or the payout. The action that closed a round (or the hand) opens the first
         comment posted here, so every accepted action is announced once; a turn notice says
@@ -412,12 +406,12 @@ class _Folder(DrawPhase):
         elif need.kind == "complete":
             self._complete(h, cause, thread, opening)
 
-    def _complete(self, h: _HandState, cause: str, thread: str, opening: str = "") -> None:
+    def _complete(self, h: HandState, cause: str, thread: str, opening: str = "") -> None:
         number = h.start.number
         result = h.hand.result
         h.phase = "complete"
         for seat in h.hand.seats:
-            self.money[seat.name] = seat.money  # the engine credits the payout to the seat
+            self.st.money[seat.name] = seat.money  # the engine credits the payout to the seat
         self._diff(number, cause)
         secrets = h.start.secrets.published()
         held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals
@@ -447,31 +441,54 @@ def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
     return None
 
 
-def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],
-               events: list[DealerEvent]) -> FoldResult:
-    """Replay a whole table. Hand starts and dealer events come after the revision at their
-    ``after`` position; at one position they go in hand order, a hand's start before its own
-    events and after the events of the hand before it.
+#: the order of the fold's inputs: (archive position, 1 for a comment revision / 2 for a hand
+#: start or a dealer event, hand number, 0 for a hand start / 1 for an event, event ordinal)
+StreamKey = tuple[int, int, int, int, int]
+
+
+def input_stream(hands: list[HandStart], revisions: list[Revision], events: list[DealerEvent],
+                 event_base: int = 0) -> list[tuple[StreamKey, str, Any]]:
+    """The inputs in the order the fold reads them. Hand starts and dealer events come after
+    the revision at their ``after`` position; at one position they go in hand order, a hand's
+    start before its own events and after the events of the hand before it. ``event_base`` is
+    the ordinal of ``events[0]`` among all the table's events (a resumed fold gets only the
+    new ones).
 
     WHY not simply "events after hand starts": a hand that ends on a timeout (a silent
     revealer mucks) and the next ``hand start`` with no comment in between share a position;
     the timeout ended the earlier hand, so it must come first."""
-    f = _Folder(config)
-    stream: list[tuple[tuple[int, int, int, int, int], str, Any]] = []
+    stream: list[tuple[StreamKey, str, Any]] = []
     stream += [((r.archive_id, 1, 0, 0, 0), "rev", r) for r in revisions]
     stream += [((hs.after, 2, hs.number, 0, 0), "hand", hs) for hs in hands]
-    stream += [((ev.after, 2, ev.hand, 1, i), "event", ev) for i, ev in enumerate(events)]
+    stream += [((ev.after, 2, ev.hand, 1, event_base + i), "event", ev) for i, ev in enumerate(events)]
     stream.sort(key=lambda t: t[0])
+    return stream
+
+
+def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],
+               events: list[DealerEvent]) -> FoldResult:
+    """Replay a whole table from its first input (what ``audit`` runs; the poll resumes from a
+    snapshot where it can, :func:`resume_fold`). Input order: :func:`input_stream`."""
+    return fold_stream(config, None, input_stream(hands, revisions, events))
+
+
+def fold_stream(config: TableConfig, state: TableState | None,
+                stream: list[tuple[StreamKey, str, Any]]) -> FoldResult:
+    """Fold ``stream`` (ordered by :func:`input_stream`) on from ``state`` (``None``: a new
+    table). The result's rows are those this call derived, numbered on from ``state.seq``;
+    ``result.state`` is the state after the last input. ``state`` is consumed (changed in
+    place): pass a copy to keep it."""
+    f = _Folder(config, state)
     for _, kind, item in stream:
         if kind == "rev":
             f.comment(item)
         elif kind == "hand":
             f.start(item)
         else:
-            f.timeout(item)
+            f.clock_event(item)
     current = None
-    if f.current is not None:
-        h = f.current
+    if f.st.current is not None:
+        h = f.st.current
         need = engine.need(h.hand)
         to_act = need.players[0] if (h.phase == "betting" and need.kind == "action") else None
         if h.phase == "draw":
@@ -482,6 +499,6 @@ def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revi
             waiting = (to_act,) if to_act else ()
         current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
                               h.start.button, draw_clock(h))
-    records = {n: dict(h.record) for n, h in f.hands.items()}
-    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.gndt),
-                      current=current, records=records)
+    records = {n: dict(h.record) for n, h in f.st.hands.items()}
+    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt),
+                      current=current, records=records, state=f.st)

@@ -1,6 +1,7 @@
 """The Hole Card Draw phase of the table fold: dice, draw statements and the draw deadline.
 
-A part of :mod:`nomicpoker.core.adjudicator` (its ``_Folder`` mixes :class:`DrawPhase` in), kept in
+A part of :mod:`nomicpoker.core.adjudicator` (its ``_Folder`` holds a :class:`DrawPhase` and
+is its :class:`DrawHost`: what the phase needs from the fold is declared there), kept in
 a module of its own because the draw phase is a room of its own: it runs before any betting,
 only under a ruleset where each player draws from their own deck (``blognomic-2008``), and
 it has its own readings of the rule (docs/dealer-guide.md):
@@ -12,7 +13,7 @@ it has its own readings of the rule (docs/dealer-guide.md):
   stays in the pot. The hours count from the hand start, or from the player's last Hole Card
   Draw with identical results (the rule makes them draw again, so they get the time again).
   The expiry is a recorded dealer event with its time (``kind = "draw_timeout"``), written by
-  the shell (:mod:`nomicpoker.shell.poll`), so the fold stays a pure function of its inputs.
+  the shell (:mod:`nomicpoker.shell.deadlines`), so the fold stays a pure function of its inputs.
 - While nobody has stated a valid draw, nobody is folded out: folding out everyone would leave
   a hand nobody can win. The first valid draw makes the others' passed deadlines apply.
 
@@ -22,19 +23,17 @@ Pure: no clock (times come from the archive and the recorded events), no I/O.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol
 
 from nomicpoker.core import engine
 from nomicpoker.core import notices as say
 from nomicpoker.core.actions import FoldOut
 from nomicpoker.core.dealing import CHECKSUM_PREFIX, checksums_match, dice_pair_ok, roll
-from nomicpoker.core.fold_types import DealerEvent, FoldError, Revision
+from nomicpoker.core.fold_state import HandState
+from nomicpoker.core.fold_types import DRAW_TIMEOUT, DealerEvent, FoldError, Revision, TableConfig
+from nomicpoker.core.ruleset import Ruleset
 
-if TYPE_CHECKING:  # pragma: no cover
-    from nomicpoker.core.adjudicator import _HandState
-
-#: the dealer event kind of a passed Hole Card Draw deadline
-DRAW_TIMEOUT = "draw_timeout"
+__all__ = ["DRAW_TIMEOUT", "DrawHost", "DrawPhase", "draw_clock", "due_time", "waiting_for_draws"]
 
 
 def due_time(since: str, hours: int | None) -> str | None:
@@ -49,12 +48,12 @@ def due_time(since: str, hours: int | None) -> str | None:
     return due.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def waiting_for_draws(h: "_HandState") -> list[str]:
+def waiting_for_draws(h: HandState) -> list[str]:
     """Seated players still in the hand who have not stated a valid Hole Card Draw."""
     return [s.name for s in h.hand.seats if not s.folded and s.name not in h.draws]
 
 
-def draw_clock(h: "_HandState") -> tuple[tuple[str, str], ...]:
+def draw_clock(h: HandState) -> tuple[tuple[str, str], ...]:
     """``(player, since)`` for each player the draw deadline may fold out now: no valid draw
     yet, while somebody else still in the hand has one. ``since`` is when their hours began
     (the hand start, or their last identical-dice draw)."""
@@ -76,62 +75,88 @@ def _checksum_line(stated: str) -> str:
     return text
 
 
+class DrawHost(Protocol):
+    """What the draw phase needs from the fold that hosts it (the adjudicator's ``_Folder``):
+    the table's configuration and rules, the hands, and the fold's ways to write a row, queue
+    a dealer comment, give a verdict or a rejection, log GNDT changes and move a hand on."""
+
+    c: TableConfig
+    rules: Ruleset
+
+    @property
+    def hands(self) -> dict[int, HandState]: ...
+
+    def _row(self, _kind: str, **values: Any) -> dict[str, Any]: ...
+
+    def _post(self, hand: int | None, body_fn: Callable[[str], str], thread: str,
+              reply_to: str | None = None) -> None: ...
+
+    def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
+                cite_as: str | None = None, hint: str | None = None) -> None: ...
+
+    def _verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
+                 message: str = "", citation: str = "", canonical: str = "") -> None: ...
+
+    def _diff(self, hand: int | None, cause: str) -> None: ...
+
+    def _advance(self, h: HandState, cause: str, thread: str) -> None: ...
+
+
 class DrawPhase:
-    """The draw phase, mixed into the adjudicator's ``_Folder`` (which provides ``c``,
-    ``rules``, ``_row``, ``_post``, ``_reject``, ``_verdict``, ``_diff`` and ``_advance``)."""
+    """The draw phase: reads dice and draw comments and applies the draw deadline, through
+    its :class:`DrawHost` (it holds no state of its own: the hand's is in :class:`HandState`)."""
 
-    c: Any
-    rules: Any
-    hands: dict[int, Any]
+    def __init__(self, host: DrawHost):
+        self.host = host
 
-    def _folded_out(self, rev: Revision, h: "_HandState") -> bool:
+    def _folded_out(self, rev: Revision, h: HandState) -> bool:
         """Reject a draw comment from a player the draw deadline folded out."""
         at = h.timed_out.get(rev.author)
         if at is None:
             return False
         number = h.start.number
         # "... and thereafter that Player ceases to participate in that Hand."
-        self._reject(rev, number, "folded_out", f"{rev.author} was folded out of hand {number} "
+        self.host._reject(rev, number, "folded_out", f"{rev.author} was folded out of hand {number} "
                      f"when the Hole Card Draw deadline passed ({at})", cite_as="require_hand_and_round")
         return True
 
     def _no_draws(self, rev: Revision, number: int, what: str) -> bool:
         """Reject a draw comment at a table with one shared deck, which has no draws (True)."""
-        if self.rules.deck != "shared":
+        if self.host.rules.deck != "shared":
             return False
-        self._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+        self.host._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
                      f"one deck, sent to you privately: there is no {what}")
         return True
 
-    def _dice(self, rev: Revision, h: "_HandState", intent) -> None:
+    def dice(self, rev: Revision, h: HandState, intent) -> None:
         number = h.start.number
         p = rev.author
         sides = tuple(intent.dice or ())
         if self._no_draws(rev, number, "Hole Card Draw") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws or p in h.pairs:
-            self._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
+            self.host._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
                          f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
                          if p in h.pairs else f"Hole Card Draws are over in hand {number}")
             return
         draw_form = f"HAND#{number} DICE52 DICE52"
         if sides != (52, 52):
             # "unparseable" usually cites the Raise sentence; a draw rests on the draw sentence.
-            self._reject(rev, number, "unparseable",
+            self.host._reject(rev, number, "unparseable",
                          f"a Hole Card Draw is {draw_form} (two 52-sided dice)", cite_as="deck",
                          hint=f"Make a Hole Card Draw comment: `{draw_form}`.")
             return
-        if self.c.forum_roller:
+        if self.host.c.forum_roller:
             results = tuple(rev.dice[:2])
             source = "forum"
             if len(results) != 2:
-                self._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
+                self.host._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
                 return
         else:
             results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
             source = "bot"
         for i, (s, r) in enumerate(zip(sides, results)):
-            self._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
+            self.host._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
                       result=r, source=source)
             h.record["dice"].append({"comment_id": rev.forum_id, "player": p, "index": i,
                                      "sides": s, "result": r, "source": source})
@@ -139,22 +164,22 @@ class DrawPhase:
         due = None
         if ok:
             h.pairs[p] = (rev.forum_id, results[0], results[1])
-            self._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
+            self.host._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
         else:
             h.redraws[p] = rev.created  # the rule makes them draw again: their hours start again
-            due = due_time(rev.created, self.c.deadline_hours)
-            self._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
-                          self.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
-        self._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
-                                                     self.rules.cite("identical_dice"), k, due),
+            due = due_time(rev.created, self.host.c.deadline_hours)
+            self.host._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
+                          self.host.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
+        self.host._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
+                                                     self.host.rules.cite("identical_dice"), k, due),
                    rev.thread, reply_to=rev.forum_id)
 
-    def _draw(self, rev: Revision, h: "_HandState", intent) -> None:
+    def draw(self, rev: Revision, h: HandState, intent) -> None:
         number, p = h.start.number, rev.author
         if self._no_draws(rev, number, "draw statement") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws:
-            self._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
+            self.host._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
             return
         pair = h.pairs.get(p)
         positions = tuple(intent.positions or ())
@@ -171,35 +196,35 @@ class DrawPhase:
         if not stated.strip():
             problems.append("the statement must give the deck's 'Cards printed by:' checksum")
         if problems:
-            self._reject(rev, number, "draw_mismatch", "; ".join(problems))
+            self.host._reject(rev, number, "draw_mismatch", "; ".join(problems))
             return
         h.draws[p] = positions
         if p not in h.decks:
             h.own_checksums[p] = stated
-            self._row("deck", hand=number, player=p, source="own", checksum=stated)
+            self.host._row("deck", hand=number, player=p, source="own", checksum=stated)
             h.record["decks"].append({"player": p, "source": "own", "checksum": stated})
-        self._row("draw", hand=number, player=p, comment_id=rev.forum_id,
+        self.host._row("draw", hand=number, player=p, comment_id=rev.forum_id,
                   positions=list(positions), checksum=stated)
         h.record["draws"].append({"player": p, "comment_id": rev.forum_id,
                                   "positions": list(positions), "checksum": stated})
-        self._verdict(rev, number, "accepted",
+        self.host._verdict(rev, number, "accepted",
                       canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
         h.since = rev.created
         waiting = waiting_for_draws(h)
         shown = h.decks[p].checksum if p in h.decks else stated
-        self._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
+        self.host._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
                                                        shown, p in h.decks, waiting, k),
                    rev.thread, reply_to=rev.forum_id)
         if not waiting:
             h.phase = "betting"
-            self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+            self.host._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
-    def draw_timeout(self, ev: DealerEvent) -> None:
+    def timeout(self, ev: DealerEvent) -> None:
         """A recorded draw deadline: fold ``ev.player`` out, say so quoting the sentence that
         obliges every seated player to draw, then open round 1 (or pay the one player left)
         when nobody else is still to draw. An event that no longer applies (the player drew
         first) changes nothing."""
-        h = self.hands.get(ev.hand)
+        h = self.host.hands.get(ev.hand)
         if h is None or h.phase != "draw":
             return
         since = dict(draw_clock(h)).get(ev.player)
@@ -216,11 +241,11 @@ class DrawPhase:
         waiting = waiting_for_draws(h)
         left = [s.name for s in h.hand.seats if not s.folded]
         cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
-        self._post(number, lambda k: say.draw_timed_out(
-            ev.player, number, since, self.c.deadline_hours, ev.at, put_in, pot, waiting, left,
-            self.rules.cite("deck"), k), h.start.thread)
+        self.host._post(number, lambda k: say.draw_timed_out(
+            ev.player, number, since, self.host.c.deadline_hours, ev.at, put_in, pot, waiting, left,
+            self.host.rules.cite("deck"), k), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"
-            self._advance(h, cause, h.start.thread)
+            self.host._advance(h, cause, h.start.thread)
         else:
-            self._diff(number, cause)
+            self.host._diff(number, cause)

@@ -20,7 +20,8 @@ from nomicpoker.core.errors import CodedError
 
 class FoldError(CodedError):
     """The inputs cannot be folded (a running hand whose secrets are missing, an archive out
-    of order). ``code``: ``missing_secrets``, ``bad_input``."""
+    of order, a dealer event of an unknown kind). ``code``: ``missing_secrets``,
+    ``bad_input``, ``bad_event``."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,17 @@ class Revision:
     permalink: str = ""
 
 
+#: dealer (clock) event kinds the fold knows: a passed turn deadline (betting or reveal) ...
+TURN_TIMEOUT = "timeout"
+#: ... and a passed Hole Card Draw deadline
+DRAW_TIMEOUT = "draw_timeout"
+
+
 @dataclass(frozen=True)
 class DealerEvent:
     after: int
     hand: int
-    kind: str  # "timeout" (betting or reveal) | "draw_timeout" (no Hole Card Draw in time)
+    kind: str  # TURN_TIMEOUT | DRAW_TIMEOUT; any other kind is a FoldError('bad_event')
     player: str
     at: str
 
@@ -117,3 +124,6 @@ class FoldResult:
     current: CurrentHand | None
     #: hands by number -> public record fields derived so far (board, dice, decks, ...)
     records: Mapping[int, Mapping[str, Any]]
+    #: the fold's state after its last input (a ``nomicpoker.core.fold_state.TableState``),
+    #: from which a later fold may resume
+    state: Any = field(default=None, compare=False, repr=False)

@@ -25,7 +25,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.shell import ledger
-from nomicpoker.shell.poll import fold_for
+from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
 from nomicpoker.core.verify import Check, verify_record
 

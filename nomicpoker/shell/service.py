@@ -31,7 +31,11 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell import ledger, secrets_store
 from nomicpoker.ports import ForumError
-from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory, iso, send_outbox, update_table, utcnow
+from nomicpoker.shell.archive import archive, archive_table
+from nomicpoker.shell.deadlines import iso, utcnow
+from nomicpoker.shell.outbox import send_outbox
+from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory
+from nomicpoker.shell.replay import adjudicate, fold_for
 from nomicpoker.shell.paths import lock_path
 from nomicpoker.core.render import reference_tag
 from nomicpoker.shell.rulesets import load_ruleset
@@ -125,8 +129,6 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         s.flush()
     with transaction(engine) as s:  # the "table created" ledger rows come from the fold
         table = ledger.get_table(s, name)
-        from nomicpoker.shell.poll import fold_for
-
         ledger.store_fold(s, name, fold_for(s, table, state))
     return row
 
@@ -253,8 +255,6 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
     with transaction(engine) as s:
         table = ledger.get_table(s, table_name)
         # Archive what is already in a registered thread, so old comments precede the hand.
-        from nomicpoker.shell.poll import archive
-
         report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t))
         s.add(HandRow(table_name=table_name, number=number, thread=thread,
                       ruleset_hash=table.ruleset_hash, button=button, ante=ante,
@@ -262,7 +262,11 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                       after=ledger.max_archive_id(s, table_name), started_at=iso(t),
                       commitments=dumps(secrets.commitments())))
         s.flush()
-        update_table(s, table, forum, state, t, report)
+        archived, _ = archive_table(s, table, forum, iso(t))
+        report.archived += archived
+        added = adjudicate(s, table, state, t)
+        report.verdicts += len(added.get("verdict", []))
+        report.queued += len(added.get("outbox", []))
     _pending_path(state, table_name, number).unlink(missing_ok=True)  # the hand row has it now
     try:
         send_outbox(engine, table_name, forum, now, report)

@@ -1,0 +1,60 @@
+"""The fold's state, in one place (pure): what the table fold remembers between two inputs.
+
+:func:`nomicpoker.core.adjudicator.fold_table` walks the inputs in order; everything it knows
+between one input and the next lives here, in two plain values: :class:`TableState` (the
+table: Money, the GNDT, the hands, what each comment was first read as, the row counters) and
+one :class:`HandState` per hand. WHY one module: the poll resumes the fold from a stored copy
+of this state (:mod:`nomicpoker.core.snapshot`) instead of replaying the whole table, so what
+the fold remembers must be exactly what is here, no more (a field kept anywhere else would be
+lost by a resume and the resumed fold would drift from the full replay ``audit`` runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from nomicpoker.core.fold_types import HandStart
+
+#: derived row kinds, in the order the shell stores them
+ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end")
+
+
+@dataclass
+class HandState:
+    """One hand as the fold knows it. ``decks`` and ``holes`` follow from the hand's secrets
+    and ``hand`` (the engine's state) from its start record and its accepted events
+    (``hand.log``), so a snapshot stores neither."""
+
+    start: HandStart
+    hand: Any  # engine.Hand
+    phase: str = "draw"  # draw | betting | reveal | complete
+    pairs: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # valid dice pairs
+    decks: dict[str, Any] = field(default_factory=dict)  # player -> IssuedDeck (issued tables)
+    own_checksums: dict[str, str] = field(default_factory=dict)
+    draws: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    holes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # shared deck: dealt cards
+    false_reveals: list[str] = field(default_factory=list)
+    since: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+    noted: set[str] = field(default_factory=set)
+    redraws: dict[str, str] = field(default_factory=dict)  # player -> last identical-dice draw time
+    timed_out: dict[str, str] = field(default_factory=dict)  # player -> when the draw deadline folded them
+
+
+@dataclass
+class TableState:
+    """The table as the fold knows it after some prefix of its inputs."""
+
+    seq: int = 0  # the last derived row's table-wide sequence number
+    money: dict[str, int] = field(default_factory=dict)
+    gndt: dict[str, tuple[int, str, int]] = field(default_factory=dict)
+    hands: dict[int, HandState] = field(default_factory=dict)
+    by_thread: dict[str, int] = field(default_factory=dict)
+    current: HandState | None = None
+    #: hand (``None``: table-level) -> how many dealer messages it has queued (outbox keys)
+    n_out: dict[int | None, int] = field(default_factory=dict)
+    #: (thread, comment) -> "chat" | "action": how its first revision read
+    first_kind: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (thread, comment) -> (status, canonical, code) of its first revision's verdict
+    first_verdict: dict[tuple[str, str], tuple[str, str, str]] = field(default_factory=dict)

@@ -1,0 +1,81 @@
+"""The comment archive (shell): what the forum showed, kept as it was, revision by revision.
+
+The archive is the fold's main input (``np_comment``): rows are appended, never updated, so
+an edit or a deletion is a new revision and the first reading of a comment stays on record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timezone
+from typing import Sequence
+
+from sqlmodel import Session, select
+
+from nomicpoker.core.fold_types import same_account
+from nomicpoker.ports import Forum, RemoteComment
+from nomicpoker.shell import ledger
+from nomicpoker.shell.store import CommentRow, TableRow, dumps
+
+
+def _sha(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str,
+            dealer: str | None = None) -> int:
+    """Append new comments and new revisions (edits, deletions) to the archive; never update a
+    row. Returns the number of rows added, not counting the dealer's own comments."""
+    latest: dict[str, CommentRow] = {}
+    for row in session.exec(select(CommentRow).where(CommentRow.table_name == table,
+                                                     CommentRow.thread == thread)
+                            .order_by(CommentRow.id)).all():
+        latest[row.forum_id] = row
+    added = 0
+    for c in comments:
+        prev = latest.get(c.id)
+        deleted = bool(c.deleted)
+        if prev is not None:
+            if prev.deleted or (deleted == prev.deleted and c.body == prev.body):
+                continue
+            body = prev.body if deleted else c.body  # a deletion keeps the text it had
+        else:
+            body = c.body
+        edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
+        row = CommentRow(
+            table_name=table, thread=thread, forum_id=c.id,
+            revision=(prev.revision + 1) if prev else 1, author=c.author,
+            created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
+            body_format=c.body_format, sha256=_sha(body), deleted=deleted,
+            dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
+        )
+        session.add(row)
+        session.flush()
+        latest[c.id] = row
+        added += dealer is None or not same_account(c.author, dealer)
+    return added
+
+
+def threads_to_poll(session: Session, table: str) -> list[str]:
+    """The threads of the table's last two hands: the running one, and the one before it,
+    where late comments (an edit, a reveal after the payout) may still arrive and must be
+    archived for the replay to note them. Older threads are closed for good."""
+    hands = ledger.hand_rows(session, table)
+    out: list[str] = []
+    for h in hands[-2:]:
+        if h.thread not in out:
+            out.append(h.thread)
+    return out
+
+
+def archive_table(session: Session, table: TableRow, forum: Forum, now: str
+                  ) -> tuple[int, dict[str, list[RemoteComment]]]:
+    """List and archive every thread the table still polls; return the number of new
+    revisions (not the dealer's) and each thread's listing (for the outbox's posted tags)."""
+    added = 0
+    listings: dict[str, list[RemoteComment]] = {}
+    for thread in threads_to_poll(session, table.name):
+        comments = list(forum.list_comments(thread))
+        listings[thread] = comments
+        added += archive(session, table.name, thread, comments, now, dealer=table.dealer)
+    return added, listings
