@@ -120,7 +120,7 @@ class RedditForum:
     #: story posts. A comment is at most 10,000 characters.
     abilities = Abilities(dice="bot", private_send=True, private_read=False, markup="markdown",
                           edits_visible=True, max_comment_length=10_000, create_thread=True,
-                          find_thread=True)
+                          find_thread=True, mention="u/{name}")
 
     def __init__(
         self,

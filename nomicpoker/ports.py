@@ -55,7 +55,8 @@ class Abilities:
     and registers it with ``--thread``). ``find_thread``: a crashed ``hand start`` can find the
     story post it made by its tag. ``login``: the Dealer posts under an authenticated
     account the forum names (``False`` for the local forum, where the dealer's name is a
-    setting of the table).
+    setting of the table). ``mention``: how a comment names a user so the forum tells them
+    (``{name}`` is replaced by the account: ``u/{name}`` on Reddit); reminders use it.
     """
 
     dice: DiceSource = "bot"
@@ -70,6 +71,11 @@ class Abilities:
     create_thread: bool = False
     find_thread: bool = False
     login: bool = True
+    mention: str = "{name}"
+
+    def mentioning(self, name: str) -> str:
+        """``name`` written the way this forum notifies the user."""
+        return self.mention.replace("{name}", name)
 
 
 @dataclass(frozen=True)

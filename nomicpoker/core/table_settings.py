@@ -1,0 +1,107 @@
+"""A table's settings for play over days: the deadline, office hours, reminders, timeouts,
+vacations, flood protection (pure).
+
+WHY a value of its own: ``table create`` sets them, ``table set`` changes them between or
+during hands, and the change is a dealer event in the ledger, so the fold applies each
+setting from the moment it was made and ``audit`` replays the same. A ruleset may give the
+deadline a default (``deadline_hours``); ``blognomic-2008`` as enacted sets none.
+
+Every setting, its default and its meaning, as the Dealer reads them (docs/dealer-guide.md):
+
+- ``deadline_hours``: office hours a player has to act (``None``: no deadline).
+- ``tz``, ``day_start``, ``day_length``, ``weekends_off``, ``cap_hours``: the office-hours
+  calendar (:mod:`nomicpoker.core.office_hours`); the default is the plain wall clock in UTC.
+- ``reminders``: how many reminders before a deadline (default 1, halfway; 0: none).
+- ``max_timeouts``: timeouts in a row after which a player sits out later hands until they
+  comment ``BACK`` (default 3).
+- ``flood_threshold``: invalid comments of one author in one hand that get a reply; the next
+  gets one notice and the rest are ignored until their next valid action (default 5).
+- ``vacation_can_win``: a player on vacation may win a contested hand other than the one
+  they left in (default ``False``, as at WRGPT: they muck at the showdown).
+- ``floorman``: an account that receives protests by private message (default none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.office_hours import Calendar, CalendarError
+
+
+class SettingsError(CodedError):
+    """A table setting that cannot be used; ``code`` ``bad_setting`` (or the calendar's)."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    deadline_hours: int | None = None
+    tz: str = "UTC"
+    day_start: int = 0
+    day_length: int = 24
+    weekends_off: bool = False
+    cap_hours: int | None = None
+    reminders: int = 1
+    max_timeouts: int = 3
+    flood_threshold: int = 5
+    vacation_can_win: bool = False
+    floorman: str = ""
+
+    def __post_init__(self) -> None:
+        self.calendar()  # CalendarError for a bad zone or hours
+        for name, low in (("deadline_hours", 1), ("reminders", 0), ("max_timeouts", 1),
+                          ("flood_threshold", 1)):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
+                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number >= {low}")
+
+    def calendar(self, start: int | None = None) -> Calendar:
+        """The office-hours calendar, with a player's own start of day if given."""
+        return Calendar(self.tz, self.day_start, self.day_length, self.weekends_off,
+                        self.cap_hours).starting(start)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def changed(self, values: Mapping[str, Any]) -> "TableSettings":
+        """These settings with ``values`` applied (names checked, values validated)."""
+        return replace(self, **_checked(values))
+
+    def describe(self) -> str:
+        """One line for ``table show`` and the settings notice."""
+        if not self.deadline_hours:
+            return "no deadline"
+        cal = self.calendar()
+        if cal.wall_clock:
+            hours = f"{self.deadline_hours} h"
+        else:
+            days = "Mon-Fri" if self.weekends_off else "every day"
+            hours = (f"{self.deadline_hours} office hours ({days}, from {self.day_start}:00 for "
+                     f"{self.day_length} h, {self.tz})")
+        cap = f", at most {self.cap_hours} h" if self.cap_hours else ""
+        rem = {0: "no reminder", 1: "1 reminder"}.get(self.reminders, f"{self.reminders} reminders")
+        return f"deadline {hours}{cap}; {rem}; out after {self.max_timeouts} timeouts in a row"
+
+
+NAMES = tuple(f.name for f in fields(TableSettings))
+
+
+def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(values) - set(NAMES))
+    if unknown:
+        raise SettingsError("bad_setting", f"unknown table setting {unknown[0]!r} (settings: {', '.join(NAMES)})")
+    return dict(values)
+
+
+def settings_from(values: Mapping[str, Any] | None, ruleset_deadline: int | None = None) -> TableSettings:
+    """The settings stored for a table (``values``), with the ruleset's default deadline where
+    the table sets none. ``CalendarError``/``SettingsError`` for a bad value."""
+    base = TableSettings(deadline_hours=ruleset_deadline)
+    try:
+        return base.changed(values or {})
+    except TypeError as exc:  # pragma: no cover - replace() with a bad type combination
+        raise SettingsError("bad_setting", str(exc)) from exc
+
+
+__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "NAMES"]
