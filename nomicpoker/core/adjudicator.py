@@ -30,7 +30,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from nomicpoker.core import engine, grammar, markup
+from nomicpoker.core import engine, grammar, hand_log, markup
 from nomicpoker.core import notices as say
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
@@ -133,6 +133,25 @@ class _Folder:
                               old="" if first else str(old[i]), new=str(new[i]), cause=cause)
         self.st.gndt = snap
 
+    def _action(self, h: HandState, step: dict[str, Any], cause: str) -> None:
+        """One public step of a hand (:mod:`nomicpoker.core.hand_log`). Action rows count
+        their own ``seq`` so that adding them did not renumber the ledgers stored before."""
+        self.st.action_seq += 1
+        h.steps += 1
+        comment_id, at = h.step
+        self.out["action"].append({
+            "seq": self.st.action_seq, "hand": h.start.number, "n": h.steps, "player": step["player"],
+            "event": step["event"], "amount": step["amount"], "cards": list(step["cards"]),
+            "chips": step["chips"], "comment_id": comment_id, "at": at, "cause": cause})
+
+    def log_steps(self, h: HandState, cause: str) -> None:
+        """Write the engine's newly accepted steps as action rows (called after every
+        accepted step, before the board is dealt)."""
+        for step in hand_log.steps(h.hand, h.logged, h.bets):
+            self._action(h, step, cause)
+        h.logged = len(h.hand.log)
+        h.bets = {s.name: s.total_bet for s in h.hand.seats}
+
     def _view(self, h: HandState):
         return say.view(self.c, self.st.money, h.start.button)
 
@@ -155,6 +174,10 @@ class _Folder:
                                  ante=hs.ante, blinds=hs.blinds)
         h = HandState(start=hs, hand=hand, since=hs.started_at)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
+        h.step = ("", hs.started_at)
+        for step in hand_log.forced_bets(hand):
+            self._action(h, step, f"hand {hs.number} start")
+        h.bets = {s.name: s.total_bet for s in hand.seats}
         self.st.hands[hs.number] = h
         self.st.by_thread[hs.thread] = hs.number
         self.st.current = h
@@ -292,6 +315,7 @@ class _Folder:
                          cite_as="draw_mismatch")
             return
         action = grammar.to_action(intent, rev.author)
+        h.step = (rev.forum_id, rev.created)
         res = engine.apply(h.hand, action)
         if isinstance(res, engine.Rejection):
             self._reject(rev, number, res.code, res.message)
@@ -323,6 +347,7 @@ class _Folder:
             self._reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
                          "(the dealer says what they were when the hand ends)")
             return
+        h.step = (rev.forum_id, rev.created)
         res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
         if isinstance(res, engine.Rejection):
             self._reject(rev, number, res.code, res.message)
@@ -355,6 +380,7 @@ class _Folder:
         if h is None or h.phase in ("draw", "complete"):
             return
         event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player)
+        h.step = ("", ev.at)
         res = engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
             return
@@ -372,6 +398,7 @@ class _Folder:
         comment posted here, so every accepted action is announced once; a turn notice says
         it itself."""
         number = h.start.number
+        self.log_steps(h, cause)
         need = engine.need(h.hand)
         timed_out = bool(h.hand.log) and isinstance(h.hand.log[-1], (Timeout, Muck))
         opening = "" if need.kind == "action" or timed_out else say.last_action(h.hand)

@@ -101,6 +101,8 @@ class DrawHost(Protocol):
 
     def _advance(self, h: HandState, cause: str, thread: str) -> None: ...
 
+    def log_steps(self, h: HandState, cause: str) -> None: ...
+
 
 class DrawPhase:
     """The draw phase: reads dice and draw comments and applies the draw deadline, through
@@ -232,6 +234,7 @@ class DrawPhase:
             return
         number = h.start.number
         put_in, pot = h.hand.seat(ev.player).total_bet, h.hand.pot
+        h.step = ("", ev.at)
         folded = engine.apply(h.hand, FoldOut(ev.player))
         if isinstance(folded, engine.Rejection):  # pragma: no cover - draw_clock lists only players still in
             raise FoldError("bad_input", f"cannot fold {ev.player} out of hand {number}: {folded.message}")
@@ -248,4 +251,5 @@ class DrawPhase:
             h.phase = "betting"
             self.host._advance(h, cause, h.start.thread)
         else:
+            self.host.log_steps(h, cause)
             self.host._diff(number, cause)

@@ -17,7 +17,7 @@ from typing import Any
 from nomicpoker.core.fold_types import HandStart
 
 #: derived row kinds, in the order the shell stores them
-ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end")
+ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end", "action")
 
 
 @dataclass
@@ -40,6 +40,13 @@ class HandState:
     noted: set[str] = field(default_factory=set)
     redraws: dict[str, str] = field(default_factory=dict)  # player -> last identical-dice draw time
     timed_out: dict[str, str] = field(default_factory=dict)  # player -> when the draw deadline folded them
+    #: the public steps (action rows, :mod:`nomicpoker.core.hand_log`): how many the hand has,
+    #: how many of ``hand.log``'s events are written, each player's total bet when last written,
+    #: and the (comment id, time) of the step being applied now
+    steps: int = 0
+    logged: int = 0
+    bets: dict[str, int] = field(default_factory=dict)
+    step: tuple[str, str] = ("", "")
 
 
 @dataclass
@@ -47,6 +54,7 @@ class TableState:
     """The table as the fold knows it after some prefix of its inputs."""
 
     seq: int = 0  # the last derived row's table-wide sequence number
+    action_seq: int = 0  # the last action row's number (action rows count their own seq)
     money: dict[str, int] = field(default_factory=dict)
     gndt: dict[str, tuple[int, str, int]] = field(default_factory=dict)
     hands: dict[int, HandState] = field(default_factory=dict)

@@ -27,6 +27,8 @@ from sqlmodel import Session, select
 from nomicpoker.shell import ledger
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.money import verify_money
 from nomicpoker.core.verify import Check, verify_record
 
 
@@ -114,6 +116,36 @@ def records(engine: Engine, table: str, hand: int | None = None) -> list[dict]:
         return [ledger.hand_record(s, t, n) for n in numbers]
 
 
+def record_ruleset(record: Any) -> tuple[Any, Check | None]:
+    """The ruleset a record names, when this nomicpoker has it with the record's content hash
+    (the money is replayed under exactly the rules the hand was adjudicated by); else None
+    and the check that says why the money is not checkable."""
+    from nomicpoker.shell.rulesets import load_ruleset
+
+    name = record.get("ruleset") if isinstance(record, dict) else None
+    if not isinstance(name, str) or not name:
+        return None, Check("money", False, "no ruleset named: the money cannot be replayed")
+    try:
+        rs = load_ruleset(name)
+    except CodedError as exc:
+        return None, Check("money", False, f"ruleset {name!r} is not available here ({exc.message}): "
+                           "the money cannot be replayed")
+    if rs.content_hash and record.get("ruleset_hash") not in (None, "", rs.content_hash):
+        return None, Check("money", False, f"ruleset {name!r} here has hash {rs.content_hash[:12]}, "
+                           f"the record {str(record.get('ruleset_hash'))[:12]}: give the amended "
+                           "ruleset's path as the record's ruleset to replay its money")
+    return rs, None
+
+
 def verify_hands(recs: list[dict]) -> list[tuple[dict, list[Check]]]:
-    """Each public hand record with its checks (:func:`nomicpoker.core.verify.verify_record`)."""
-    return [(r, verify_record(r)) for r in recs]
+    """Each public hand record with its checks: the cards and dice
+    (:func:`nomicpoker.core.verify.verify_record`), then the money
+    (:func:`nomicpoker.core.money.verify_money`) under the record's ruleset."""
+    out = []
+    for r in recs:
+        checks = verify_record(r)
+        if isinstance(r, dict):
+            rs, problem = record_ruleset(r)
+            checks += [problem] if problem is not None else verify_money(r, rs)
+        out.append((r, checks))
+    return out

@@ -20,7 +20,7 @@ from nomicpoker.core.fold_types import DealerEvent, FoldResult, HandStart, Revis
 from nomicpoker.core.gndt import GndtRow
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.store import (
-    BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
+    ActionRow, BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
     OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
 )
 
@@ -30,7 +30,7 @@ RECORD_FORMAT = "nomicpoker-hand-record/1"
 MODELS: dict[str, type] = {
     "verdict": VerdictRow, "entry": EntryRow, "outbox": OutboxRow, "dice": DiceRow,
     "deck": DeckRow, "draw": DrawRow, "reveal": RevealRow, "board": BoardRow,
-    "hand_end": HandEndRow,
+    "hand_end": HandEndRow, "action": ActionRow,
 }
 #: columns holding JSON text in the store (lists/dicts in fold rows)
 JSON_COLUMNS = {"positions", "cards", "secrets", "payouts"}
@@ -217,6 +217,30 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
         "reveals": [{"player": r.player, "comment_id": r.comment_id, "cards": loads(r.cards)}
                     for r in of("reveal")],
         **_deal_order(table, hand),
+        **_money(table, hand, of("action"), ends[0] if ends else None),
+    }
+
+
+def _money(table: TableRow, hand: HandRow, actions: list[Any], end: Any) -> dict[str, Any]:
+    """The money of the hand: the seats as it began, the forced bets, every step with the
+    chips it put in (and in words), and once it ended the payouts and destroyed chips. What
+    :mod:`nomicpoker.core.money` recomputes."""
+    from nomicpoker.core.hand_log import words
+
+    raise_to = load_ruleset(table.ruleset).raise_amount == "raise_to"
+    steps = [{"n": a.n, "player": a.player, "event": a.event, "amount": a.amount,
+              "cards": loads(a.cards), "chips": a.chips, "comment_id": a.comment_id, "at": a.at,
+              "cause": a.cause} for a in actions]
+    for st in steps:
+        st["words"] = words(st, raise_to)
+    return {
+        "seats": [{"player": p, "money": m} for p, m in loads(hand.seats)],
+        "button": hand.button,
+        "ante": hand.ante,
+        "blinds": loads(hand.blinds),
+        "actions": steps,
+        "payouts": loads(end.payouts) if end is not None else None,
+        "destroyed": end.destroyed if end is not None else None,
     }
 
 

@@ -10,7 +10,8 @@ from outside and what is derived:
 - **Derived** (a deterministic fold over the inputs, rebuilt by ``nomicpoker audit``):
   ``np_verdict``, ``np_entry`` (the GNDT change log), ``np_outbox`` (dealer comments and
   private messages; ``status``/``remote_id``/``sent_at`` are the only shell-written fields),
-  ``np_dice``, ``np_deck``, ``np_draw``, ``np_reveal``, ``np_board``, ``np_hand_end``.
+  ``np_dice``, ``np_deck``, ``np_draw``, ``np_reveal``, ``np_board``, ``np_hand_end``,
+  ``np_action`` (every step of a hand with the chips it moved).
 
 Portability: only portable column types (integers, text, booleans); JSON is stored as text;
 times are ISO-8601 UTC strings. SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` for
@@ -229,9 +230,29 @@ class HandEndRow(_Derived, table=True):
     destroyed: int = 0
 
 
+class ActionRow(_Derived, table=True):
+    """One public step of a hand, in engine order: a forced bet (``post``), a player's
+    action, a timeout's check or fold, a fold-out, a reveal or a muck, with the chips it put
+    into the pot. With the hand-start record and ``np_hand_end`` it is the money of the hand
+    (:mod:`nomicpoker.core.hand_log`). ``seq`` counts action rows only."""
+
+    __tablename__ = "np_action"
+    hand: int
+    n: int  # the step's number within its hand, from 1
+    player: str
+    event: str  # post | fold | check | call | raise | all_in | reveal | muck | fold_out
+    amount: Optional[int] = None  # the amount as stated (raise: in the ruleset's semantics)
+    cards: str = "[]"  # JSON list (reveal)
+    chips: int = 0  # chips this step put into the pot
+    comment_id: str = ""  # the comment that made it ("" for a dealer event)
+    at: str = ""  # the comment's time or the dealer event's
+    cause: str = ""  # as in the change log: the comment's permalink or the dealer event
+
+
 #: Derived models, in the order audit compares them, with the fields it ignores.
 DERIVED: tuple[type[SQLModel], ...] = (
     VerdictRow, EntryRow, OutboxRow, DiceRow, DeckRow, DrawRow, RevealRow, BoardRow, HandEndRow,
+    ActionRow,
 )
 SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 

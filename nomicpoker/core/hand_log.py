@@ -1,0 +1,94 @@
+"""The public money record of a hand: every accepted step with the chips it moved, in words.
+
+WHY a record of its own: the GNDT change log says *that* a cell changed, the verdicts say
+*which* comments were accepted, but an auditor who wants to recompute the money of a hand
+needs the steps themselves, in engine order, with the chips each one put into the pot (antes
+and blinds included) and the payouts. The fold emits one ``action`` row per step (see
+:func:`steps`); ``audit export`` puts them in the hand record, and
+:mod:`nomicpoker.core.money` replays them through the engine to recompute every bet and
+payout from public data alone. The words ("alice raises 10") are what the site and
+``nomicpoker verdicts`` show.
+
+Pure: values in, values out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from nomicpoker.core.actions import (
+    AllIn, Call, Check, Fold, FoldOut, Muck, Raise, Reveal, Timeout,
+)
+
+#: engine event class -> the ``event`` word of an action row
+EVENT_NAMES: dict[type, str] = {
+    Fold: "fold", Check: "check", Call: "call", Raise: "raise", AllIn: "all_in",
+    Reveal: "reveal", Muck: "muck", Timeout: "timeout", FoldOut: "fold_out",
+}
+
+
+def step_fields(ev: Any) -> dict[str, Any] | None:
+    """The public fields of one engine event (``None`` for dealer deals: the board is in the
+    record already, and hole cards are private until the hand ends)."""
+    name = EVENT_NAMES.get(type(ev))
+    if name is None:
+        return None
+    amount = getattr(ev, "amount", None)
+    cards = list(ev.cards) if isinstance(ev, Reveal) else []
+    return {"player": ev.player, "event": name, "amount": amount, "cards": cards}
+
+
+def steps(hand: Any, logged: int, bets: Mapping[str, int]) -> list[dict[str, Any]]:
+    """The public steps of ``hand.log[logged:]`` with the chips each put in: the growth of
+    the player's ``total_bet`` since ``bets`` (the totals when the steps were last taken).
+    One accepted comment or dealer event is one engine step, so the growth is that step's."""
+    out = []
+    for ev in hand.log[logged:]:
+        fields = step_fields(ev)
+        if fields is None:
+            continue
+        seat = hand.seat(fields["player"])
+        fields["chips"] = seat.total_bet - bets.get(seat.name, 0)
+        out.append(fields)
+    return out
+
+
+def forced_bets(hand: Any) -> list[dict[str, Any]]:
+    """The antes and blinds posted when the hand started, one ``post`` step per seat that put
+    chips in (GNDT order)."""
+    return [{"player": s.name, "event": "post", "amount": s.total_bet, "cards": [], "chips": s.total_bet}
+            for s in hand.seats if s.total_bet > 0]
+
+
+def words(step: Mapping[str, Any], raise_to: bool) -> str:
+    """A step in words, as a reader of the thread would say it: ``alice raises 10`` (chips
+    added), ``bob raises to 40`` (a raise-to ruleset), ``carol calls 10``, ``dave checks``,
+    ``alice's deadline passed: folds``. ``raise_to``: the ruleset's raise amounts are totals."""
+    p, ev, chips = str(step.get("player", "?")), step.get("event"), step.get("chips") or 0
+    amount = step.get("amount")
+    if ev == "post":
+        return f"{p} posts {chips}"
+    if ev == "fold":
+        return f"{p} folds"
+    if ev == "check":
+        return f"{p} checks"
+    if ev == "call":
+        return f"{p} calls {chips}"
+    if ev == "raise":
+        return f"{p} raises to {amount}" if raise_to else f"{p} raises {amount}"
+    if ev == "all_in":
+        return f"{p} goes all in ({chips})"
+    if ev == "reveal":
+        return f"{p} shows {' '.join(step.get('cards') or ())}"
+    if ev == "muck":
+        return f"{p} mucks"
+    if ev == "timeout":
+        return f"{p}'s deadline passed: " + (f"calls {chips}" if chips else "checks or folds")
+    if ev == "fold_out":
+        return f"{p} folded out (no Hole Card Draw in time)"
+    return f"{p} {ev}"
+
+
+def summary(actions: Sequence[Mapping[str, Any]], raise_to: bool) -> list[str]:
+    """Every step of a hand in words, in order."""
+    return [words(a, raise_to) for a in actions]

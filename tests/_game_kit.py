@@ -1,0 +1,77 @@
+"""A multi-hand game on the real local forum, shared by the money, site, PHH and public-db
+tests: three players, one of them named with HTML, Markdown and a right-to-left override (a
+hostile name must show as text everywhere), two hands of blognomic-2008 (a showdown, then a
+hand won when the others fold), and a roberts-nlhe table with blinds played to a showdown."""
+
+from __future__ import annotations
+
+from _bot_kit import Table
+
+#: a player name a careless page would run or render: HTML, Markdown, an RTL override
+HOSTILE = "<script>alert(1)</script>*em*\u202eevil"
+
+
+def reveal_all(t: Table, number: int, who) -> None:
+    for p in who:
+        t.act(p, f"HAND{number} reveal " + " ".join(t.p[p].hole()))
+
+
+def blognomic_game(tmp, name: str = "T") -> Table:
+    """Hand 1: alice raises 10, the hostile player calls, bob folds, checks to a showdown.
+    Hand 2: alice raises 5 and both others fold."""
+    t = Table(tmp, name=name, players=("alice", HOSTILE, "bob"))
+    t.start(ante=5)
+    t.draw(1)
+    # GNDT order after the button (bob, the last player, holds it): alice first.
+    t.act("alice", "HAND1 ROUND1 raise 10")
+    t.act(HOSTILE, "HAND1 ROUND1 call")
+    t.act("bob", "HAND1 ROUND1 check")  # rejected: no check before the flop
+    t.act("bob", "HAND1 ROUND1 fold")
+    for r in (2, 3, 4):
+        t.act("alice", f"HAND1 ROUND{r} check")
+        t.act(HOSTILE, f"HAND1 ROUND{r} check")
+    reveal_all(t, 1, ("alice", HOSTILE))
+    t.start(ante=5)
+    t.draw(2)
+    t.act(_to_act(t), "HAND2 ROUND1 raise 5")
+    for _ in range(2):
+        t.act(_to_act(t), "HAND2 ROUND1 fold")
+    return t
+
+
+def _to_act(t: Table) -> str:
+    return next(p for p, (_m, turn, _pot) in t.gndt().items() if turn == "x")
+
+
+def roberts_game(tmp, name: str = "R") -> Table:
+    """One roberts-nlhe hand, blinds 1/2, three players: a raise to 6, a call, a fold, then
+    a bet on the flop called and checks to the showdown."""
+    t = Table(tmp, name=name, players=("alice", "bob", "carol"), ruleset="roberts-nlhe",
+              issue_decks=False)
+    t.start(ante=0, blinds=(1, 2))
+    p = _to_act(t)
+    t.act(p, "HAND1 ROUND1 raise 6")
+    p = _to_act(t)
+    t.act(p, "HAND1 ROUND1 call")
+    p = _to_act(t)
+    t.act(p, "HAND1 ROUND1 fold")
+    for r in (2, 3, 4):
+        first = _to_act(t)
+        if r == 2:
+            t.act(first, f"HAND1 ROUND{r} raise 4")
+            t.act(_to_act(t), f"HAND1 ROUND{r} call")
+        else:
+            t.act(first, f"HAND1 ROUND{r} check")
+            t.act(_to_act(t), f"HAND1 ROUND{r} check")
+    live = [n for n, (_m, turn, pot) in t.gndt().items() if turn != "o"]
+    for n in live:
+        t.act(n, "HAND1 reveal " + " ".join(dealt(t, n)))
+    return t
+
+
+def dealt(t: Table, player: str) -> list[str]:
+    """The hole cards the dealer sent ``player`` privately (``... (Jh Kh)`` in the message)."""
+    import re
+
+    body = t.forum.inbox(player)[-1].body
+    return re.search(r"\((\S\S) (\S\S)\)", body).groups()
