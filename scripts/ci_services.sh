@@ -21,3 +21,23 @@ apt_install() {
 if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium fonts-dejavu-core
 fi
+
+# PostgreSQL for the `postgres` tests (pytest -m postgres: ledger, poll, audit and crash suites
+# on PostgreSQL): the server binaries only. No cluster is created and no service is left
+# running: the tests start their own throwaway server on 127.0.0.1 as the unprivileged
+# `postgres` account (tests/_pg_kit.py), and skip with the reason when the binaries are absent.
+have_pg() {
+    command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1 && return 0
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+}
+if ! have_pg || ! id postgres >/dev/null 2>&1; then
+    apt_install postgresql
+    # Debian's package may start its own cluster; the tests do not use it, so stop it.
+    if command -v pg_ctlcluster >/dev/null 2>&1; then
+        for conf in /etc/postgresql/*/*; do
+            [ -d "$conf" ] || continue
+            $SUDO pg_ctlcluster "$(basename "$(dirname "$conf")")" "$(basename "$conf")" stop \
+                >/dev/null 2>&1 || true
+        done
+    fi
+fi

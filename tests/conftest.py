@@ -45,3 +45,21 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
     if "praw.config" in sys.modules:
         monkeypatch.setattr(sys.modules["praw.config"].Config, "CONFIG", None)
     yield
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server on loopback for this test session (tests/_pg_kit.py); skips with
+    the reason when the binaries are absent."""
+    from _pg_kit import start_server
+
+    yield from start_server()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def ledger_url(request, tmp_path):
+    """The ledger URL of a fresh, empty database: an SQLite file, and (``-m postgres``) a new
+    database on the test PostgreSQL server. Tests taking it run on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ledger-db' / 'ledger.db'}"
+    return request.getfixturevalue("pg_server").new_database()

@@ -60,6 +60,7 @@ def test_html_ledger_escapes_untrusted_names(tmp_path):
 def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
     st = ["--state", str(tmp_path / "s")]
     run = CliRunner().invoke
+    assert run(app, ["init"] + st).exit_code == 0  # only init, demo, table create make a state
     cases = [
         (["ledger", "--table", "nope"], "no table named 'nope'"),
         (["table", "create", "--name", "T", "--players", "alice"], "at least two players"),
@@ -135,7 +136,10 @@ def test_db_option_puts_the_ledger_at_the_given_url_not_under_the_state_dir(tmp_
     # the same URL sees the table; the default database under the state dir does not
     assert CliRunner().invoke(app, ["table", "list"] + args).output.splitlines() == [
         "T\tblognomic-2008\tlocal\ta, b"]
-    assert "no tables" in CliRunner().invoke(app, ["table", "list", "--state", str(state)]).output
+    # ... and listing a missing ledger says where it looked instead of making an empty one
+    res = CliRunner().invoke(app, ["table", "list", "--state", str(state)])
+    assert res.exit_code == 1 and f"no ledger at {state / 'ledger.db'}" in res.output, res.output
+    assert not (state / "ledger.db").exists()
 
 
 def test_nomicpoker_db_is_the_ledger_when_no_db_option_and_the_option_wins(tmp_path, monkeypatch):
@@ -150,7 +154,8 @@ def test_nomicpoker_db_is_the_ledger_when_no_db_option_and_the_option_wins(tmp_p
     # an explicit --db overrides the environment
     explicit = tmp_path / "explicit.db"
     res = CliRunner().invoke(app, ["table", "list", "--db", f"sqlite:///{explicit}"] + st)
-    assert res.exit_code == 0 and "no tables" in res.output, res.output
+    assert res.exit_code == 1 and f"no ledger at {explicit}" in res.output, res.output
+    assert not explicit.exists()
     assert CliRunner().invoke(app, ["table", "list"] + st).output.splitlines()[0].startswith("E\t")
 
 

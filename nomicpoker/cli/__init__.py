@@ -3,14 +3,14 @@
 Each command group lives in its own module with a ``register(app)`` function, so the groups
 can grow independently: ``rules_cmd`` (rules show/check), ``phh_cmd`` (phh replay),
 ``bot_cmd`` (init, table, hand, poll, ledger, audit, demo), ``forum_cmd`` (forum post/show/
-check), ``deal_cmd`` (deck issue, audit verify).
+check), ``deal_cmd`` (deck issue, audit verify), ``db_cmd`` (db version/upgrade).
 """
 
 from __future__ import annotations
 
 import typer
 
-from nomicpoker.cli import bot_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd
+from nomicpoker.cli import bot_cmd, db_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd
 
 app = typer.Typer(
     name="nomicpoker",
@@ -35,7 +35,7 @@ def version() -> None:
     typer.echo(f"nomicpoker {__version__}")
 
 
-for _module in (rules_cmd, phh_cmd, bot_cmd, forum_cmd, deal_cmd):
+for _module in (rules_cmd, phh_cmd, bot_cmd, forum_cmd, deal_cmd, db_cmd):
     _module.register(app)
 
 

@@ -7,6 +7,7 @@ exits 2, as typer does); no tracebacks for anything a Dealer can cause.
 
 from __future__ import annotations
 
+import errno
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,20 +34,44 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 @contextmanager
-def opened(state: Optional[str], db: Optional[str]) -> Iterator[tuple[Path, object]]:
-    """State dir and ledger engine; every known error becomes one line and exit 1."""
+def opened(state: Optional[str], db: Optional[str], create: bool = False,
+           need_state: bool = True) -> Iterator[tuple[Path, object]]:
+    """State dir and ledger engine; every known error becomes one line and exit 1.
+
+    Only ``create`` commands (init, demo, table create) make a state directory or a ledger.
+    Every other command on a missing one says where it looked and exits 1, so a cron job run
+    from the wrong directory fails loudly instead of reporting "no active tables" forever.
+    ``need_state``: the command uses the state directory itself (the poll lock, the hand
+    secrets), not only the ledger."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from nomicpoker.core.errors import CodedError
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.store import describe, open_engine
 
     st = paths.state_dir(state)
+    url = paths.db_url(st, db)
     engine = None
     try:
-        st.mkdir(parents=True, exist_ok=True)
-        engine = open_engine(paths.db_url(st, db))
+        if create:
+            st.mkdir(parents=True, exist_ok=True)
+        elif need_state and not st.is_dir():
+            fail(f"no nomicpoker state directory at {st} (from {paths.state_source(state)}): run "
+                 "nomicpoker init there, or pass --state DIR (cron: cd to the game's directory or "
+                 "set NOMICPOKER_STATE)")
+        engine = open_engine(url, create=create)
         yield st, engine
     except CodedError as exc:  # store, secrets, forum, ruleset, poll, service: one base
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except SQLAlchemyError as exc:  # a database failing under us: full, locked, damaged
+        fail(describe(exc, url)[1])
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            fail(f"the disk is full ({exc.filename or st}): nothing was stored; free some space "
+                 "and run the command again")
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            fail(f"cannot write {exc.filename or st}: {exc.strerror} (the state directory is "
+                 "read-only for this user; only ledger, audit and table show/list read a "
+                 "read-only copy)")
         fail(f"{exc.filename or st}: {exc.strerror or exc}")
     finally:
         if engine is not None:
@@ -57,7 +82,7 @@ def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Create the state directory, the ledger database and the local forum."""
     from nomicpoker.adapters.local import LocalForum
 
-    with opened(state, db) as (st, _engine):
+    with opened(state, db, create=True) as (st, _engine):
         LocalForum(paths.forum_db_path(st))
         from nomicpoker.shell.store import shown_url
 
@@ -91,7 +116,7 @@ def table_create(
             fail(f"--forum-config {forum_config}: {exc}")
         if not isinstance(config, dict):
             fail(f"--forum-config {forum_config}: must hold a JSON object")
-    with opened(state, db) as (st, engine):
+    with opened(state, db, create=True) as (st, engine):
         row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                            forum_config=config, dealer=dealer, issue_decks=issue_decks,
                            deadline_hours=deadline_hours, button=button)
@@ -115,7 +140,7 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
     """List tables."""
     from nomicpoker.shell.service import list_tables
 
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False) as (_st, engine):
         rows = list_tables(engine)
         if not rows:
             typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
@@ -130,7 +155,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
     from nomicpoker.shell import ledger
     from nomicpoker.core.gndt import gndt
 
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False) as (_st, engine):
         with Session(engine) as s:
             t = ledger.get_table(s, name)
             ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
@@ -208,7 +233,7 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False) as (_st, engine):
         with Session(engine) as s:
             t = ledger.get_table(s, table)
             rows = ledger.gndt(s, t)
@@ -241,7 +266,7 @@ def audit_cmd(ctx: typer.Context,
         return
     from nomicpoker.shell.audit import audit
 
-    with opened(state, db) as (st, engine):
+    with opened(state, db, need_state=False) as (st, engine):
         names, diffs = audit(engine, st, table)
         for d in diffs:
             typer.echo(d.line())
@@ -256,7 +281,7 @@ def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
     """Play one full hand on the local forum and show the thread and the ledger."""
     from nomicpoker.shell.demo import run_demo
 
-    with opened(state, db) as (st, engine):
+    with opened(state, db, create=True) as (st, engine):
         typer.echo(f"nomicpoker demo: state in {st}")
         out = run_demo(engine, st, echo=typer.echo, table=table)
         if out["problems"]:

@@ -17,6 +17,15 @@ def state_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(raw).expanduser().resolve()
 
 
+def state_source(explicit: str | os.PathLike[str] | None = None) -> str:
+    """Where :func:`state_dir` took the directory from, for messages that say where we looked."""
+    if explicit:
+        return "--state"
+    if os.environ.get("NOMICPOKER_STATE"):
+        return "NOMICPOKER_STATE"
+    return f"the default ./state in the working directory {Path.cwd()}"
+
+
 def db_url(state: Path, explicit: str | None = None) -> str:
     return explicit or os.environ.get("NOMICPOKER_DB") or f"sqlite:///{state / 'ledger.db'}"
 

@@ -20,13 +20,16 @@ every transaction (so two writers never deadlock half-way); other databases get 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
-from sqlalchemy import UniqueConstraint, event
-from sqlalchemy.engine import make_url
-from sqlalchemy.engine import Engine
+from pathlib import Path
+
+from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, event, inspect, select
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine
 
@@ -35,7 +38,8 @@ from nomicpoker.core.errors import CodedError
 
 class StoreError(CodedError):
     """The ledger database cannot be opened or is inconsistent. ``code``: ``open``,
-    ``no_table``, ``exists``, ``inconsistent``."""
+    ``no_table``, ``exists``, ``inconsistent``, ``no_ledger``, ``old_schema``,
+    ``new_schema``, ``disk_full``, ``locked``, ``read_only``, ``damaged``, ``conflict``."""
 
 
 def dumps(value: Any) -> str:
@@ -259,23 +263,55 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 
 # --------------------------------------------------------------------------- opening
 
+#: The schema revisions this release knows, oldest first (Alembic revision ids under
+#: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
+#: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
+#: newer nomicpoker.
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001",)
+SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
-def _sqlite_setup(engine: Engine) -> None:
+#: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
+#: importing Alembic (it is only needed to upgrade).
+_VERSIONS = MetaData()
+VERSION_TABLE = Table("alembic_version", _VERSIONS,
+                      Column("version_num", String(32), primary_key=True, nullable=False))
+
+#: Seconds a writer waits for another process's lock on an SQLite ledger before giving up
+#: (``NOMICPOKER_BUSY_TIMEOUT`` overrides it).
+BUSY_TIMEOUT = 30.0
+
+
+def metadata() -> MetaData:
+    """The ledger's tables (every model above), for ``create_all`` and Alembic."""
+    return SQLModel.metadata
+
+
+def _busy_timeout() -> float:
+    try:
+        return max(0.0, float(os.environ.get("NOMICPOKER_BUSY_TIMEOUT", BUSY_TIMEOUT)))
+    except ValueError:
+        return BUSY_TIMEOUT
+
+
+def _sqlite_setup(engine: Engine, readonly: bool = False) -> None:
     """WAL, a busy timeout and ``BEGIN IMMEDIATE``: the pysqlite recipe from the SQLAlchemy
-    docs (let SQLAlchemy, not the driver, emit BEGIN)."""
+    docs (let SQLAlchemy, not the driver, emit BEGIN). A read-only ledger gets a plain BEGIN
+    and no journal change (both would need to write)."""
+    timeout_ms = int(_busy_timeout() * 1000)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record):  # type: ignore[no-untyped-def]
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={timeout_ms}")
+        if not readonly:
+            cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):  # type: ignore[no-untyped-def]
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
 
 def shown_url(url: str) -> str:
@@ -286,28 +322,133 @@ def shown_url(url: str) -> str:
         return url.split("@")[-1] if "@" in url else url
 
 
-def open_engine(url: str, create: bool = True) -> Engine:
-    """Open the ledger database at ``url`` (any SQLAlchemy URL) and create missing tables."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL; None for another database or an in-memory one."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[1] if "///" in url else ""
+    path = path.split("?", 1)[0]
+    return Path(path) if path and path != ":memory:" else None
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def open_engine(url: str, create: bool = True, check: bool = True) -> Engine:
+    """Open the ledger database at ``url`` (any SQLAlchemy URL).
+
+    ``create``: a database without the ledger's tables gets them (and the current schema
+    version); otherwise such a database is refused (``no_ledger``): a missing, 0-byte or
+    in-memory ledger must not pass for a game with no tables. ``check``: refuse a ledger whose
+    schema version is not this release's (``old_schema``: run ``nomicpoker db upgrade``;
+    ``new_schema``: upgrade nomicpoker). An SQLite file this process cannot write (an
+    auditor's read-only copy) is opened read-only."""
+    shown = shown_url(url)
+    path = sqlite_path(url)
+    readonly = False
     try:
         if url.startswith("sqlite"):
-            path = url.split("///", 1)[1] if "///" in url else ""
-            if path and path != ":memory:":
-                from pathlib import Path
-
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(url, connect_args={"timeout": 30})
-            _sqlite_setup(engine)
+            if path is not None:
+                if not create and not path.exists():
+                    raise StoreError("no_ledger", f"no ledger at {path}: run nomicpoker init (or pass "
+                                     "--state DIR / --db URL for the game's ledger)")
+                if not create and path.stat().st_size == 0:  # refused before SQLite writes a header
+                    raise StoreError("no_ledger", f"the ledger {path} is an empty (0-byte) file, not a "
+                                     "nomicpoker ledger: restore it from a backup, or pass --state/--db "
+                                     "for the right one (nomicpoker init makes a new one)")
+                if create:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                readonly = path.exists() and not _writable(path)
+            elif not create:
+                raise StoreError("no_ledger", f"{shown} is an empty in-memory database, not a ledger: "
+                                 "pass --db with the game's ledger")
+            if readonly:
+                wal = Path(f"{path}-wal")
+                mode = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+                engine = create_engine(f"sqlite:///file:{path}?{mode}&uri=true",
+                                       connect_args={"timeout": _busy_timeout()})
+            else:
+                engine = create_engine(url, connect_args={"timeout": _busy_timeout()})
+            _sqlite_setup(engine, readonly)
         else:
             engine = create_engine(url, pool_pre_ping=True)
-        if create:
-            SQLModel.metadata.create_all(engine, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
+        if create or check:
+            _prepare(engine, shown, create and not readonly, check)
     except ImportError as exc:
-        raise StoreError("open", f"cannot open the ledger database {shown_url(url)!r}: its driver is not "
+        raise StoreError("open", f"cannot open the ledger database {shown!r}: its driver is not "
                          f"installed ({exc.name or exc}); pip install it") from exc
     except (SQLAlchemyError, OSError, ValueError) as exc:
-        raise StoreError("open", f"cannot open the ledger database {shown_url(url)!r}: "
-                         f"{str(exc).replace(url, shown_url(url))}") from exc
+        raise StoreError(*describe(exc, url)) from exc
     return engine
+
+
+def _prepare(engine: Engine, shown: str, create: bool, check: bool) -> None:
+    """Create a fresh ledger, or check an existing one's schema version."""
+    with engine.begin() as conn:
+        names = set(inspect(conn).get_table_names())
+        if "np_table" not in names:
+            if not create:
+                what = "an empty file" if names == set() else "a database without nomicpoker's tables"
+                raise StoreError("no_ledger", f"the ledger {shown} is {what}, not a nomicpoker ledger: "
+                                 "restore it from a backup, or pass --state/--db for the right one "
+                                 "(nomicpoker init makes a new one)")
+            metadata().create_all(conn, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
+            _VERSIONS.create_all(conn)
+            conn.execute(VERSION_TABLE.delete())
+            conn.execute(VERSION_TABLE.insert().values(version_num=SCHEMA_HEAD))
+            return
+        if check:
+            check_version(schema_version(conn, names), shown)
+
+
+def schema_version(conn: Connection, names: set[str] | None = None) -> str | None:
+    """The ledger's schema revision; None for a ledger made before versions (0.1.0)."""
+    names = names if names is not None else set(inspect(conn).get_table_names())
+    if "alembic_version" not in names:
+        return None
+    rows = [r[0] for r in conn.execute(select(VERSION_TABLE.c.version_num))]
+    return rows[0] if len(rows) == 1 else None
+
+
+def check_version(version: str | None, shown: str) -> None:
+    if version == SCHEMA_HEAD:
+        return
+    if version is None or version in SCHEMA_REVISIONS:
+        raise StoreError("old_schema", f"the ledger {shown} has schema version "
+                         f"{version or 'none (nomicpoker 0.1.0)'} and this nomicpoker needs "
+                         f"{SCHEMA_HEAD}: back it up, then run nomicpoker db upgrade")
+    raise StoreError("new_schema", f"the ledger {shown} has schema version {version}, newer than this "
+                     f"nomicpoker knows ({SCHEMA_HEAD}): upgrade nomicpoker (pip install -U nomicpoker)")
+
+
+def describe(exc: BaseException, url: str = "") -> tuple[str, str]:
+    """(code, one line) for a database or file error: what a Dealer can act on, never a
+    traceback. Disk full, a locked or damaged file and a read-only one each get their own."""
+    shown = shown_url(url) if url else "the ledger"
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
+    if url:
+        text = text.replace(url, shown)
+    low = text.lower()
+    if isinstance(orig, OSError) and orig.errno == errno.ENOSPC or "disk is full" in low \
+            or "no space left" in low:
+        return "disk_full", (f"the disk holding {shown} is full ({text}): nothing was stored; free "
+                             "some space and run the command again")
+    if "locked" in low or "lock timeout" in low:
+        return "locked", (f"{shown} is locked by another process (waited {_busy_timeout():g} s): "
+                          "nothing was stored; run the command again when it has finished")
+    if "readonly" in low or "read-only" in low or "permission denied" in low or "unable to open" in low:
+        return "read_only", (f"cannot write {shown} ({text}): the state directory or the database "
+                             "is read-only for this user; only ledger, audit and table show/list "
+                             "work on a read-only copy")
+    if "malformed" in low or "not a database" in low or "disk i/o error" in low:
+        return "damaged", (f"{shown} is damaged ({text}): nothing was stored; restore it from a "
+                           "backup (or try: sqlite3 FILE .recover), then nomicpoker audit")
+    if "unique" in low or "duplicate key" in low or "integrity" in low:
+        return "conflict", (f"another run wrote the same rows to {shown} at the same time ({text}): "
+                            "nothing of this run was stored; the next run goes on")
+    return "open", f"cannot use the ledger database {shown}: {text}"
 
 
 @contextmanager

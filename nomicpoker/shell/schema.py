@@ -1,0 +1,96 @@
+"""Schema versions of the ledger (shell): ``nomicpoker db upgrade`` and ``db version``.
+
+WHY Alembic and a version on every ledger: a Dealer's game runs for months while nomicpoker
+gets new releases; a release that adds a column must be able to bring a running game's ledger
+along, and an old nomicpoker must never write to a ledger a newer one has changed. Every
+command checks the version when it opens the ledger (:func:`nomicpoker.shell.store.open_engine`,
+without importing Alembic); only this module runs migrations.
+
+A ledger made by 0.1.0 (before versions) has the tables but no ``alembic_version``: it is
+stamped with the baseline revision (0001, exactly 0.1.0's schema) and upgraded from there.
+An SQLite ledger is first copied next to itself (``ledger.db.before-<rev>``), so an upgrade
+that goes wrong can be undone by hand.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
+
+from nomicpoker.shell.store import SCHEMA_HEAD, StoreError, schema_version, sqlite_path
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+BASELINE = "0001"
+
+
+@dataclass(frozen=True)
+class Upgraded:
+    before: str | None  # None: a 0.1.0 ledger without a version
+    after: str
+    backup: Path | None
+
+
+def alembic_config(connection=None):  # type: ignore[no-untyped-def]
+    """An Alembic config on the packaged migrations (no alembic.ini), bound to ``connection``."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def revisions() -> list[str]:
+    """The packaged revisions, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def current(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return schema_version(conn)
+
+
+def _backup(engine: Engine, url: str, version: str | None) -> Path | None:
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    target = path.with_name(f"{path.name}.before-{version or '0.1.0'}")
+    target.unlink(missing_ok=True)
+    source, copy = sqlite3.connect(path), sqlite3.connect(target)
+    try:
+        source.backup(copy)  # SQLite's online backup: a consistent copy, WAL included
+    finally:
+        copy.close()
+        source.close()
+    return target
+
+
+def upgrade(engine: Engine, url: str) -> Upgraded:
+    """Bring the ledger at ``engine`` to :data:`SCHEMA_HEAD` in one transaction."""
+    from alembic import command
+
+    with engine.connect() as conn:
+        names = set(inspect(conn).get_table_names())
+        version = schema_version(conn, names)
+    if "np_table" not in names:
+        raise StoreError("no_ledger", "this database holds no nomicpoker ledger to upgrade "
+                         "(nomicpoker init makes a new one)")
+    if version == SCHEMA_HEAD:
+        return Upgraded(version, version, None)
+    if version is not None and version not in revisions():
+        raise StoreError("new_schema", f"the ledger has schema version {version}, newer than this "
+                         f"nomicpoker knows ({SCHEMA_HEAD}): upgrade nomicpoker instead")
+    backup = _backup(engine, url, version)
+    with engine.begin() as conn:
+        cfg = alembic_config(conn)
+        if version is None:
+            command.stamp(cfg, BASELINE)
+        command.upgrade(cfg, "head")
+    return Upgraded(version, SCHEMA_HEAD, backup)
