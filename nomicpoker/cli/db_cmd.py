@@ -57,7 +57,7 @@ def upgrade(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
 
     url, engine = _engine(state, db)
     try:
-        done = run_upgrade(engine, url)
+        done = run_upgrade(engine, url, paths.state_dir(state))
     except CodedError as exc:
         fail(str(exc))
     except (SQLAlchemyError, OSError) as exc:
@@ -69,6 +69,8 @@ def upgrade(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
         return
     typer.echo(f"ledger {shown_url(url)}: upgraded schema {done.before or 'none (nomicpoker 0.1.0)'} "
                f"-> {done.after}" + (f"; the previous ledger is kept in {done.backup}" if done.backup else ""))
+    for line in done.problems:
+        typer.echo(f"warning: {line} (its new rows are filled in by its next poll)", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -32,6 +32,7 @@ class Upgraded:
     before: str | None  # None: a 0.1.0 ledger without a version
     after: str
     backup: Path | None
+    problems: tuple[str, ...] = ()  # tables whose new derived rows could not be filled in
 
 
 def alembic_config(connection=None):  # type: ignore[no-untyped-def]
@@ -72,7 +73,31 @@ def _backup(engine: Engine, url: str, version: str | None) -> Path | None:
     return target
 
 
-def upgrade(engine: Engine, url: str) -> Upgraded:
+def backfill(engine: Engine, state: Path | None) -> list[str]:
+    """Store the derived rows a new revision's tables lack (e.g. np_action for hands played
+    before it), by replaying each table through the poll's own storing path. Returns one line
+    per table that could not be replayed (its rows fill in at its next poll instead)."""
+    from sqlmodel import Session, select
+
+    from nomicpoker.core.errors import CodedError
+    from nomicpoker.shell import ledger
+    from nomicpoker.shell.replay import fold_for
+    from nomicpoker.shell.store import TableRow, transaction
+
+    with Session(engine) as s:
+        names = [t.name for t in s.exec(select(TableRow).order_by(TableRow.id)).all()]
+    problems = []
+    for name in names:
+        try:
+            with transaction(engine) as s:
+                table = ledger.get_table(s, name)
+                ledger.store_fold(s, name, fold_for(s, table, state or Path("/nonexistent")))
+        except CodedError as exc:
+            problems.append(f"{name}: {exc}")
+    return problems
+
+
+def upgrade(engine: Engine, url: str, state: Path | None = None) -> Upgraded:
     """Bring the ledger at ``engine`` to :data:`SCHEMA_HEAD` in one transaction."""
     from alembic import command
 
@@ -93,4 +118,4 @@ def upgrade(engine: Engine, url: str) -> Upgraded:
         if version is None:
             command.stamp(cfg, BASELINE)
         command.upgrade(cfg, "head")
-    return Upgraded(version, SCHEMA_HEAD, backup)
+    return Upgraded(version, SCHEMA_HEAD, backup, tuple(backfill(engine, state)))
