@@ -24,6 +24,15 @@ def test_dead_money_goes_to_the_main_pot():
     assert build_pots([100, 50], [True, True], dead=30) == (Pot(130, (0, 1)), Pot(50, (0,)))
 
 
+def test_a_player_all_in_on_dead_money_alone_contests_the_dead_money():
+    # seat 2 went all in on a dead ante (nothing live); seats 0 and 1 put in 2 each: the
+    # 13 dead chips are a pot for all three, the 4 live chips a pot for 0 and 1 (pokerkit's
+    # pots for untrimmed antes)
+    assert build_pots([2, 2, 0], [True, True, True], dead=13) == (Pot(13, (0, 1, 2)), Pot(4, (0, 1)))
+    # folded, he contests nothing: the dead money joins the main pot
+    assert build_pots([2, 2, 0], [True, True, False], dead=13) == (Pot(17, (0, 1)),)
+
+
 def test_without_side_pots_everything_is_one_pot_for_every_live_player():
     assert build_pots([100, 300, 50], [True, True, False], side_pots=False) == (
         Pot(450, (0, 1)),)

@@ -62,6 +62,7 @@ def start_hand(
     blinds: Sequence[int] = (),
     big_blind_ante: int = 0,
     min_bet: int | None = None,
+    dead_antes: bool = False,
 ) -> Hand:
     """Start hand ``number``: seats in GNDT order with their Money, the button player's name,
     antes (one amount for all, or per seat), blinds clockwise from the button (small, big,
@@ -70,7 +71,9 @@ def start_hand(
 
     Forced bets are posted antes first, then the big-blind ante, then blinds: a short stack
     antes before it blinds (as pokerkit and the TDA do). A big-blind ante is dead money: it
-    goes to the main pot and buys no eligibility for side pots.
+    goes to the main pot and buys no eligibility for side pots. With ``dead_antes`` every
+    ante is dead money the same way (PHH's ``ante_trimming_status = false``, as pokerkit reads
+    it); otherwise antes are live: they count towards what a player matched.
 
     A setup no hand can start from (fewer than two players, an unknown button, blinds under
     a ruleset without blinds) is a programming error and raises ``ValueError``.
@@ -103,6 +106,8 @@ def start_hand(
             a = antes[i] if antes[i] < money[i] else money[i]
             money[i] -= a
             total[i] = a
+            if dead_antes:
+                dead[i] = a
     first_blind = b if n == 2 else (b + 1) % n
     if big_blind_ante:
         bb = (first_blind + 1) % n

@@ -37,7 +37,7 @@ class Seat:
     hole: tuple[Card, ...] = ()
     revealed: tuple[Card, ...] | None = None
     mucked: bool = False
-    #: chips of ``total_bet`` that are dead money (a big-blind ante): they go to the main pot
+    #: chips of ``total_bet`` that are dead money (a big-blind or dead ante): they go to the main pot
     #: but buy no eligibility for side pots (pokerkit and the TDA treat a BB ante this way).
     dead: int = 0
 

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from nomicpoker.core.actions import Call, Check, DealBoard, DealHole, DealHoles, Event, Fold, Muck, Raise, Reveal
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.engine import Hand, Rejection, apply, need, start_hand
+from nomicpoker.core.hand import seat_index
 from nomicpoker.core.ruleset import Ruleset
 
 #: the fields this module reads, in the order the writer puts them first
@@ -271,9 +272,10 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
     """The engine's starting :class:`Hand` for a PHH hand, or why it cannot be set up.
 
     Seats in PHH order (``p1`` first after the button, the button last). Blinds are the
-    leading non-zero ``blinds_or_straddles``. Antes: one ante on the big blind alone with
-    ``ante_trimming_status = false`` is a big-blind ante (dead money, as pokerkit treats
-    untrimmed antes); otherwise per-seat antes.
+    leading non-zero ``blinds_or_straddles``. Antes are per seat; with
+    ``ante_trimming_status = false`` they are dead money (they go to the main pot and buy no
+    eligibility, as pokerkit reads untrimmed antes: a big-blind ante is the common case, and
+    pokerkit's writer puts ``false`` on every file it writes); with ``true`` they are live.
     """
     if phh.variant != "NT":
         return f"variant {phh.variant!r} is not no-limit Texas hold'em ('NT')"
@@ -295,19 +297,13 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
     if n == 2:  # heads-up: p1 is the big blind and p2 (the button) the small blind
         bos = [bos[0], bos[1]]
         antes = [antes[1], antes[0]]
-    bb_seat = 0 if n == 2 else 1
-    big_blind_ante = 0
-    nonzero = [i for i, a in enumerate(antes) if a]
-    if k >= 2 and not phh.ante_trimming_status and nonzero == [bb_seat]:
-        big_blind_ante = antes[bb_seat]
-        antes = [0] * n
     players = phh.players
     try:
         number = phh.get("hand")
         number = number if isinstance(number, int) and not isinstance(number, bool) else 1
         return start_hand(ruleset, number, list(zip(players, stacks)), players[-1], ante=antes,
-                          blinds=tuple(bos[:k]), big_blind_ante=big_blind_ante,
-                          min_bet=int(phh.min_bet) or None)
+                          blinds=tuple(bos[:k]), min_bet=int(phh.min_bet) or None,
+                          dead_antes=not phh.ante_trimming_status)
     except ValueError as e:
         return str(e)
 
@@ -339,8 +335,11 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
                 return _event(Fold, {"player": p, "hand": None, "round": None})
             if op == "cc":
                 i = hand.to_act
-                if i is not None and hand.high_bet > hand.seats[i].round_bet:
-                    return _event(Call, {"player": p, "hand": None, "round": None, "amount": None})
+                if i is not None:
+                    if hand.high_bet > hand.seats[i].round_bet:
+                        return _event(Call, {"player": p, "hand": None, "round": None, "amount": None})
+                elif nothing_to_decide(hand, p):
+                    return None
                 return _event(Check, {"player": p, "hand": None, "round": None})
             if op == "sm":
                 return Muck(p)
@@ -384,6 +383,26 @@ def to_event(hand: Hand, labels: dict[str, str], action: str) -> Event | None | 
     if words[0] != "d" and labels.get(words[0]) is None:
         return f"unknown player {words[0]!r}"
     return f"unknown action {action!r}"
+
+
+def nothing_to_decide(hand: Hand, player: str) -> bool:
+    """Whether a check by ``player`` is one PokerKit records and the engine has no turn for.
+
+    PokerKit asks a player to act even when he owes nothing and nobody left could answer a
+    bet (every other player still in is all in): the big blind after an all-in call of
+    exactly the blind, or the one player with chips on each later street. The engine closes
+    the betting there (nobody is to act), so the recorded ``cc`` is a no-op: redundant but
+    legal, and replay skips it. Anything else (a check out of turn, a check while the engine
+    still asks someone) stays a check and is refused as usual."""
+    if hand.result is not None:
+        return False
+    i = seat_index(hand, player)
+    if i is None:
+        return False
+    s = hand.seats[i]
+    if s.folded or s.money <= 0 or s.round_bet < hand.high_bet:
+        return False
+    return all(o.folded or o.money <= 0 for j, o in enumerate(hand.seats) if j != i)
 
 
 def labels_of(players: tuple[str, ...]) -> dict[str, str]:

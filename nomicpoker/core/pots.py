@@ -55,7 +55,9 @@ def build_pots(
     layer is won among the live players who reached it. Adjacent layers with the same
     eligible players merge (one pot per all-in level that matters). A layer nobody live
     reached (only folded chips) joins the pot below it: folded chips never start a pot of
-    their own. ``dead`` (a big-blind ante, which buys no eligibility) goes to the main pot.
+    their own. ``dead`` (a big-blind ante or dead antes, which buy no eligibility) goes to the
+    main pot, which every live player may win: a player all in on a dead ante alone still
+    contests it (it becomes a pot of its own below the first layer when he reached none).
 
     Without ``side_pots`` there is one pot of everything, eligible to every live player:
     the 2008 text's "the winner adds to his Money an amount equal to the amount of Money in
@@ -87,10 +89,12 @@ def build_pots(
         else:
             pots.append([amount, el])
     if dead:
-        if pots:
+        # dead money is contested by every player still in, even one whose chips went in as
+        # dead money alone (all in on a big-blind or dead ante), as pokerkit reads it
+        if pots and pots[0][1] == everyone_live:
             pots[0][0] += dead
         else:
-            pots.append([dead, everyone_live])
+            pots.insert(0, [dead, everyone_live])
     return tuple(Pot(a, e) for a, e in pots)
 
 
