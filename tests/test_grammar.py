@@ -155,7 +155,7 @@ def test_the_same_action_in_text_and_signature_counts_once() -> None:
 
 @pytest.mark.parametrize("body,fmt", [
     ("HAND3 ROUND1 **raise** 20", "markdown"), ("**HAND3 ROUND1 raise 20**", "markdown"),
-    ("HAND3 ROUND1 _raise_ 20", "markdown"), ("`HAND3 ROUND1 raise 20`", "markdown"),
+    ("HAND3 ROUND1 _raise_ 20", "markdown"),
     ("[HAND3 ROUND1 raise 20](https://example.org)", "markdown"),
     ("# HAND3 ROUND1 raise 20", "markdown"),
     ("<b>HAND3</b> ROUND1 raise 20", "html"), ("<p><strong>HAND3 ROUND1</strong> <em>raise</em> 20</p>", "html"),
@@ -191,6 +191,8 @@ def test_html_paragraphs_are_separate_lines() -> None:
     ("<!-- HAND3 ROUND1 raise 20 -->", "html"),
     ('<span style="display: none">HAND3 ROUND1 raise 20</span>', "html"),
     ("<blockquote>HAND3 ROUND1 raise 20", "markdown"),
+    ("`HAND3 ROUND1 raise 20`", "markdown"),  # a code span shows an action as text
+    ("<code>HAND3 ROUND1 raise 20</code>", "html"),
 ])
 def test_quoted_struck_or_hidden_actions_do_not_act(body: str, fmt: str) -> None:
     assert parse_comment(body, fmt) == NoAction()

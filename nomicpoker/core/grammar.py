@@ -47,8 +47,8 @@ from dataclasses import replace
 
 from nomicpoker.core.cards import CardError, parse_card
 from nomicpoker.core.intents import FORMS, GrammarError, Intent, NoAction, Result, canonical, to_action
-from nomicpoker.core.lookalike import Skeleton, describe_char, orig_span, skeleton
-from nomicpoker.core.markup import visible_text
+from nomicpoker.core.lookalike import Skeleton, ascii_view, describe_char, orig_span, skeleton
+from nomicpoker.core.markup import Reading, read_visible, visible_text
 
 __all__ = [
     "Intent", "GrammarError", "NoAction", "Result", "parse_comment", "canonical", "to_action",
@@ -433,14 +433,19 @@ def _strip_text(i: Intent) -> Intent:
 def parse_comment(body: str, body_format: str = "markdown") -> Result:
     """Read one comment: an :class:`Intent`, a :class:`GrammarError`, or :class:`NoAction`.
 
-    Never raises on any text. See the module docstring for where an action may appear.
+    Never raises on any text, and costs a few milliseconds at most whatever it holds (see
+    :mod:`nomicpoker.core.markup` for the bounds). See the module docstring for where an action
+    may appear.
 
     WHY the second reading: in Markdown a line typed right under a ``>`` line belongs to the
     quote (CommonMark's lazy continuation), so an action there never acts. A player who meant
     it would otherwise hear nothing; if that line alone would have been an action, the
     comment is rejected saying so (it still does not act).
     """
-    res = _parse_visible(visible_text(body, body_format))
+    reading = read_visible(body, body_format)
+    if not reading.complete:
+        return _unread(reading)
+    res = _parse_visible(reading.text)
     if isinstance(res, NoAction) and body_format == "markdown" and (">" in body or "&gt;" in body):
         strict = _parse_visible(visible_text(body, body_format, lazy=False))
         if isinstance(strict, Intent):
@@ -451,10 +456,57 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     return res
 
 
+#: Anything that could start an attempt, on the ASCII view of a comment: HAND and ROUND tags,
+#: DICE rolls, draw statements, reveals and cards written with a suit.
+_TRIGGER = re.compile(
+    r"hand\W{0,3}(?:no\.?|number)?\W{0,3}[0-9]|round\W{0,3}[0-9]|(?<![a-z])r(?:n?d)?[0-9]"
+    r"|printed\s+by|dice[0-9]|reveal|(?<![a-z])cards?\W{0,3}[0-9]|[\u2660-\u2667]"
+    r"|(?<![a-z0-9])(?:10|[2-9])[shdc](?![a-z])", re.IGNORECASE)
+
+
+def _unread(reading: Reading) -> Result:
+    """A comment too long or too complex to read exactly never acts. If it could hold an
+    attempt, the player is told why nothing happened; otherwise it is chat."""
+    if not _TRIGGER.search(ascii_view(reading.raw[:40_000])):
+        return NoAction()
+    return GrammarError("unparseable", f"This comment was not read: {reading.reason}. Nothing in "
+                        "it acts; post your action in a short comment of its own.")
+
+
+#: Plain characters that look alike in many fonts (``l``, ``I``, ``1``; ``O``, ``0``): a
+#: look-alike whose Unicode prototype is one of them may have been meant as another.
+_ALTERNATIVES = ({"l": "l", "i": "l", "I": "l", "1": "l", "o": "o", "O": "o", "0": "o"},
+                 {"l": "i", "i": "i", "I": "i", "1": "i", "o": "0", "O": "0", "0": "0"},
+                 {"l": "1", "i": "1", "I": "1", "1": "1"})
+
+
 def _parse_visible(visible: str) -> Result:
-    """:func:`parse_comment` on text already reduced to what can act."""
+    """:func:`parse_comment` on text already reduced to what can act.
+
+    WHY the alternative readings: Unicode maps ``ӏ`` (Cyrillic palochka) to ``i``, but a player
+    reading ``fоӏd`` sees "fold". When nothing acts and the text holds a look-alike of one of
+    the letters that look alike even in plain Latin (``l I 1``, ``O 0``), it is read again with
+    each of them; an attempt found so is still a ``lookalike`` rejection, never an action."""
     vis = unicodedata.normalize("NFC", visible)
     sk = skeleton(vis)
+    res = _parse_skeleton(sk, vis)
+    if not isinstance(res, NoAction) or not sk.flagged:
+        return res
+    where = {i: j for j, i in enumerate(sk.origin) if i in sk.flagged}
+    spots = [j for j in where.values() if sk.text[j] in "liI1oO0"]
+    if not spots:
+        return res
+    for alt in _ALTERNATIVES:
+        chars = list(sk.text)
+        for j in spots:
+            chars[j] = alt.get(chars[j], chars[j])
+        other = _parse_skeleton(replace(sk, text="".join(chars)), vis)
+        if isinstance(other, GrammarError) and other.code == "lookalike":
+            return other
+    return res
+
+
+def _parse_skeleton(sk: Skeleton, vis: str) -> Result:
     p = _Parser(sk)
     s = sk.text
     found: list[tuple[int, int, Intent | GrammarError]] = []

@@ -4,42 +4,105 @@ A nomic referee must not let ``rаise`` (with a Cyrillic ``а``) count as a rais
 player reading the thread, or another program, may read it differently, and a dispute about
 what a comment said is exactly what the Dealer exists to prevent. Nor may it silently ignore
 it: the player plainly tried to act. So the grammar reads a *skeleton* of the text, in which
-each letter that imitates a Latin letter or digit is replaced by what it imitates, and keeps
-the positions of every replaced character. An attempt found in the skeleton whose span
+each character that imitates a Latin letter or digit is replaced by what it imitates, and
+keeps the positions of every replaced character. An attempt found in the skeleton whose span
 contains one is rejected with code ``lookalike``, naming the character.
+
+WHY Unicode's own data, not a hand-written table: which characters imitate which is decided
+by Unicode's security mechanisms (UTS #39, ``confusables.txt``), which covers every script
+(Cherokee ``Ꭺ``, Coptic ``ⲟ``, Tifinagh ``ⵔ``, Lisu ``ꓲ`` ...) and is kept up to date with each
+Unicode version. We read it through the ``confusable-homoglyphs`` package, which ships that
+file as JSON (each pair ``source ; prototype`` recorded in both directions). NFKC adds the
+compatibility forms (mathematical and fullwidth letters, ``ſ``, ligatures) and any decimal
+digit of another script counts as the digit it is.
 
 Silent normalisation, the one exception: fullwidth digits and punctuation (``２０``, ``＃``),
 via NFKC, because they cannot spell a different command. Ordinary accented letters (``é``)
 are not look-alikes: they stay as they are, so a town name in a deck checksum survives and an
 accented command word is simply an unknown word.
 
-Pure: no I/O.
+Account names are compared through :func:`account_skeleton` (NFKC, casefold, the TR39
+prototypes): two names with one skeleton look the same on the page.
+
+Pure: no I/O beyond importing the package's data.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
-#: Letters from other scripts that render like a Latin letter (beyond what NFKC maps).
-CONFUSABLES: dict[str, str] = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l",
-    "ԛ": "q", "ԝ": "w", "ү": "y", "ɡ": "g", "ո": "n", "ս": "u", "օ": "o", "զ": "q",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Һ": "H", "Ӏ": "I",
-    "Ԛ": "Q", "Ԝ": "W", "Ү": "Y", "Ѵ": "V", "ѵ": "v",
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
-    # Latin letters that imitate other Latin letters
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ʟ": "L", "ᴀ": "A", "ᴄ": "C", "ᴅ": "D", "ᴇ": "E",
-    "ᴋ": "K", "ᴍ": "M", "ᴏ": "O", "ᴘ": "P", "ᴛ": "T", "ᴜ": "U", "ᴠ": "V", "ᴡ": "W", "ᴢ": "Z",
-    "ʀ": "R", "ɪ": "I", "ɴ": "N", "ʜ": "H", "ꜱ": "S", "ƒ": "f", "ℓ": "l",
-}
+from confusable_homoglyphs.confusables import confusables_data as _TR39_PAIRS
+
+_MARKS = "\u200e\u200f"  # the package wraps right-to-left characters in direction marks
+
+
+def _prototypes() -> dict[str, str]:
+    """TR39's mapping source -> prototype, recovered from the symmetric pair list.
+
+    In ``confusables.txt`` a prototype is never itself a source (the mapping is idempotent),
+    so a source is listed with exactly one partner (its prototype), and a character listed with
+    two or more partners is a prototype. A pair where both sides have one partner is resolved
+    towards the side that is ASCII, then the longer string, then the lower code point: only
+    equality of skeletons matters, and either choice gives both sides one skeleton."""
+    pairs = {k.strip(_MARKS): [e["c"].strip(_MARKS) for e in v] for k, v in _TR39_PAIRS.items()}
+    proto: dict[str, str] = {}
+    for k, partners in pairs.items():
+        if len(k) != 1 or len(partners) != 1:
+            continue
+        p = partners[0]
+        if len(pairs.get(p, ())) >= 2:
+            proto[k] = p
+            continue
+        rank_k = (k.isascii(), len(k), -ord(k[0]))
+        rank_p = (p.isascii(), len(p), -ord(p[0]) if p else 0)
+        if rank_p > rank_k:
+            proto[k] = p
+    return proto
+
+
+#: TR39 prototype of each source character (``"Ꭺ" -> "A"``, ``"m" -> "rn"``, ``"0" -> "O"``).
+PROTOTYPES: dict[str, str] = _prototypes()
+
+
+def _ascii_form(ch: str) -> str | None:
+    """The ASCII letter or digit a non-ASCII character imitates, if any."""
+    for cand in (PROTOTYPES.get(ch), unicodedata.normalize("NFKC", ch)):
+        if cand and cand.isascii() and cand.isalnum():
+            return cand[0]
+        if cand and len(cand) == 1 and cand in PROTOTYPES:  # a prototype's own prototype
+            p = PROTOTYPES[cand]
+            if p.isascii() and p.isalnum():
+                return p[0]
+    if unicodedata.category(ch) == "Nd":
+        return str(unicodedata.digit(ch, 0))
+    return None
+
+
+def _grammar_table() -> dict[int, str]:
+    """Every non-ASCII character with an ASCII look-alike -> that letter or digit, as a
+    :meth:`str.translate` table. Characters mapping to several letters (``ﬁ``) keep the first:
+    the character is flagged whatever it maps to, so the choice only decides that an attempt
+    is seen at all."""
+    table: dict[int, str] = {}
+    for cp in range(0x80, 0x30000):
+        ch = chr(cp)
+        if 0xD800 <= cp < 0xE000 or not (unicodedata.category(ch)[0] in "LNS"):
+            continue
+        a = _ascii_form(ch)
+        if a is not None:
+            table[cp] = a
+    return table
+
+
+_TO_ASCII: dict[int, str] = _grammar_table()
+#: Fullwidth digits and punctuation: read silently (they cannot spell another command).
+_SILENT = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in range(0xFF01, 0xFF5F)
+           if not unicodedata.normalize("NFKC", chr(cp)).isalpha()}
+_SKELETON_TABLE: dict[int, str] = {**_TO_ASCII, **_SILENT}
+#: Characters the skeleton changes or drops, found with one regex scan.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 @dataclass(frozen=True)
@@ -51,45 +114,44 @@ class Skeleton:
 
 
 def skeleton(visible: str) -> Skeleton:
-    """The skeleton of ``visible``: look-alikes replaced, combining marks dropped and flagged."""
-    chars: list[str] = []
-    origin: list[int] = []
+    """The skeleton of ``visible``: look-alikes replaced (and flagged), other whitespace made a
+    space, combining marks dropped and flagged. One character in, at most one out, so a
+    skeleton index maps back by a table; the work is linear in the non-ASCII characters."""
+    chars = list(visible)
     flagged: dict[int, str] = {}
-    for i, ch in enumerate(visible):
+    drop: list[int] = []
+    for m in _NON_ASCII.finditer(visible):
+        i, ch = m.start(), m.group()
         o = ord(ch)
-        if o < 128:
-            chars.append(ch)
-            origin.append(i)
-            continue
         if ch.isspace():
-            chars.append(" ")
-            origin.append(i)
-            continue
-        if 0xFF01 <= o <= 0xFF5E:  # fullwidth ASCII block
-            n = unicodedata.normalize("NFKC", ch)
-            if not n.isalpha():  # digits and punctuation: silent
-                chars.append(n)
-                origin.append(i)
-                continue
-        if unicodedata.category(ch).startswith("M"):  # combining mark: decorates a letter
+            chars[i] = " "
+        elif o in _SILENT:
+            chars[i] = _SILENT[o]
+        elif unicodedata.category(ch).startswith("M"):  # combining mark: decorates a letter
             flagged[i] = ch
-            continue
-        mapped = CONFUSABLES.get(ch)
-        if mapped is None:
-            n = unicodedata.normalize("NFKC", ch)
-            if n.isascii() and n.isalnum():
-                mapped = n
-            elif unicodedata.category(ch) == "Nd":
-                mapped = str(unicodedata.digit(ch, 0))
-        if mapped:
+            drop.append(i)
+        elif o in _TO_ASCII:
             flagged[i] = ch
-            for c in mapped:
-                chars.append(c)
-                origin.append(i)
-        else:
-            chars.append(ch)
-            origin.append(i)
-    return Skeleton("".join(chars), tuple(origin), flagged, visible)
+            chars[i] = _TO_ASCII[o]
+    if not drop:
+        return Skeleton("".join(chars), tuple(range(len(visible))), flagged, visible)
+    dropped = set(drop)
+    keep = [i for i in range(len(visible)) if i not in dropped]
+    return Skeleton("".join(chars[i] for i in keep), tuple(keep), flagged, visible)
+
+
+def ascii_view(text: str) -> str:
+    """The skeleton's text alone, at C speed (no positions): for a quick "could anything act
+    here?" scan of text too long or too complex to read exactly."""
+    return text.translate(_SKELETON_TABLE)
+
+
+def account_skeleton(name: str) -> str:
+    """UTS #39 skeleton of an account name, made case-blind: NFKC, casefold, every character
+    to its prototype, then NFKC and casefold again. Two names with one skeleton look alike."""
+    s = unicodedata.normalize("NFKC", name).casefold()
+    s = "".join(PROTOTYPES.get(ch, ch) for ch in s)
+    return unicodedata.normalize("NFKC", s).casefold()
 
 
 def orig_span(sk: Skeleton, start: int, end: int) -> tuple[int, int]:
@@ -103,3 +165,14 @@ def orig_span(sk: Skeleton, start: int, end: int) -> tuple[int, int]:
 
 def describe_char(ch: str) -> str:
     return f'"{ch}" (U+{ord(ch):04X} {unicodedata.name(ch, "UNNAMED CHARACTER")})'
+
+
+def first_lookalike(name: str) -> str | None:
+    """The first character of ``name`` that is not plain but imitates something plain (a
+    compatibility form, a TR39 source character outside ASCII), for telling a player why
+    their account is not the seat it resembles."""
+    for ch in name:
+        if not ch.isascii() and (unicodedata.normalize("NFKC", ch) != ch or ch in PROTOTYPES
+                                 or ch.casefold() != ch.lower()):
+            return ch
+    return None

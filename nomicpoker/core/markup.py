@@ -1,208 +1,194 @@
-"""What a comment *shows*: quotes removed, markup stripped, invisible characters dropped.
+"""What a comment *shows*: the text a reader sees as the author's own, and nothing else.
 
 A comment acts only through text its author wrote and a reader sees as the author's own. So
-before the grammar reads a comment, this module removes
+before the grammar reads a comment, this module renders it the way its forum does and keeps
+the visible, unquoted text:
 
-- quoted text: Markdown ``>`` lines (nested ``>>`` too, and in Markdown the "lazy" lines that
-  continue a quote paragraph, because the page renders them inside the quote), HTML
-  ``<blockquote>`` and ``<q>``, elements whose class names a quote (forum quote boxes), and
-  forum quote markup ``[quote]...[/quote]`` (nested, with or without ``=author``). A player who
-  quotes another player's action must never act for them;
-- hidden text (HTML comments, ``hidden`` elements, ``display: none``): nobody else can see it;
-- struck-out text (``~~...~~``, ``<s>``, ``<del>``, ``<strike>``, ``[s]...[/s]``): a player who
-  strikes an action out has withdrawn it in front of everybody;
-- presentation: emphasis (``**``, ``__``, ``*``, ``_``, backticks, ``<b>``, ``<strong>``, ``<em>``
-  ...), links (their text stays, the address goes), images, headings' ``#`` markers, Markdown
-  escapes and HTML entities;
-- invisible characters (Unicode format characters such as zero-width spaces and joiners, bidi
-  controls, soft hyphens, and variation selectors): they change nothing a reader sees, so they
-  must change nothing the dealer reads. Removing them also means they cannot hide a look-alike
-  letter from the grammar's check.
+- ``markdown`` (Reddit, the local forum) is rendered by a CommonMark parser (markdown-it-py,
+  with the GFM strikethrough and tables the forums render), and the HTML it produces is read
+  like a blog comment. WHY a real parser: hand-written rules disagreed with the page (a quote
+  inside a list item, an unclosed ``<!--``, two stray ``~~`` in different paragraphs, a lone
+  ``*`` inside an amount); the parser's reading is the page's reading. Reddit's API returns
+  ``>``, ``<`` and ``&`` entity-escaped; they are decoded first, as Reddit's renderer does.
+- ``html`` (blog comments) is read by :func:`nomicpoker.core.htmltext.html_to_text`.
+- ``text`` (no markup language) is the text as typed.
 
-Everything here is a pure function of the text (stdlib ``html.parser`` only).
+In every dialect, what never acts: quotes (``>`` lines, ``<blockquote>``, ``<q>``, forum quote
+boxes, ``[quote]…[/quote]``), struck-out text (``~~…~~``, ``<s>``, ``<del>``, ``[s]…[/s]``),
+code spans and blocks, HTML comments and hidden elements; invisible characters (Unicode format
+characters, variation selectors) are dropped before anything else.
+
+Bounded time: a comment is read only up to :data:`MAX_CHARS` characters and only if its
+Markdown is not more complex than :data:`MAX_WEIGHT` (lines and delimiter characters, which
+are what the parser's time grows with); otherwise the :class:`Reading` says it was not read
+exactly and the grammar answers conservatively (never acting).
+
+Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from html.parser import HTMLParser
-from typing import Literal
+from dataclasses import dataclass
 
-BodyFormat = Literal["markdown", "html", "text"]
+from markdown_it import MarkdownIt
 
-#: HTML elements whose whole content is not the author's own action.
-_SKIP_TAGS = frozenset({"blockquote", "q", "del", "s", "strike", "script", "style", "head", "title",
-                        "template", "noscript"})
-#: Elements that break a line (so two paragraphs never run together into one statement).
-_BLOCK_TAGS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table", "h1", "h2",
-                         "h3", "h4", "h5", "h6", "pre", "hr", "section", "article", "header",
-                         "footer", "dd", "dt", "dl", "center"})
-_VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "area", "base", "col",
-                        "embed", "param", "source", "track", "wbr"})
+from nomicpoker.core.htmltext import html_to_text
 
+__all__ = ["Reading", "read_visible", "visible_text", "html_to_text", "clean", "strip_forum_quotes",
+           "MAX_CHARS", "MAX_WEIGHT", "storable"]
 
-class _TextExtractor(HTMLParser):
-    """Collects visible text, skipping quoted and struck-out elements (and anything nested in
-    them). An unclosed ``<blockquote>`` hides the rest of the comment: when in doubt, quoted
-    text does not act."""
+#: The most characters of a comment the Dealer reads (Reddit's own limit for a comment).
+MAX_CHARS = 10_000
+#: The most Markdown "weight" (see :func:`markdown_weight`) read exactly: about 6 ms of parsing
+#: on a slow machine; an ordinary comment, even one quoting a dealer post, weighs under 100.
+MAX_WEIGHT = 400
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip: list[str] = []  # stack of open tags since the first skipped element
+_MD = MarkdownIt("commonmark", {"html": True}).enable(["strikethrough", "table"])
 
-    def _is_skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-        if tag in _SKIP_TAGS:
-            return True
-        a = {k: (v or "") for k, v in attrs}
-        if "hidden" in a or re.search(r"display\s*:\s*none|visibility\s*:\s*hidden",
-                                      a.get("style", ""), re.IGNORECASE):
-            return True  # text nobody can see cannot act
-        return "quote" in a.get("class", "").lower()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.skip:
-            if tag not in _VOID_TAGS:
-                self.skip.append(tag)
-            return
-        if tag in _BLOCK_TAGS:
-            self.parts.append("\n")
-        if tag not in _VOID_TAGS and self._is_skipped(tag, attrs):
-            self.skip.append(tag)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self.skip and tag in _BLOCK_TAGS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.skip:
-            if tag in self.skip:
-                # Close up to the matching open tag (tolerates sloppy nesting).
-                while self.skip and self.skip.pop() != tag:
-                    pass
-            return
-        if tag in _BLOCK_TAGS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
+#: Characters a reader cannot see: Unicode format characters (zero-width space and joiners,
+#: word joiner, BOM, soft hyphen, bidi controls, tag characters) and variation selectors.
+_INVISIBLE = {cp: None for cp in (*range(0x20000), *range(0xE0000, 0xE1000))
+              if unicodedata.category(chr(cp)) == "Cf" or 0xFE00 <= cp <= 0xFE0F
+              or 0xE0100 <= cp <= 0xE01EF}  # (no format character lies elsewhere)
+_INVISIBLE[ord("\r")] = None  # "\r\n" -> "\n"; a lone "\r" is made "\n" first
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def html_to_text(html: str) -> str:
-    """Visible text of an HTML fragment, quotes and struck-out text removed, blocks on lines."""
-    p = _TextExtractor()
-    try:
-        p.feed(html)
-        p.close()
-    except Exception:  # html.parser is lenient, but never let odd markup crash a poll run
-        return re.sub(r"<[^>]*>", " ", html)
-    return "".join(p.parts)
+def storable(text: str) -> str:
+    """``text`` with each lone surrogate (which no database, forum or UTF-8 file can hold)
+    replaced by U+FFFD; everything else as it was."""
+    return _SURROGATE.sub("\ufffd", text) if isinstance(text, str) else text
 
 
-_BB_QUOTE = re.compile(r"\[quote(?:[=\s][^\]]*)?\](?:(?!\[quote[=\s\]]).)*?\[/quote\]",
-                       re.IGNORECASE | re.DOTALL)
-_BB_QUOTE_OPEN = re.compile(r"\[quote(?:[=\s][^\]]*)?\].*", re.IGNORECASE | re.DOTALL)
-_BB_STRIKE = re.compile(r"\[(s|strike|del)\].*?\[/\1\]", re.IGNORECASE | re.DOTALL)
+def clean(body: object) -> str:
+    """Any body an adapter hands over, as text: lone surrogates (which no database or forum
+    can store) become U+FFFD, line ends become ``\\n``, invisible characters go."""
+    text = body if isinstance(body, str) else str(body)
+    text = _SURROGATE.sub("\ufffd", text)
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forum (BBCode) quotes, in one pass
+# ---------------------------------------------------------------------------------------------
+
+_BB = re.compile(r"\[(/?)(quote|s|strike|del)(?:[=\s][^\]\n]{0,200})?\]", re.IGNORECASE)
 _BB_TAG = re.compile(r"\[/?(?:b|i|u|em|strong|color|size|font|url|code|spoiler|center|sup|sub)"
-                     r"(?:=[^\]]*)?\]", re.IGNORECASE)
+                     r"(?:=[^\]\n]{0,200})?\]", re.IGNORECASE)
 
 
 def strip_forum_quotes(text: str) -> str:
-    """Remove ``[quote]...[/quote]`` blocks (innermost first, so nesting works; an unclosed
-    ``[quote]`` hides the rest), struck-out ``[s]`` text, and other BBCode tags (keeping text)."""
-    prev = None
-    for _ in range(20):  # deeper nesting than this is abuse: the open-quote rule hides the rest
-        if prev == text:
-            break
-        prev = text
-        text = _BB_QUOTE.sub("\n", text)
-    text = _BB_QUOTE_OPEN.sub("\n", text)
-    text = _BB_STRIKE.sub(" ", text)
-    return _BB_TAG.sub("", text)
-
-
-#: ``&gt;`` too: Reddit's API returns Markdown bodies with ``>`` entity-escaped.
-_QUOTE_LINE = re.compile(r"^[ \t]{0,3}(?:>|&gt;|&#62;|&#x3e;)", re.IGNORECASE)
-
-
-def strip_quote_lines(text: str, lazy: bool) -> str:
-    """Drop lines starting with ``>`` (any depth). With ``lazy`` (Markdown), also drop the
-    non-blank lines that directly follow a quote line: CommonMark renders them as part of the
-    quote paragraph, so a reader sees them as quoted."""
+    """Remove ``[quote]…[/quote]`` blocks (nested, with or without ``=author``; an unclosed
+    ``[quote]`` hides the rest), struck-out ``[s]…[/s]`` text (an unclosed ``[s]`` is just
+    text), and other BBCode tags (keeping their text). One scan: linear in the text."""
+    if "[" not in text:
+        return text
+    hidden: list[tuple[int, int, str]] = []
+    quotes: list[int] = []
+    strikes: list[tuple[str, int]] = []
+    for m in _BB.finditer(text):
+        closing, kind = m.group(1), m.group(2).lower()
+        if kind == "quote":
+            if not closing:
+                quotes.append(m.start())
+            elif quotes:
+                start = quotes.pop()
+                if not quotes:
+                    hidden.append((start, m.end(), "\n"))
+            else:
+                hidden.append((m.start(), m.end(), ""))  # a stray [/quote]
+        elif not quotes:
+            if not closing:
+                strikes.append((kind, m.start()))
+            else:
+                while strikes:
+                    k, start = strikes.pop()
+                    if k == kind:
+                        hidden.append((start, m.end(), " "))
+                        break
+    if quotes:
+        hidden.append((quotes[0], len(text), "\n"))
+    hidden.sort()
     out: list[str] = []
-    in_quote = False
-    for line in text.split("\n"):
-        if _QUOTE_LINE.match(line):
-            in_quote = True
+    pos = 0
+    for a, b, repl in hidden:
+        if b <= pos:
             continue
-        if in_quote and lazy and line.strip():
-            continue
-        in_quote = False
-        out.append(line)
-    return "\n".join(out)
+        out.append(text[pos:max(a, pos)])
+        out.append(repl)
+        pos = b
+    out.append(text[pos:])
+    return _BB_TAG.sub("", "".join(out))
 
 
-_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
-_MD_REF_LINK = re.compile(r"\[([^\]\n]*)\]\[[^\]\n]*\]")
-_MD_STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
-_MD_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.MULTILINE)
-_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_EMPHASIS = re.compile(r"[*_`]+")
+# ---------------------------------------------------------------------------------------------
+# Dialects
+# ---------------------------------------------------------------------------------------------
+
+_QUOTE_LINE = re.compile(r"^[ \t]{0,3}>.*$\n?", re.MULTILINE)
+#: A line directly under a ``>`` line (CommonMark's lazy continuation puts it in the quote).
+_LAZY = re.compile(r"^([ \t]{0,3}>[^\n]*\n)(?=[ \t]*[^\s>])", re.MULTILINE)
+#: Emphasis markers at a word's edge in dialects that do not render them (``**raise**``);
+#: a marker between two characters (``5*2``) is part of what the reader sees.
+_EDGE_EMPHASIS = re.compile(r"(?<![0-9A-Za-z])[*_~]+|[*_~]+(?![0-9A-Za-z])")
+_REDDIT_ENTITIES = re.compile(r"&(gt|lt|amp);")
 
 
-def strip_markdown_inline(text: str) -> str:
-    """Remove Markdown presentation, keeping the words: links keep their text, images go,
-    ``~~struck~~`` text goes, emphasis markers and backticks go, heading markers go."""
-    text = _MD_STRIKE.sub(" ", text)
-    text = _MD_IMAGE.sub(" ", text)
-    text = _MD_LINK.sub(r"\1", text)
-    text = _MD_REF_LINK.sub(r"\1", text)
-    text = _MD_HEADING.sub("", text)
-    # Escaped characters are literal: protect them from emphasis stripping.
-    text = _MD_ESCAPE.sub(lambda m: "\x00" + m.group(1), text)
-    text = re.sub(r"(?<!\x00)[*_`]+", "", text)
-    return text.replace("\x00", "")
+def markdown_weight(text: str) -> float:
+    """What rendering ``text`` costs, in units of about 15 µs: each line, each ``[`` (link
+    handling is the parser's slowest path), emphasis and strike delimiters, other inline
+    specials."""
+    return (text.count("\n") + text.count("[")
+            + 0.4 * (text.count("*") + text.count("_") + text.count("~"))
+            + 0.25 * (text.count("`") + text.count("<") + text.count("&") + text.count("!")
+                      + text.count("\\")))
 
 
-#: Variation selectors (``♥️``) and other presentation-only code points dropped with format chars.
-_VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+@dataclass(frozen=True)
+class Reading:
+    """A comment as the grammar may read it. ``complete`` is false when the comment was too
+    long or too complex to read exactly (``reason`` says which): ``text`` is then empty and
+    ``raw`` holds the cleaned source for a conservative scan."""
+
+    text: str
+    complete: bool = True
+    reason: str = ""
+    raw: str = ""
 
 
-def strip_invisible(text: str) -> str:
-    """Drop characters a reader cannot see: Unicode format characters (category ``Cf``: zero-width
-    space/joiners, word joiner, BOM, soft hyphen, bidi controls, tag characters) and variation
-    selectors. ``\\r\\n`` and ``\\r`` become ``\\n``."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _VARIATION.sub("", text)
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+def read_visible(body: object, body_format: str = "markdown", *, lazy: bool = True) -> Reading:
+    """Read a comment's visible, unquoted text (see the module docstring).
 
-
-def visible_text(body: str, body_format: str = "markdown", *, lazy: bool = True) -> str:
-    """The text of a comment that can act: quotes and struck-out text removed, markup stripped,
-    invisible characters dropped, one line per line or block as the reader sees it.
-
-    ``body_format`` is ``"markdown"`` (inline HTML allowed, as Markdown allows it), ``"html"``
-    (blog comments) or ``"text"`` (no markup language; ``>`` lines and ``[quote]`` blocks are
-    still quotes, and emphasis markers are still ignored). Unknown formats are read as text.
-    ``lazy=False`` keeps Markdown's lazy quote continuation lines (see
-    :func:`strip_quote_lines`): the grammar uses it only to tell a player that an action
-    they typed right under a quote was swallowed by it.
-    """
-    if not isinstance(body, str):
-        body = str(body)
-    text = strip_invisible(body)
+    ``lazy=False`` ends every Markdown quote at the end of its last ``>`` line, as if a blank
+    line followed it: the grammar uses it only to tell a player that an action typed right
+    under a quote was swallowed by it (CommonMark's lazy continuation)."""
+    raw = body if isinstance(body, str) else str(body)
+    if len(raw) > MAX_CHARS and len(text := clean(raw[:4 * MAX_CHARS])) > MAX_CHARS:
+        return Reading("", False, f"it is {len(raw):,} characters long and the Dealer reads at "
+                       f"most {MAX_CHARS:,}", text)
+    text = clean(raw)
     text = strip_forum_quotes(text)
     if body_format == "markdown":
-        text = strip_quote_lines(text, lazy=lazy)
-        text = strip_markdown_inline(html_to_text(text))
+        text = _REDDIT_ENTITIES.sub(lambda m: {"gt": ">", "lt": "<", "amp": "&"}[m.group(1)], text)
+        if markdown_weight(text) > MAX_WEIGHT:
+            return Reading("", False, "its formatting is too complex to read exactly "
+                           f"(over {MAX_WEIGHT} lines and markup characters)", text)
+        if not lazy:
+            text = _LAZY.sub(r"\1\n", text)
+        text = html_to_text(_MD.render(text))
     elif body_format == "html":
-        text = html_to_text(text)
-        text = strip_markdown_inline(text)
+        text = _EDGE_EMPHASIS.sub("", html_to_text(text))
     else:
-        text = _EMPHASIS.sub("", _MD_STRIKE.sub(" ", text))
-    # Text typed as "> ..." inside a blog comment, or an entity-escaped "&gt;", is a quote too.
-    text = strip_quote_lines(text, lazy=False)
-    return strip_invisible(text)
+        text = _EDGE_EMPHASIS.sub("", text)
+    # Text typed as "> ..." that no renderer made a quote (a blog comment, an escaped "\>")
+    # looks like one to a reader: it does not act either.
+    text = _QUOTE_LINE.sub("", text)
+    return Reading(text.translate(_INVISIBLE).replace("\xa0", " "))
+
+
+def visible_text(body: object, body_format: str = "markdown", *, lazy: bool = True) -> str:
+    """The visible, unquoted text of a comment (empty when it is too long or too complex to
+    read exactly: see :func:`read_visible`)."""
+    return read_visible(body, body_format, lazy=lazy).text

@@ -7,12 +7,14 @@ an edit or a deletion is a new revision and the first reading of a comment stays
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from datetime import timezone
 from typing import Sequence
 
 from sqlmodel import Session, select
 
 from nomicpoker.core.fold_types import same_account
+from nomicpoker.core.markup import storable
 from nomicpoker.ports import Forum, RemoteComment
 from nomicpoker.shell import ledger
 from nomicpoker.shell.store import CommentRow, TableRow, dumps
@@ -33,6 +35,9 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         latest[row.forum_id] = row
     added = 0
     for c in comments:
+        # A lone surrogate (a broken emoji from an adapter) can be neither stored nor posted:
+        # archive what a reader sees, U+FFFD, so no later poll of the table fails on it.
+        c = replace(c, body=storable(c.body), author=storable(c.author))
         prev = latest.get(c.id)
         deleted = bool(c.deleted)
         if prev is not None:
