@@ -120,17 +120,19 @@ def table_create(
         row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                            forum_config=config, dealer=dealer, issue_decks=issue_decks,
                            deadline_hours=deadline_hours, button=button)
+        with Session(engine) as s:
+            words = _decks_word(s, row)
         typer.echo(f"table {row.name}: {', '.join(json.loads(row.players))} with {row.money} each, "
-                   f"ruleset {row.ruleset}, forum {row.forum_kind}, "
-                   f"{_decks_word(row)}")
+                   f"ruleset {row.ruleset} ({row.ruleset_hash[:12]}, pinned), forum {row.forum_kind}, "
+                   f"{words}")
         typer.echo(f"next: nomicpoker hand start --table {row.name} --ante 5")
 
 
-def _decks_word(row) -> str:
-    """How the table's hole cards are dealt, in a word or three."""
-    from nomicpoker.shell.rulesets import load_ruleset
+def _decks_word(session: Session, row) -> str:
+    """How the table's hole cards are dealt (under the rules of its next hand), in a word or three."""
+    from nomicpoker.shell import pinned
 
-    if load_ruleset(row.ruleset).deck == "shared":
+    if pinned.current_ruleset(session, row).deck == "shared":
         return "hole cards from the dealer's deck"
     return "issued decks" if row.issue_decks else "own decks"
 
@@ -157,14 +159,21 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
 
     with opened(state, db, need_state=False) as (_st, engine):
         with Session(engine) as s:
+            from nomicpoker.shell import pinned
+
             t = ledger.get_table(s, name)
             ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
-            typer.echo(f"table {t.name}: ruleset {t.ruleset} ({t.ruleset_hash[:12]}), forum {t.forum_kind}, "
-                       f"dealer {t.dealer}, {_decks_word(t)}, deadline "
+            rs = pinned.current_ruleset(s, t)
+            typer.echo(f"table {t.name}: ruleset {rs.name} ({rs.content_hash[:12]}), forum {t.forum_kind}, "
+                       f"dealer {t.dealer}, {_decks_word(s, t)}, deadline "
                        f"{str(t.deadline_hours) + ' h' if t.deadline_hours else 'none'}")
+            for a in pinned.amendments(s, name):
+                typer.echo(f"amended at {a.at} from hand {a.hand + 1}: ruleset "
+                           f"{pinned.ruleset(s, t, a.ruleset_hash).name} ({a.ruleset_hash[:12]})"
+                           + (f": {a.note}" if a.note else ""))
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
-                           f"{'ended' if h.number in ended else 'running'}")
+                           f"ruleset {h.ruleset_hash[:12]}, {'ended' if h.number in ended else 'running'}")
             if ledger.hand_rows(s, name):
                 from nomicpoker.shell.replay import fold_for
 
@@ -173,6 +182,52 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
                     waiting = ", ".join(cur.waiting) or "nobody"
                     typer.echo(f"now: hand {cur.number}, {cur.phase}; waiting for {waiting} since {cur.since}")
             typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
+
+
+@table_app.command("amend")
+def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
+                ruleset: str = typer.Option(..., "--ruleset", help="The amended ruleset: a path to its "
+                                            "ruleset.toml or directory, or a bundled name."),
+                note: str = typer.Option("", "--note", help="Which proposal enacted it (shown to players)."),
+                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Apply a rule amendment the nomic passed, from the table's next hand on (refused while a
+    hand runs). The ruleset is validated as rules check does and pinned to the table."""
+    from nomicpoker.core.ruleset_diff import summary
+    from nomicpoker.shell.amendments import amend_table
+    from nomicpoker.shell.rulesets import RulesetError
+
+    with opened(state, db) as (st, engine):
+        try:
+            done = amend_table(engine, st, table, ruleset, note)
+        except RulesetError as exc:  # every problem of the file, as rules check prints them
+            for one in exc.errors:
+                typer.echo(f"error: {one}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"table {done.table}: ruleset {done.ruleset.name} ({done.ruleset.content_hash[:12]}) "
+                   f"applies from hand {done.from_hand}, in place of {done.previous.name} "
+                   f"({done.previous.content_hash[:12]}). {summary(done.previous, done.ruleset)}")
+        typer.echo(f"next: nomicpoker hand start --table {done.table} (its first comment announces the amendment)")
+
+
+@table_app.command("pin")
+def table_pin(table: str = typer.Option(..., "--table", help="Table name."),
+              ruleset: str = typer.Option(..., "--ruleset", help="A copy of the ruleset the table was "
+                                          "created under (path or bundled name)."),
+              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Pin the original ruleset of a table created before rulesets were pinned, when its
+    file has changed since (only a ruleset with the hash the table recorded is accepted)."""
+    from nomicpoker.shell.amendments import pin_original
+    from nomicpoker.shell.rulesets import RulesetError
+
+    with opened(state, db) as (_st, engine):
+        try:
+            rs, new = pin_original(engine, table, ruleset)
+        except RulesetError as exc:
+            for one in exc.errors:
+                typer.echo(f"error: {one}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"table {table}: ruleset {rs.name} ({rs.content_hash[:12]}) "
+                   + ("pinned" if new else "was already pinned"))
 
 
 @hand_app.command("start")

@@ -57,9 +57,10 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
-    from nomicpoker.shell.audit import records, verify_hands
+    from nomicpoker.shell.audit import pinned_rulesets, records, verify_hands
     from nomicpoker.shell.service import list_tables
 
+    pinned = None
     if record is not None:
         recs = _records_from_file(record)
         if hand is not None:
@@ -70,10 +71,11 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
             recs = []
             for name in names:
                 recs += records(engine, name, hand)
+            pinned = pinned_rulesets(engine, names)  # the rules each hand was played under
     if not recs:
         fail("no hand records to verify")
     failed = 0
-    for rec, checks in verify_hands(recs):
+    for rec, checks in verify_hands(recs, pinned):
         label = f"{rec.get('table', '?')} hand {rec.get('hand', '?')}" if isinstance(rec, dict) else "record"
         for c in checks:
             typer.echo(f"{'PASS' if c.ok else 'FAIL'} {label}: {c.item}: {c.detail}")
@@ -105,10 +107,11 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             h = hands[-1] if hand is None else next((x for x in hands if x.number == hand), None)
             if h is None:
                 fail(f"table {table} has no hand {hand}")
-            from nomicpoker.shell.rulesets import load_ruleset
+            from nomicpoker.shell import pinned
 
-            if load_ruleset(t.ruleset).deck == "shared":
-                fail(f"table {table} deals hole cards from the dealer's one deck ({t.ruleset}): "
+            rs = pinned.ruleset(s, t, h.ruleset_hash)  # the rules that hand is played under
+            if rs.deck == "shared":
+                fail(f"table {table} deals hole cards from the dealer's one deck ({rs.name}): "
                      "there are no decks to issue")
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")

@@ -1,4 +1,5 @@
-"""``nomicpoker rules``: list the bundled rulesets, show one, check a Dealer's amended copy.
+"""``nomicpoker rules``: list the bundled rulesets, show one, check a Dealer's amended copy,
+diff two (or a table's pinned one against another).
 
 Part of the shell: it only loads (via :mod:`nomicpoker.shell.rulesets`) and prints. ``check`` is what
 a Dealer runs after editing a copy for a passed proposal, so it prints every problem at once,
@@ -7,26 +8,23 @@ one per line as ``file: key: message``, and exits 1; a clean file prints ``ok: <
 
 from __future__ import annotations
 
+import difflib
 import shutil
 import textwrap
 from pathlib import Path
+from typing import Optional
 
 import typer
 
-from nomicpoker.core.ruleset import DEADLINE_NONE, PARAM_NAMES, Citation, Ruleset
-from nomicpoker.shell.rulesets import RulesetError, bundled_rulesets, load_ruleset, load_ruleset_file
+from nomicpoker.core.ruleset import PARAM_NAMES, Citation, Ruleset
+from nomicpoker.core.ruleset_diff import diff_lines, toml_value
+from nomicpoker.shell.rulesets import (
+    RulesetError, RulesetFiles, bundled_rulesets, load_ruleset, load_ruleset_file, read_ruleset,
+)
 
-
-def format_value(value: object) -> str:
-    """A parameter value as it is written in the TOML (``true``, ``"added"``, ``"none"``), so
-    what ``rules show`` prints can be pasted into an amended copy."""
-    if value is None:
-        return f'"{DEADLINE_NONE}"'
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
+#: A parameter value as it is written in the TOML (``true``, ``"added"``, ``"none"``), so what
+#: ``rules show`` prints can be pasted into an amended copy.
+format_value = toml_value
 
 
 def _wrap(label: str, body: str, width: int) -> list[str]:
@@ -122,4 +120,70 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
         typer.echo(f"ok: {rs.name} {rs.content_hash}")
 
+    @rules.command("diff")
+    def diff_cmd(
+        a: Optional[str] = typer.Argument(None, help="The old ruleset: a bundled name or a path (omit with --table)."),
+        b: Optional[str] = typer.Argument(None, help="The new ruleset: a bundled name or a path."),
+        table: Optional[str] = typer.Option(None, "--table", help="Compare the ruleset this table's next hand "
+                                            "is played under (as pinned in the ledger) with the one given."),
+        text: bool = typer.Option(False, "--text", help="Also show the rule text's changed lines."),
+        state: Optional[str] = typer.Option(None, "--state", help="State directory (with --table)."),
+        db: Optional[str] = typer.Option(None, "--db", help="Ledger database URL (with --table)."),
+    ) -> None:
+        """Show what changed between two rulesets, parameter by parameter, with the rule
+        sentences each one cites, old and new."""
+        given = [x for x in (a, b) if x is not None]
+        if len(given) != (1 if table else 2):
+            typer.echo("error: give two rulesets (rules diff OLD NEW), or --table T and one "
+                       "(rules diff --table T NEW)", err=True)
+            raise typer.Exit(2)
+        try:
+            new = read_ruleset(given[-1])
+            if table:
+                old = _pinned_files(table, state, db)
+            else:
+                old = read_ruleset(given[0])
+        except RulesetError as e:
+            _fail(e)
+        for line in diff_lines(old.ruleset, new.ruleset):
+            typer.echo(line)
+        typer.echo(_text_change(old, new))
+        if text and old.text != new.text:
+            for line in difflib.unified_diff(old.text.splitlines(), new.text.splitlines(),
+                                             f"{old.ruleset.name} rule text", f"{new.ruleset.name} rule text",
+                                             lineterm=""):
+                typer.echo(line)
+
     app.add_typer(rules, name="rules")
+
+
+def _text_change(old: RulesetFiles, new: RulesetFiles) -> str:
+    """One line on the rule text beyond the sentences cited: unchanged, or lines added and
+    removed (``--text`` shows them)."""
+    if old.text == new.text:
+        return "rule text: unchanged"
+    added = removed = 0
+    for line in difflib.ndiff(old.text.splitlines(), new.text.splitlines()):
+        added += line.startswith("+ ")
+        removed += line.startswith("- ")
+    return f"rule text: {added} line(s) added, {removed} removed (--text shows them)"
+
+
+def _pinned_files(table: str, state: Optional[str], db: Optional[str]) -> RulesetFiles:
+    """The table's current pinned ruleset with its stored text (the ledger, not the file)."""
+    from sqlmodel import Session
+
+    from nomicpoker.cli.bot_cmd import opened
+    from nomicpoker.shell import ledger, pinned
+    from sqlmodel import select
+
+    from nomicpoker.shell.store import RulesetRow
+
+    with opened(state, db) as (_st, engine):
+        with Session(engine) as s:
+            t = ledger.get_table(s, table)
+            h = pinned.current_hash(s, t)
+            rs = pinned.ruleset(s, t, h)
+            row = s.exec(select(RulesetRow).where(RulesetRow.table_name == t.name,
+                                                  RulesetRow.content_hash == h)).one()
+            return RulesetFiles(rs, row.toml, row.text, f"table {t.name}")

@@ -37,9 +37,10 @@ from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole
 from nomicpoker.core.draws import DrawPhase, draw_clock, due_time, waiting_for_draws
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.fold_types import (
-    DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError, FoldResult, HandStart, Revision,
-    TableConfig,
+    AMEND, DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError, FoldResult, HandStart,
+    Revision, TableConfig,
 )
+from nomicpoker.core.ruleset import Ruleset
 
 class _Folder:
     """The accumulator behind :func:`fold_table` (local to one call): the table's state
@@ -49,7 +50,6 @@ class _Folder:
 
     def __init__(self, config: TableConfig, state: TableState | None = None):
         self.c = config
-        self.rules = config.ruleset
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.draw_phase = DrawPhase(self)
         if state is not None:
@@ -58,6 +58,13 @@ class _Folder:
         self.st = TableState(money={p: config.money for p in config.players},
                              gndt={p: (0, "o", 0) for p in config.players})
         self._diff(None, "table created")
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rules in force: the latest hand's (each hand is played under the ruleset its
+        start record names, see :meth:`_rules_for`), else the table's."""
+        cur = self.st.current
+        return cur.hand.ruleset if cur is not None else self.c.ruleset
 
     @property
     def hands(self) -> dict[int, HandState]:
@@ -99,7 +106,8 @@ class _Folder:
         """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
         when the code's own sentence is not the one this case rests on, and with ``hint`` when
         the code's usual advice does not fit it either."""
-        citation = self.rules.cite(cite_as or code) or self.rules.cite(code)
+        rules = self.st.hands[hand].hand.ruleset if hand in self.st.hands else self.rules
+        citation = rules.cite(cite_as or code) or rules.cite(code)
         self._verdict(rev, hand, "rejected", code, message, citation)
         self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
                                                    message, citation, key, hint),
@@ -168,9 +176,10 @@ class _Folder:
                             f"{self.st.current.start.number} is still running")
         if hs.secrets is None:
             raise FoldError("missing_secrets", f"the secrets of hand {hs.number} are missing")
+        rules, announce = self._rules_for(hs)
         for name, money in hs.seats:
             self.st.money[name] = money
-        hand = engine.start_hand(self.rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
+        hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
                                  ante=hs.ante, blinds=hs.blinds)
         h = HandState(start=hs, hand=hand, since=hs.started_at)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
@@ -194,7 +203,7 @@ class _Folder:
                    + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
         draw_due = due_time(hs.started_at, self.c.deadline_hours) if h.phase == "draw" else None
         self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
-                                                         draw_due, self.c.deadline_hours),
+                                                         draw_due, self.c.deadline_hours, announce),
                    hs.thread)
         for p in seated:
             if p in h.decks:
@@ -205,6 +214,32 @@ class _Folder:
                               say.hole_message(p, hs.number, h.holes[p]))
         if h.phase == "betting":
             self._advance(h, f"hand {hs.number} start", hs.thread)
+
+    def _rules_for(self, hs: HandStart) -> tuple[Ruleset, list[str]]:
+        """The ruleset hand ``hs`` is played under, and the announcement of the amendments
+        applied since the last hand (empty if none).
+
+        The recorded hand must be played under the ruleset the amendments (dealer events) say
+        applies now, or the previous hand's (the table's) if none: a hand row naming another
+        is an inconsistent ledger, refused rather than replayed under rules nobody applied."""
+        previous = self.rules
+        new = hs.ruleset or previous
+        done = self.st.amendments
+        expected = done[-1].ruleset_hash if done else previous.content_hash
+        if hs.ruleset is not None and expected and new.content_hash != expected:
+            raise FoldError("bad_input", f"hand {hs.number} is recorded under ruleset {new.name} "
+                            f"({new.content_hash[:12]}) but the table's rules are {expected[:12]}")
+        self.st.amendments = []
+        return new, ([say.amendment(previous, new, done)] if done else [])
+
+    def _amend(self, ev: DealerEvent) -> None:
+        """A rule amendment: it applies from the next hand on, never to a running one (the
+        shell refuses it mid-hand; a ledger that has one anyway is inconsistent)."""
+        cur = self.st.current
+        if cur is not None and cur.phase != "complete":
+            raise FoldError("bad_input", f"a rule amendment is recorded while hand "
+                            f"{cur.start.number} is running")
+        self.st.amendments.append(ev)
 
     def _deal_shared(self, h: HandState, seated: list[str]) -> None:
         """One shared deck: deal every hole card now, from the committed deck secret."""
@@ -364,16 +399,19 @@ class _Folder:
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def clock_event(self, ev: DealerEvent) -> None:
-        """A recorded dealer (clock) event, by its kind: a passed Hole Card Draw deadline, or
-        a passed turn deadline (betting: the player folds or checks; reveal: mucks). Any
-        other kind is an input the fold does not know: an error, never a guessed fold."""
+        """A recorded dealer event, by its kind: a passed Hole Card Draw deadline, a passed
+        turn deadline (betting: the player folds or checks; reveal: mucks), or a rule
+        amendment (from the next hand on). Any other kind is an input the fold does not know:
+        an error, never a guessed fold."""
         if ev.kind == DRAW_TIMEOUT:
             self.draw_phase.timeout(ev)
         elif ev.kind == TURN_TIMEOUT:
             self._turn_timeout(ev)
+        elif ev.kind == AMEND:
+            self._amend(ev)
         else:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
-                            f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT})")
+                            f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
 
     def _turn_timeout(self, ev: DealerEvent) -> None:
         h = self.st.hands.get(ev.hand)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from nomicpoker.core.fold_types import HandStart
+from nomicpoker.core.fold_types import DealerEvent, HandStart
 
 #: derived row kinds, in the order the shell stores them
 ROW_KINDS = ("verdict", "entry", "outbox", "dice", "deck", "draw", "reveal", "board", "hand_end", "action")
@@ -66,3 +66,6 @@ class TableState:
     first_kind: dict[tuple[str, str], str] = field(default_factory=dict)
     #: (thread, comment) -> (status, canonical, code) of its first revision's verdict
     first_verdict: dict[tuple[str, str], tuple[str, str, str]] = field(default_factory=dict)
+    #: rule amendments (``AMEND`` dealer events) recorded since the latest hand started: the
+    #: next hand is played under the last one's ruleset and its first comment announces them
+    amendments: list[DealerEvent] = field(default_factory=list)

@@ -67,6 +67,8 @@ class HandStart:
     started_at: str
     commitments: Mapping[str, str]
     secrets: HandSecrets | None = field(default=None, repr=False)
+    #: the pinned ruleset the hand is played under (``None``: the table's, ``TableConfig.ruleset``)
+    ruleset: Ruleset | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -88,15 +90,20 @@ class Revision:
 TURN_TIMEOUT = "timeout"
 #: ... and a passed Hole Card Draw deadline
 DRAW_TIMEOUT = "draw_timeout"
+#: The dealer event of a rule amendment: the ruleset ``DealerEvent.ruleset_hash`` applies from
+#: the next hand on (``nomicpoker table amend``).
+AMEND = "amend"
 
 
 @dataclass(frozen=True)
 class DealerEvent:
     after: int
-    hand: int
-    kind: str  # TURN_TIMEOUT | DRAW_TIMEOUT; any other kind is a FoldError('bad_event')
+    hand: int  # for AMEND: the last hand before it (0 when no hand has started)
+    kind: str  # TURN_TIMEOUT | DRAW_TIMEOUT | AMEND; any other kind is a FoldError('bad_event')
     player: str
     at: str
+    ruleset_hash: str = ""  # AMEND: the content hash of the ruleset that applies next
+    note: str = ""  # AMEND: the Dealer's note (which proposal enacted it)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,9 @@ from typing import Mapping, Sequence
 from nomicpoker.core import render
 from nomicpoker.core.cards import pretty
 from nomicpoker.core.dealing import IssuedDeck, deck_listing
-from nomicpoker.core.fold_types import HandStart, TableConfig
+from nomicpoker.core.fold_types import DealerEvent, HandStart, TableConfig
+from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.ruleset_diff import summary
 from nomicpoker.core.gndt import GndtRow, md_escape
 
 
@@ -36,18 +38,33 @@ def _append(body: str, extra: Sequence[str]) -> str:
 
 
 def hand_start(table: render.TableView, hs: HandStart, hand, issued: bool, key: str,
-               draw_due: str | None = None, hours: int | None = None) -> str:
+               draw_due: str | None = None, hours: int | None = None,
+               extra: Sequence[str] = ()) -> str:
     """The hand-start comment; with a table deadline and Hole Card Draws to make, it says by
-    when (``draw_due``) and what happens to a player who has not drawn by then."""
+    when (``draw_due``) and what happens to a player who has not drawn by then. ``extra``:
+    paragraphs to add first (the announcement of a rule amendment)."""
     body = render.hand_start(table, hand, ante=hs.ante, blinds=hs.blinds,
                              commitments=dict(hs.commitments), decks_issued=issued, key=key)
     if not draw_due:
-        return body
-    return _append(body, [
+        return _append(body, list(extra))
+    return _append(body, [*extra,
         f"Deadline for Hole Card Draws: {md_escape(draw_due)} (the table's {hours} hours from this "
         f"comment; after a draw with identical results, {hours} hours from that draw). A seated "
         "player who has not stated a valid Hole Card Draw by then is folded out of the hand; "
         "what they put in stays in the pot."])
+
+
+def amendment(previous: Ruleset, new: Ruleset, events: Sequence[DealerEvent]) -> str:
+    """The announcement, in the first hand played under them, of the rule amendments the
+    Dealer applied since the last hand: the ruleset now in force by name and hash, the one it
+    replaces, when, the Dealer's notes, and the parameters that take another value."""
+    notes = "; ".join(md_escape(e.note) for e in events if e.note)
+    when = md_escape(events[-1].at) if events else ""
+    return (f"**The rules were amended before this hand.** From this hand on the table plays under "
+            f"ruleset {md_escape(new.name)} (hash `{new.content_hash[:12]}`), in place of "
+            f"{md_escape(previous.name)} (`{previous.content_hash[:12]}`); applied by the Dealer "
+            f"at {when}" + (f": {notes}" if notes else "") + f". {summary(previous, new)} "
+            "`nomicpoker rules diff` shows every quoted sentence, old and new.")
 
 
 def deck_message(deck: IssuedDeck) -> str:

@@ -3,7 +3,9 @@
 WHY a scratch database and not just an in-memory fold: the rebuild goes through the very
 code path the live poll uses to store rows (:func:`ledger.store_fold`), so a difference in
 storing (JSON text, column types) would show up too. The inputs copied are the table's
-configuration, the hand-start records, the comment archive and the dealer events; the hand
+configuration, its pinned rulesets (the text each hand is played under: a changed bundled
+file changes nothing), the hand-start records, the comment archive and the dealer events
+(timeouts and rule amendments); the hand
 secrets come from the secrets folder (running hands) or the published values (ended hands).
 
 Also checked: every archived revision's ``sha256`` matches its body (an edited archive row is
@@ -19,14 +21,14 @@ import hashlib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.shell import ledger
 from nomicpoker.shell.replay import fold_for
-from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, TableRow, loads, open_engine, transaction
+from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.money import verify_money
 from nomicpoker.core.verify import Check, verify_record
@@ -64,7 +66,7 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path)
     public = {r.hand: loads(r.secrets) for r in ledger.stored_rows(live, name, "hand_end")}
     with transaction(scratch_engine) as s:
         s.add(_copy(table))
-        for model in (HandRow, CommentRow, DealerEventRow):
+        for model in (RulesetRow, HandRow, CommentRow, DealerEventRow):
             for row in live.exec(select(model).where(model.table_name == name).order_by(model.id)).all():
                 s.add(_copy(row))
         s.flush()
@@ -116,12 +118,27 @@ def records(engine: Engine, table: str, hand: int | None = None) -> list[dict]:
         return [ledger.hand_record(s, t, n) for n in numbers]
 
 
-def record_ruleset(record: Any) -> tuple[Any, Check | None]:
-    """The ruleset a record names, when this nomicpoker has it with the record's content hash
-    (the money is replayed under exactly the rules the hand was adjudicated by); else None
-    and the check that says why the money is not checkable."""
+def pinned_rulesets(engine: Engine, tables: list[str]) -> dict[str, Any]:
+    """The rulesets pinned to these tables, by content hash: what their hands were played
+    under, whatever the bundled files hold now (:mod:`nomicpoker.shell.pinned`)."""
+    from nomicpoker.shell import pinned
+
+    out: dict[str, Any] = {}
+    with Session(engine) as s:
+        for name in tables:
+            out.update(pinned.pinned_rulesets(s, ledger.get_table(s, name)))
+    return out
+
+
+def record_ruleset(record: Any, pinned: Mapping[str, Any] | None = None) -> tuple[Any, Check | None]:
+    """The ruleset a record was played under: from ``pinned`` (content hash -> ruleset, when
+    verifying from the ledger), else the ruleset the record names when this nomicpoker has it
+    with the record's content hash (the money is replayed under exactly the rules the hand was
+    adjudicated by); else None and the check that says why the money is not checkable."""
     from nomicpoker.shell.rulesets import load_ruleset
 
+    if isinstance(record, dict) and pinned and record.get("ruleset_hash") in pinned:
+        return pinned[record["ruleset_hash"]], None
     name = record.get("ruleset") if isinstance(record, dict) else None
     if not isinstance(name, str) or not name:
         return None, Check("money", False, "no ruleset named: the money cannot be replayed")
@@ -137,15 +154,16 @@ def record_ruleset(record: Any) -> tuple[Any, Check | None]:
     return rs, None
 
 
-def verify_hands(recs: list[dict]) -> list[tuple[dict, list[Check]]]:
+def verify_hands(recs: list[dict], pinned: Mapping[str, Any] | None = None) -> list[tuple[dict, list[Check]]]:
     """Each public hand record with its checks: the cards and dice
     (:func:`nomicpoker.core.verify.verify_record`), then the money
-    (:func:`nomicpoker.core.money.verify_money`) under the record's ruleset."""
+    (:func:`nomicpoker.core.money.verify_money`) under the record's ruleset (see
+    :func:`record_ruleset`)."""
     out = []
     for r in recs:
         checks = verify_record(r)
         if isinstance(r, dict):
-            rs, problem = record_ruleset(r)
+            rs, problem = record_ruleset(r, pinned)
             checks += [problem] if problem is not None else verify_money(r, rs)
         out.append((r, checks))
     return out

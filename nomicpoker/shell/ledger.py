@@ -15,10 +15,9 @@ from typing import Any, Mapping
 
 from sqlmodel import Session, select
 
-from nomicpoker.shell import secrets_store
+from nomicpoker.shell import pinned, secrets_store
 from nomicpoker.core.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
 from nomicpoker.core.gndt import GndtRow
-from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.store import (
     ActionRow, BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
     OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
@@ -48,8 +47,10 @@ def get_table(session: Session, name: str) -> TableRow:
     return row
 
 
-def table_config(row: TableRow, forum_roller: bool = False) -> TableConfig:
-    ruleset = load_ruleset(row.ruleset)
+def table_config(session: Session, row: TableRow, forum_roller: bool = False) -> TableConfig:
+    """The fold's configuration of a table, with the ruleset it was created under as pinned
+    in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.pinned`)."""
+    ruleset = pinned.ruleset(session, row, row.ruleset_hash)
     return TableConfig(
         name=row.name, players=tuple(loads(row.players)), money=row.money, dealer=row.dealer,
         ruleset=ruleset, ruleset_name=row.ruleset, issue_decks=row.issue_decks,
@@ -67,6 +68,7 @@ def hand_starts(session: Session, table: str, state: Path | None,
     ended hands the published values (stored, or ``public``: hand -> hex secrets). Secrets that
     do not match the hand's commitments are refused."""
     out = []
+    rulesets = pinned.pinned_rulesets(session, get_table(session, table))
     published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}
     published.update(public or {})
     for h in hand_rows(session, table):
@@ -84,8 +86,16 @@ def hand_starts(session: Session, table: str, state: Path | None,
             number=h.number, thread=h.thread, button=h.button, ante=h.ante,
             blinds=tuple(loads(h.blinds)), seats=tuple((n, m) for n, m in loads(h.seats)),
             after=h.after, started_at=h.started_at, commitments=loads(h.commitments), secrets=secret,
+            ruleset=_hand_ruleset(rulesets, table, h),
         ))
     return out
+
+
+def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
+    if h.ruleset_hash not in rulesets:
+        raise StoreError("inconsistent", f"hand {h.number} of table {table} is recorded under ruleset "
+                         f"{h.ruleset_hash[:12]}, which is not pinned to the table: run nomicpoker audit")
+    return rulesets[h.ruleset_hash]
 
 
 def revisions(session: Session, table: str) -> list[Revision]:
@@ -98,7 +108,8 @@ def revisions(session: Session, table: str) -> list[Revision]:
 def dealer_events(session: Session, table: str) -> list[DealerEvent]:
     rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table)
                         .order_by(DealerEventRow.id)).all()
-    return [DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at) for r in rows]
+    return [DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
+                        ruleset_hash=r.ruleset_hash, note=r.note) for r in rows]
 
 
 def max_archive_id(session: Session, table: str) -> int:
@@ -204,7 +215,7 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
         "format": RECORD_FORMAT,
         "table": table.name,
         "hand": number,
-        "ruleset": table.ruleset,
+        "ruleset": hand.ruleset or pinned.ruleset(session, table, hand.ruleset_hash).name,
         "ruleset_hash": hand.ruleset_hash,
         "commitments": loads(hand.commitments),
         "secrets": loads(ends[0].secrets) if ends else None,
@@ -216,18 +227,18 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
                    "checksum": d.checksum} for d in of("draw")],
         "reveals": [{"player": r.player, "comment_id": r.comment_id, "cards": loads(r.cards)}
                     for r in of("reveal")],
-        **_deal_order(table, hand),
-        **_money(table, hand, of("action"), ends[0] if ends else None),
+        **_deal_order(session, table, hand),
+        **_money(session, table, hand, of("action"), ends[0] if ends else None),
     }
 
 
-def _money(table: TableRow, hand: HandRow, actions: list[Any], end: Any) -> dict[str, Any]:
+def _money(session: Session, table: TableRow, hand: HandRow, actions: list[Any], end: Any) -> dict[str, Any]:
     """The money of the hand: the seats as it began, the forced bets, every step with the
     chips it put in (and in words), and once it ended the payouts and destroyed chips. What
     :mod:`nomicpoker.core.money` recomputes."""
     from nomicpoker.core.hand_log import words
 
-    raise_to = load_ruleset(table.ruleset).raise_amount == "raise_to"
+    raise_to = pinned.ruleset(session, table, hand.ruleset_hash).raise_amount == "raise_to"
     steps = [{"n": a.n, "player": a.player, "event": a.event, "amount": a.amount,
               "cards": loads(a.cards), "chips": a.chips, "comment_id": a.comment_id, "at": a.at,
               "cause": a.cause} for a in actions]
@@ -244,11 +255,11 @@ def _money(table: TableRow, hand: HandRow, actions: list[Any], end: Any) -> dict
     }
 
 
-def _deal_order(table: TableRow, hand: HandRow) -> dict[str, Any]:
+def _deal_order(session: Session, table: TableRow, hand: HandRow) -> dict[str, Any]:
     """``{"deal_order": [...]}`` for a one-shared-deck ruleset (the seats from the first after
     the button): what verify needs to recompute each hole card; ``{}`` otherwise."""
     from nomicpoker.core.dealing import deal_order
 
-    if load_ruleset(table.ruleset).deck != "shared":
+    if pinned.ruleset(session, table, hand.ruleset_hash).deck != "shared":
         return {}
     return {"deal_order": list(deal_order([p for p, _ in loads(hand.seats)], hand.button))}

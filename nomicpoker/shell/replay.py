@@ -1,8 +1,10 @@
-"""Replay (shell): fold a table from the store, under the ruleset it was created with.
+"""Replay (shell): fold a table from the store, under the rulesets pinned to it.
 
 The fold is pure (:mod:`nomicpoker.core.adjudicator`); this room reads its inputs from the
-ledger (the table's configuration, the hand starts with their secrets, the comment archive,
-the dealer events), checks the ruleset, runs it, and stores what it derived. The poll, the
+ledger (the table's configuration, its pinned rulesets, the hand starts with their secrets,
+the comment archive, the dealer events), runs it, and stores what it derived. The rulesets
+come from the ledger, never from their files (:mod:`nomicpoker.shell.pinned`), so a new
+nomicpoker release or an edited file cannot change a live table's rules. The poll, the
 table commands and ``audit`` all replay through here, so they fold the same inputs the same
 way.
 """
@@ -22,27 +24,23 @@ from nomicpoker.shell.store import TableRow, loads
 
 
 class ReplayError(CodedError):
-    """A table cannot be replayed as stored (``ruleset_changed``: its ruleset file is not the
-    one it was created with); ``message`` says why."""
+    """A table cannot be replayed as stored; ``message`` says why. (A ruleset that cannot be
+    had is a :class:`nomicpoker.shell.pinned.PinError`, code ``ruleset_changed``.)"""
 
 
-def table_config_for(table: TableRow) -> TableConfig:
+def table_config_for(session: Session, table: TableRow) -> TableConfig:
     """The fold's configuration of ``table``, with who rolls the dice from the forum's declared
-    abilities, and its ruleset checked against the hash stored when the table was created."""
+    abilities, and the ruleset it was created under as pinned in the ledger."""
     from nomicpoker.adapters.registry import declared_abilities
 
     abilities = declared_abilities(table.forum_kind, loads(table.forum_config) or {})
-    cfg = ledger.table_config(table, forum_roller=abilities.dice != "bot")
-    if cfg.ruleset.content_hash and table.ruleset_hash and cfg.ruleset.content_hash != table.ruleset_hash:
-        raise ReplayError("ruleset_changed", f"ruleset {table.ruleset} changed since table {table.name} "
-                          f"was created (hash {cfg.ruleset.content_hash[:12]} != {table.ruleset_hash[:12]})")
-    return cfg
+    return ledger.table_config(session, table, forum_roller=abilities.dice != "bot")
 
 
 def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None) -> FoldResult:
     """Replay ``table`` from the inputs in ``session`` (``public``: published secrets of ended
-    hands, for a rebuild without the secrets folder)."""
-    cfg = table_config_for(table)
+    hands, for a rebuild without the secrets folder), each hand under the ruleset pinned for it."""
+    cfg = table_config_for(session, table)
     return fold_table(cfg, ledger.hand_starts(session, table.name, state, public),
                       ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
 

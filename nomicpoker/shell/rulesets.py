@@ -408,7 +408,20 @@ def _show(v: Any) -> str:
 # ------------------------------------------------------------------------------ shell: files
 
 
-def _load(toml_bytes: bytes, directory: Traversable, file: str) -> Ruleset:
+@dataclass(frozen=True)
+class RulesetFiles:
+    """A validated ruleset with the text it was built from: what a table pins (stores in the
+    ledger) so that a later nomicpoker release, or an edit of the file, never changes the
+    rules of a live table. ``toml`` and ``text`` are the files' exact contents (UTF-8, which
+    the loader requires of both), so ``content_hash`` can be recomputed from them."""
+
+    ruleset: Ruleset
+    toml: str
+    text: str
+    origin: str  # where it was read: a bundled name or a path
+
+
+def _read(toml_bytes: bytes, directory: Traversable, file: str) -> tuple[Ruleset, bytes]:
     doc = parse_toml(toml_bytes, file)
     name = text_file_name(doc)
     text: bytes | None = None
@@ -417,20 +430,57 @@ def _load(toml_bytes: bytes, directory: Traversable, file: str) -> Ruleset:
         t = directory.joinpath(*PurePosixPath(name).parts)
         text_label = str(t)
         text = t.read_bytes() if t.is_file() else None
-    return build_ruleset(RulesetSource(file=file, toml=toml_bytes, text_file=text_label, text=text), doc)
+    rs = build_ruleset(RulesetSource(file=file, toml=toml_bytes, text_file=text_label, text=text), doc)
+    assert text is not None  # build_ruleset refuses a ruleset without its text
+    return rs, text
+
+
+def _load(toml_bytes: bytes, directory: Traversable, file: str) -> Ruleset:
+    return _read(toml_bytes, directory, file)[0]
+
+
+def _toml_path(path: str | Path) -> Path:
+    p = Path(path).expanduser()
+    if p.is_dir():
+        p = p / "ruleset.toml"
+    if not p.is_file():
+        raise RulesetErrors([RulesetError(
+            "missing_file", str(p), "", "no such file; give a ruleset.toml or a directory holding one")])
+    return p
 
 
 def load_ruleset_file(path: str | Path) -> Ruleset:
     """Load and validate a ruleset from a ``ruleset.toml`` path or a directory holding one.
 
     Raises :class:`RulesetErrors` (a :class:`RulesetError`) listing every problem."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / "ruleset.toml"
-    if not p.is_file():
-        raise RulesetErrors([RulesetError(
-            "missing_file", str(p), "", "no such file; give a ruleset.toml or a directory holding one")])
+    p = _toml_path(path)
     return _load(p.read_bytes(), p.parent, str(p))
+
+
+def read_ruleset(name_or_path: str | Path) -> RulesetFiles:
+    """Like :func:`load_ruleset`, with the two files' contents, for pinning to a table.
+
+    Raises what :func:`load_ruleset` raises."""
+    if isinstance(name_or_path, Path) or _is_path(name_or_path):
+        p = _toml_path(name_or_path)
+        toml, directory, label = p.read_bytes(), p.parent, str(p)
+    else:
+        _check_bundled(name_or_path)
+        directory = resources.files(_PACKAGE).joinpath(name_or_path)
+        label = str(directory.joinpath("ruleset.toml"))
+        toml = directory.joinpath("ruleset.toml").read_bytes()
+    rs, text = _read(toml, directory, label)
+    return RulesetFiles(rs, toml.decode("utf-8"), text.decode("utf-8"), str(name_or_path))
+
+
+@functools.lru_cache(maxsize=64)
+def ruleset_from_content(toml: str, text: str, label: str = "pinned ruleset") -> Ruleset:
+    """Build a ruleset from stored contents (a table's pinned ruleset), validating it as
+    :func:`load_ruleset_file` does. Cached: every poll folds every table under its pinned
+    rulesets, and parsing TOML is the slow part."""
+    tb = text.encode("utf-8")
+    src = RulesetSource(file=label, toml=toml.encode("utf-8"), text_file=f"{label} (rule text)", text=tb)
+    return build_ruleset(src, parse_toml(src.toml, label))
 
 
 def _is_path(name_or_path: str) -> bool:
@@ -466,9 +516,13 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     :class:`RulesetErrors` for a file that does not validate."""
     if isinstance(name_or_path, Path) or _is_path(name_or_path):
         return load_ruleset_file(name_or_path)
-    if name_or_path not in bundled_rulesets():
+    _check_bundled(name_or_path)
+    return _load_bundled(name_or_path)
+
+
+def _check_bundled(name: str) -> None:
+    if name not in bundled_rulesets():
         raise RulesetError(
-            "unknown_ruleset", name_or_path, "",
+            "unknown_ruleset", name, "",
             f"no bundled ruleset of that name; bundled: {', '.join(bundled_rulesets())} "
             "(or give a path to a ruleset.toml or its directory)")
-    return _load_bundled(name_or_path)

@@ -29,7 +29,7 @@ from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from nomicpoker.shell import ledger, secrets_store
+from nomicpoker.shell import ledger, pinned, secrets_store
 from nomicpoker.ports import ForumError
 from nomicpoker.shell.archive import archive, archive_table
 from nomicpoker.shell.deadlines import iso, utcnow
@@ -38,7 +38,7 @@ from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_facto
 from nomicpoker.shell.replay import adjudicate, fold_for
 from nomicpoker.shell.paths import lock_path
 from nomicpoker.core.render import reference_tag
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_types import same_account
@@ -92,7 +92,8 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     button = button or players[-1]
     if button not in players:
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
-    rs = load_ruleset(ruleset)  # RulesetError names the problem
+    files = read_ruleset(ruleset)  # RulesetError names the problem
+    rs = files.ruleset
     if rs.deck == "shared":
         if issue_decks:
             raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the "
@@ -118,14 +119,16 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
             raise ServiceError("bad_players", f"player name {p!r} is not allowed: it is the Dealer's account")
     if issue_decks is None:
         issue_decks = abilities.private_send
+    row_time = iso(now())
     with transaction(engine) as s:
         if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
             raise ServiceError("exists", f"table {name!r} already exists (nomicpoker table list)")
         row = TableRow(name=name, ruleset=ruleset, ruleset_hash=rs.content_hash, forum_kind=forum,
                        forum_config=dumps(config), dealer=dealer, players=dumps(players), money=money,
                        button=button, issue_decks=issue_decks, deadline_hours=deadline_hours,
-                       created=iso(now()))
+                       created=row_time)
         s.add(row)
+        pinned.pin(s, name, files, row_time)  # the table keeps these rules whatever the file does
         s.flush()
     with transaction(engine) as s:  # the "table created" ledger rows come from the fold
         table = ledger.get_table(s, name)
@@ -206,7 +209,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         seated = [p for p in players if money.get(p, 0) > 0]
         if len(seated) < 2:
             raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
-        rs = load_ruleset(table.ruleset)
+        rs = pinned.current_ruleset(s, table)
+        previous = pinned.ruleset(s, table, hands[-1].ruleset_hash if hands else table.ruleset_hash)
         if blinds and not rs.blinds:
             raise ServiceError("bad_blinds", f"ruleset {rs.name} has no blinds: drop --blinds")
         if blinds and len(blinds) != 2:
@@ -229,7 +233,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                 f"Hand #{number} has commenced. Ante: {ante}. "
                 + (f"Blinds: {'/'.join(str(b) for b in blinds)}. " if blinds else "")
                 + f"Seated: {', '.join(seated)}. "
-                "The Dealer's comments below give the commitments, the turn and the cards.\n\n"
+                + _rules_line(previous, rs)
+                + "The Dealer's comments below give the commitments, the turn and the cards.\n\n"
                 + reference_tag(story_key(table_name, number)))
         except ForumError as exc:
             if exc.code == "not_supported":
@@ -257,7 +262,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         # Archive what is already in a registered thread, so old comments precede the hand.
         report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t))
         s.add(HandRow(table_name=table_name, number=number, thread=thread,
-                      ruleset_hash=table.ruleset_hash, button=button, ante=ante,
+                      ruleset_hash=rs.content_hash, ruleset=rs.name, button=button, ante=ante,
                       blinds=dumps(list(blinds)), seats=dumps([[p, money[p]] for p in seated]),
                       after=ledger.max_archive_id(s, table_name), started_at=iso(t),
                       commitments=dumps(secrets.commitments())))
@@ -273,6 +278,16 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
     except ForumError as exc:  # the hand has started; the next poll sends the rest
         report.error = f"forum {exc.code}: {exc.message} (the hand has started; the next poll sends the rest)"
     return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report)
+
+
+def _rules_line(previous, rs) -> str:
+    """The story post's word on the rules: which ruleset the hand is played under, and that it
+    was amended since the last hand when it was (the hand-start comment says what changed)."""
+    line = f"Rules: {rs.name} ({rs.content_hash[:12]}). "
+    if previous.content_hash != rs.content_hash:
+        line += (f"The rules were amended since the last hand (was {previous.name}, "
+                 f"{previous.content_hash[:12]}): the Dealer's first comment says what changed. ")
+    return line
 
 
 def list_tables(engine: Engine) -> list[TableRow]:

@@ -3,10 +3,11 @@
 WHY these tables and not one blob: auditors read them. The split follows what is a fact
 from outside and what is derived:
 
-- **Inputs** (never rewritten by a replay): ``np_table`` (configuration), ``np_hand`` (the
-  hand-start record: seats, Money, button, ante, commitments), ``np_comment`` (the raw comment
-  archive, one row per revision, never updated in place), ``np_dealer_event`` (timeouts with
-  their time).
+- **Inputs** (never rewritten by a replay): ``np_table`` (configuration), ``np_ruleset`` (the
+  ruleset text each table runs or ran under, pinned by content hash), ``np_hand`` (the
+  hand-start record: seats, Money, button, ante, commitments, the ruleset it is played under),
+  ``np_comment`` (the raw comment archive, one row per revision, never updated in place),
+  ``np_dealer_event`` (timeouts with their time, rule amendments).
 - **Derived** (a deterministic fold over the inputs, rebuilt by ``nomicpoker audit``):
   ``np_verdict``, ``np_entry`` (the GNDT change log), ``np_outbox`` (dealer comments and
   private messages; ``status``/``remote_id``/``sent_at`` are the only shell-written fields),
@@ -73,6 +74,26 @@ class TableRow(SQLModel, table=True):
     created: str
 
 
+class RulesetRow(SQLModel, table=True):
+    """A ruleset pinned to a table: the TOML and the rule text exactly as they were when the
+    table was created or an amendment applied, and their content hash.
+
+    WHY stored and not reloaded from the file each run: a new nomicpoker release (a corrected
+    bundled ruleset) or an edit of a Dealer's copy would otherwise change the rules of a game
+    in progress, or stop it. Hands name the hash they are played under (``np_hand``)."""
+
+    __tablename__ = "np_ruleset"
+    __table_args__ = (UniqueConstraint("table_name", "content_hash"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_name: str = Field(index=True)
+    content_hash: str
+    name: str  # the ruleset's own name (its TOML ``name``)
+    toml: str  # ruleset.toml, verbatim
+    text: str  # the rule text it cites, verbatim
+    origin: str  # where it was read from: a bundled name or a path
+    pinned_at: str
+
+
 class HandRow(SQLModel, table=True):
     """The hand-start record (an input: what the Dealer decided when the hand began)."""
 
@@ -82,7 +103,8 @@ class HandRow(SQLModel, table=True):
     table_name: str = Field(index=True)
     number: int
     thread: str
-    ruleset_hash: str
+    ruleset_hash: str  # the pinned ruleset (np_ruleset) the hand is played under
+    ruleset: str = ""  # its name ("" in hands recorded before rulesets were pinned)
     button: str
     ante: int = 0
     blinds: str = "[]"  # JSON list
@@ -115,17 +137,19 @@ class CommentRow(SQLModel, table=True):
 
 
 class DealerEventRow(SQLModel, table=True):
-    """A dealer event that is not a comment (a deadline expiry), recorded with its time so
-    the replay is deterministic."""
+    """A dealer event that is not a comment (a deadline expiry, a rule amendment), recorded
+    with its time so the replay is deterministic."""
 
     __tablename__ = "np_dealer_event"
     id: Optional[int] = Field(default=None, primary_key=True)
     table_name: str = Field(index=True)
     hand: int
     after: int  # archive position it happened after
-    kind: str  # "timeout" (betting, reveal) | "draw_timeout" (no Hole Card Draw in time)
+    kind: str  # "timeout" (betting, reveal) | "draw_timeout" (no Hole Card Draw in time) | "amend"
     player: str
     at: str
+    ruleset_hash: str = ""  # amend: the pinned ruleset that applies from the next hand
+    note: str = ""  # amend: the Dealer's note (which proposal)
 
 
 # --------------------------------------------------------------------------- derived
@@ -463,4 +487,6 @@ def transaction(engine: Engine) -> Iterator[Session]:
             raise
 
 
-ALL_MODELS: tuple[type[SQLModel], ...] = (TableRow, HandRow, CommentRow, DealerEventRow) + DERIVED
+#: Input models: what ``audit`` copies and replays from.
+INPUTS: tuple[type[SQLModel], ...] = (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow)
+ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED
