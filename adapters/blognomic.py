@@ -101,14 +101,20 @@ def _id_key(comment: RemoteComment) -> tuple[datetime, int, str]:
 
 
 def blog_abilities(profile: SiteProfile) -> Abilities:
-    """A blog: HTML comments, no private messages, story posts written by hand, a first
-    comment possibly held for moderation, WordPress's 15-second flood check, display names.
-    Who rolls the dice is the site profile's to say: a profile that names a roller's markup
-    (``dice_pattern``) reads its results, otherwise the bot rolls from its secrets."""
+    """A blog: HTML comments, no private messages, story posts written by hand, display names;
+    the markup, posting interval, moderation and longest comment come from the profile's
+    ``[forum]`` section (WordPress: HTML within ``$allowedtags``, 15 s between comments, a
+    first comment held, 65525 characters). Who rolls the dice is the profile's to say: a
+    profile that names a roller's markup in the comments (``dice_pattern``) reads its
+    results, otherwise the bot rolls from its committed secrets (BlogNomic's theme has no
+    roller in the comments)."""
+    forum = profile.forum
     return Abilities(
         dice="forum" if profile.read.dice_pattern else "bot",
-        private_send=False, private_read=False, markup="wordpress-html",
-        edits_visible=True, moderation=True, min_post_interval=15.0,
+        private_send=False, private_read=False, markup=forum.markup,  # type: ignore[arg-type]
+        edits_visible=True, moderation=forum.moderation,
+        min_post_interval=float(forum.min_post_interval),
+        max_comment_length=int(forum.max_comment_length) or None,
         display_names=True, create_thread=False, find_thread=False,
     )
 
@@ -136,6 +142,7 @@ class BlogNomicForum:
         self._dealer = dealer
         self.max_pages = max_pages
         self._logged_in = False
+        self._shown: str | None = None
         #: the latest listing per thread URL, with what this instance posted since
         self._seen: dict[str, list[RemoteComment]] = {}
 
@@ -198,7 +205,32 @@ class BlogNomicForum:
 
     @property
     def dealer(self) -> str:
-        return self._dealer or self.credentials().user
+        """The name the site shows on the Dealer's comments: the ``dealer`` config key if set,
+        else the display name the site shows for the logged-in account (read once, see
+        :meth:`shown_name`), else the login."""
+        if self._dealer:
+            return self._dealer
+        shown = self.shown_name()
+        return shown or self.credentials().user
+
+    def shown_name(self) -> str | None:
+        """The account's display name as the site shows it on comments (WordPress shows the
+        display name, not the login: "pokerbot" may sign as "Poker Dealer"). Logs in and reads
+        the profile's ``shown_name_url`` page once per run; ``None`` where the profile names
+        no such page."""
+        forum = self.profile.forum
+        if self._shown is not None or not (forum.shown_name_url and forum.shown_name_selector):
+            return self._shown or None
+        self._login()
+        url = urljoin(self.base_url, forum.shown_name_url)
+        response = self.http.request("GET", url)
+        node = soup(decode(response)).select_one(forum.shown_name_selector) if response.status_code < 400 else None
+        text = node.get_text(" ", strip=True) if node is not None else ""
+        if text and forum.shown_name_pattern:
+            hit = re.search(forum.shown_name_pattern, text)
+            text = hit.group(1).strip() if hit and hit.groups() else ""
+        self._shown = text
+        return text or None
 
     def _is_dealer(self, comment: RemoteComment) -> bool:
         return comment.author.casefold() == self.dealer.casefold()
@@ -206,23 +238,34 @@ class BlogNomicForum:
     # -- reading ----------------------------------------------------------------------------
 
     def list_comments(self, thread: str) -> list[RemoteComment]:
-        """All comments on the story post and its comment pages, oldest first."""
+        """All comments on the story post and its comment pages, oldest first, as the public
+        sees them (never with the login cookie: a logged-in WordPress author also sees their
+        own held comments, unmarked, and a held comment must not count as posted).
+
+        Comment pages are followed unless the profile says every page shows every comment
+        (BlogNomic's theme does); a page that adds no comment not seen on an earlier page
+        ends the walk, so a theme like that costs one extra page, not one per page."""
         first = self._url(thread)
         host = urlsplit(first).netloc
         queue, seen = [first], {first}
         found: dict[str, RemoteComment] = {}
+        follow = self.profile.read.all_comments_on_every_page.strip().lower() not in ("true", "yes", "1")
         index = 0
         while index < len(queue):
             if index >= self.max_pages:
                 raise ForumError("parse", f"{first} links more than {self.max_pages} comment pages")
-            page = self.http.get_page(queue[index])
+            page = self.http.get_page(queue[index], public=True)
             parsed = parse_page(page.text, queue[index], self.profile.read)
+            new = 0
             for comment in parsed.comments:
-                found.setdefault(comment.id, comment)
-            for link in parsed.page_links:
-                if link not in seen and urlsplit(link).netloc == host:
-                    seen.add(link)
-                    queue.append(link)
+                if comment.id not in found:
+                    found[comment.id] = comment
+                    new += 1
+            if follow and (new or index == 0):
+                for link in parsed.page_links:
+                    if link not in seen and urlsplit(link).netloc == host:
+                        seen.add(link)
+                        queue.append(link)
             index += 1
         comments = sorted(found.values(), key=_id_key)
         self._seen[first] = list(comments)
@@ -357,7 +400,14 @@ class BlogNomicForum:
         if 300 <= answer.status_code < 400:
             location = answer.headers.get("Location", "")
             if post.moderation_pattern and re.search(post.moderation_pattern, location):
-                raise ForumError("comment_refused", "the site holds the comment for moderation")
+                hit = re.search(post.id_pattern, location) if post.id_pattern else None
+                held = (hit.group(1) if hit.groups() else hit.group(0)) if hit else None
+                raise ForumError(
+                    "held",
+                    f"the site holds the comment{' ' + held if held else ''} for moderation: "
+                    f"the account {self.dealer!r} needs a site admin's approval",
+                    remote_id=held,
+                )
             login_path = urlsplit(urljoin(self.base_url, self.profile.login.url)).path
             if login_path and urlsplit(urljoin(target, location)).path == login_path:
                 self._logged_in = False
@@ -384,9 +434,9 @@ class BlogNomicForum:
                 mine = [c for c in mine if carries_tag(c.body, tag)] or mine
             if not mine:
                 raise ForumError(
-                    "comment_refused",
-                    "the site answered but the comment does not appear on the page "
-                    "(held for moderation?)",
+                    "held",
+                    "the site answered but the comment does not appear on the public page: "
+                    "held for moderation",
                 )
             return max(mine, key=_id_key).id
         comment = RemoteComment(
@@ -449,4 +499,20 @@ class BlogNomicForum:
             rows.append(("login", True, f"logged in as {creds.user} (nothing posted)"))
         except ForumError as exc:
             rows.append(("login", False, str(exc)))
+            return rows
+        try:
+            shown = self.shown_name()
+        except ForumError as exc:
+            rows.append(("shown name", False, str(exc)))
+            return rows
+        if self._dealer:
+            same = shown is None or shown.casefold() == self._dealer.casefold()
+            rows.append(("shown name", same,
+                         f"the dealer key says {self._dealer!r}; the site shows {creds.user} as "
+                         f"{shown or '(not read: the profile names no page for it)'!r}"
+                         + ("" if same else ": comments are recognised by the name shown, so "
+                            "set the dealer key to it")))
+        else:
+            rows.append(("shown name", True, f"the site shows {creds.user} as {shown or creds.user!r} "
+                         "on comments; the Dealer's own comments are recognised by that name"))
         return rows

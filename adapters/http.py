@@ -146,6 +146,10 @@ class PoliteSession:
     ):
         self.session = requests.Session()
         self.session.headers["User-Agent"] = agent
+        #: a second session that never carries the login cookie: pages are read as the public
+        #: sees them (a logged-in WordPress author also sees their own held comments, unmarked)
+        self.public = requests.Session()
+        self.public.headers["User-Agent"] = agent
         self.delay = delay
         self.timeout = timeout
         self.max_retries = max_retries
@@ -171,6 +175,7 @@ class PoliteSession:
         headers: Mapping[str, str] | None = None,
         allow_redirects: bool = True,
         retry_server_errors: bool = True,
+        public: bool = False,
     ) -> requests.Response:
         """One request with spacing and backoff. Connection failures and timeouts become
         ``ForumError('network', retry=True)``; a 429/5xx that outlasts the retries becomes
@@ -178,8 +183,10 @@ class PoliteSession:
         attempt = 0
         while True:
             self._space()
+            client = self.public if public else self.session
+            client.headers["User-Agent"] = self.session.headers.get("User-Agent", "")
             try:
-                response = self.session.request(
+                response = client.request(
                     method,
                     url,
                     data=data,
@@ -209,8 +216,9 @@ class PoliteSession:
             self._sleep(_retry_after(response.headers.get("Retry-After"), self.backoff * 2**attempt))
             attempt += 1
 
-    def get_page(self, url: str) -> Page:
-        """A conditional GET: send the cached validators; on 304 serve the cached text."""
+    def get_page(self, url: str, public: bool = False) -> Page:
+        """A conditional GET: send the cached validators; on 304 serve the cached text.
+        ``public``: without the login cookie (as a logged-out reader sees the page)."""
         cached = self.cache.get(url)
         headers: dict[str, str] = {}
         if cached:
@@ -218,7 +226,7 @@ class PoliteSession:
                 headers["If-None-Match"] = cached["etag"]
             if cached.get("last_modified"):
                 headers["If-Modified-Since"] = cached["last_modified"]
-        response = self.request("GET", url, headers=headers)
+        response = self.request("GET", url, headers=headers, public=public)
         if response.status_code == 304 and cached is not None:
             return Page(url=cached.get("url", url), status=304, text=cached["text"], cached=True)
         if response.status_code == 404:

@@ -48,6 +48,9 @@ class ReadProfile:
     permalink: str = "{page}#comment-{id}"
     dice_selector: str = ""
     dice_pattern: str = ""
+    #: "true" when every comment page shows every comment (BlogNomic's Timber theme passes
+    #: all comments to each page): the adapter reads the first page only.
+    all_comments_on_every_page: str = ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,56 @@ class PostProfile:
 
 
 @dataclass(frozen=True)
+class ForumProfile:
+    """What the site does with a comment, for the forum's declared abilities: the markup it
+    accepts (``wordpress-html``: HTML limited to WordPress's allowed comment tags, shown
+    through wptexturize and wpautop; ``text``: shown as typed), the seconds it wants between
+    two comments of one account, whether a comment may be held for moderation, the longest
+    comment it accepts, and where the Dealer's shown (display) name can be read once logged
+    in (a page and a CSS selector; ``shown_name_pattern`` takes group 1 of the element's text)."""
+
+    markup: str = "wordpress-html"
+    min_post_interval: float = 15.0
+    moderation: bool = True
+    max_comment_length: int = 65525
+    shown_name_url: str = ""
+    shown_name_selector: str = ""
+    shown_name_pattern: str = ""
+
+
+_MARKUPS = ("wordpress-html", "text", "markdown")
+
+
+def _forum_section(data: Mapping[str, Any], source: str) -> ForumProfile:
+    raw = data.get("forum", {})
+    if not isinstance(raw, dict):
+        raise ForumError("config", f"profile {source}: [forum] must be a table")
+    known = {f.name for f in fields(ForumProfile)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ForumError("config", f"profile {source}: unknown key forum.{unknown[0]}")
+    values: dict[str, Any] = {}
+    for f in fields(ForumProfile):
+        if f.name not in raw:
+            continue
+        value, default = raw[f.name], f.default
+        ok = (isinstance(value, bool) if isinstance(default, bool)
+              else isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+              if isinstance(default, (int, float)) else isinstance(value, str))
+        if not ok:
+            raise ForumError("config", f"profile {source}: forum.{f.name} must be like {default!r}")
+        values[f.name] = value
+    if values.get("markup", "wordpress-html") not in _MARKUPS:
+        raise ForumError("config", f"profile {source}: forum.markup must be one of {', '.join(_MARKUPS)}")
+    if values.get("shown_name_pattern"):
+        try:
+            re.compile(values["shown_name_pattern"])
+        except re.error as exc:
+            raise ForumError("config", f"profile {source}: forum.shown_name_pattern is not a regex: {exc}")
+    return ForumProfile(**values)
+
+
+@dataclass(frozen=True)
 class SiteProfile:
     name: str
     description: str
@@ -86,6 +139,7 @@ class SiteProfile:
     login: LoginProfile
     post: PostProfile
     source: str = ""
+    forum: ForumProfile = ForumProfile()
 
 
 def _section(data: Mapping[str, Any], key: str, cls: type, source: str) -> Any:
@@ -150,6 +204,7 @@ def load_profile(name_or_path: str) -> SiteProfile:
         login=_section(data, "login", LoginProfile, source),
         post=_section(data, "post", PostProfile, source),
         source=source,
+        forum=_forum_section(data, source),
     )
 
 

@@ -23,11 +23,11 @@ from datetime import datetime
 from typing import Literal, Protocol, Sequence, runtime_checkable
 
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.tags import find_tag, reference_tag
+from nomicpoker.core.tags import find_tag, find_tags, reference_tag
 
 __all__ = [
     "Abilities", "Forum", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
-    "DiceSource", "Markup", "carries_tag", "tag_key", "find_tag", "reference_tag",
+    "DiceSource", "Markup", "carries_tag", "tag_key", "find_tag", "find_tags", "reference_tag",
 ]
 
 #: Who rolls a player's DICE52: the forum's own in-comment roller (results arrive with the
@@ -129,13 +129,23 @@ class ForumError(CodedError):
     """A forum operation failed. ``code`` is one of: ``network`` (connection, timeout),
     ``http`` (unexpected status), ``login_failed``, ``comment_refused``, ``rate_limited``,
     ``not_found``, ``not_supported``, ``config``, ``parse``, ``held`` (a comment was accepted
-    but held for moderation). ``retry`` says whether the next run may simply try again.
+    but held for moderation; ``remote_id`` is the held comment's id when the forum said it).
+    ``retry`` says whether the next run may simply try again. ``permanent`` says the forum
+    will never accept this message as it is (Reddit's ``DELETED_COMMENT``, a locked or
+    archived thread, a recipient who refuses messages): the outbox parks that one message,
+    leaves a visible note, and goes on with the rest.
     ``str()`` leads with the code, because a forum failure is read by the Dealer fixing a
     setup, who needs to know which kind it was."""
 
-    def __init__(self, code: str, message: str, retry: bool = False):
+    def __init__(self, code: str, message: str, retry: bool = False, permanent: bool = False,
+                 remote_id: str | None = None):
         super().__init__(code, message)
         self.retry = retry
+        self.permanent = permanent
+        self.remote_id = remote_id
+
+    def __reduce__(self):  # copy and pickle keep every attribute
+        return (type(self), (self.code, self.message, self.retry, self.permanent, self.remote_id))
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
@@ -206,11 +216,13 @@ def tag_key(tag: str) -> str:
 
 
 def carries_tag(body: str, tag: str) -> bool:
-    """Whether ``body`` (Markdown or a forum's HTML) ends with the reference tag ``tag``.
+    """Whether ``body`` (Markdown or a forum's HTML) carries the reference tag ``tag``: as its
+    last tag, or on a line of its own outside quotes (a combined comment, see
+    :func:`find_tags`).
 
     Why not a substring test: WordPress's texturizer turns the key's hyphens into en dashes
     and forums entity-encode brackets, so the posted text does not come back byte for byte;
     and ``T-h1-1`` is a substring of ``T-h1-10``. :func:`find_tag` reads the tag back the way
     any forum shows it, and the keys must be equal."""
     key = tag_key(tag)
-    return bool(key) and find_tag(body) == key
+    return bool(key) and (find_tag(body) == key or key in find_tags(body))

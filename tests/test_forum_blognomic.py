@@ -26,7 +26,7 @@ from nomicpoker.adapters.registry import open_forum
 from nomicpoker.adapters.siteprofile import load_profile
 
 from fixtures.blog_sites import (  # tests/ is on sys.path (pytest's rootdir-relative import)
-    EE_ENTRY, PASSWORD, THREAD, USER, Site, conditional, serve_ee, serve_wordpress, wp_page,
+    EE_ENTRY, PAGED_PROFILE, PASSWORD, THREAD, USER, Site, conditional, serve_ee, serve_wordpress, wp_page,
 )
 
 
@@ -35,7 +35,7 @@ class Sleeps(list):
         self.append(seconds)
 
 
-def make_forum(base: str, profile: str = "wordpress", *, password: str = PASSWORD, **kw) -> BlogNomicForum:
+def make_forum(base: str, profile: str = PAGED_PROFILE, *, password: str = PASSWORD, **kw) -> BlogNomicForum:
     sleeps = kw.pop("sleeps", None)
     http = PoliteSession(
         agent=kw.pop("agent", "nomicpoker-tests (contact: dealer@example.org)"),
@@ -306,7 +306,9 @@ def test_comment_held_for_moderation_is_not_reported_as_sent(wp) -> None:
     site.post_answer = "moderation"
     with pytest.raises(ForumError) as err:
         make_forum(base).post_comment(THREAD, "Turn: Josh [np:h1-4]")
-    assert err.value.code == "comment_refused" and "moderation" in err.value.message
+    # held, not refused: the outbox records it held with the id the redirect named
+    assert err.value.code == "held" and "moderation" in err.value.message
+    assert err.value.remote_id == str(site.made + 100) and not err.value.permanent
 
 
 def test_check_tries_connection_and_login_without_posting(wp) -> None:
@@ -314,8 +316,9 @@ def test_check_tries_connection_and_login_without_posting(wp) -> None:
     rows = make_forum(base).check()
     assert [(what, ok) for what, ok, _ in rows] == [
         ("site profile", True), ("user agent", True), ("connection", True), ("credentials", True),
-        ("login", True),
+        ("login", True), ("shown name", True),
     ]
+    assert rows[-1][2] == f"the site shows {USER} as {USER!r} on comments; the Dealer's own comments are recognised by that name"
     bad = make_forum(base, password="nope").check()
     assert bad[-1][0] == "login" and bad[-1][1] is False
     assert site.posts == []
@@ -490,12 +493,12 @@ def test_cli_forum_check_with_a_config_file_says_what_works(wp, tmp_path, monkey
 
     site, base = wp
     cfg = tmp_path / "forum.toml"
-    cfg.write_text(f'[forum]\nkind = "blognomic"\nbase_url = "{base}/"\ndelay = 0\n')
+    cfg.write_text(f'[forum]\nkind = "blognomic"\nbase_url = "{base}/"\ndelay = 0\nprofile = "{PAGED_PROFILE}"\n')
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", USER)
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
     good = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert good.exit_code == 0, good.output
-    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 5
+    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 6
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "wrong-pw-123")
     bad = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert bad.exit_code == 1
@@ -527,7 +530,7 @@ def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypat
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    config = {"base_url": base + "/", "profile": "wordpress", "delay": 0, "dealer": USER}
+    config = {"base_url": base + "/", "profile": PAGED_PROFILE, "delay": 0, "dealer": USER}
     service.create_table(engine, state, "T", ["alice", "bob", "carol"], 100, forum="blognomic",
                          forum_config=config, issue_decks=False)
     site.add("Kevan", "<p>Good luck, everyone.</p>")  # before the hand: archived, never adjudicated
@@ -562,7 +565,7 @@ def _blog_dealer_posts_after_three_polls(site, base, tmp_path, monkeypatch, conf
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    config = {"base_url": base + "/", "profile": "wordpress", "delay": 0, **config_extra}
+    config = {"base_url": base + "/", "profile": PAGED_PROFILE, "delay": 0, **config_extra}
     service.create_table(engine, state, "T", ["alice", "bob"], 100, forum="blognomic",
                          forum_config=config, issue_decks=False)
     started = service.start_hand(engine, state, "T", 5, thread=base + THREAD)

@@ -212,8 +212,9 @@ def _blocks(lines: list[str]) -> list[str]:
             continue
         if not line.strip():
             flush()
-        elif _RULE.match(line):
+        elif _RULE.match(line):  # <hr> is not allowed in a comment: a line of dots instead
             flush()
+            out.append("\u00b7 \u00b7 \u00b7")
         elif _HEADING.match(line):
             flush()
             out.append("<strong>" + _inline(_HEADING.sub("", line).strip()) + "</strong>")

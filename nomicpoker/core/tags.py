@@ -49,3 +49,33 @@ def find_tag(text: str) -> str | None:
     return found[-1] if found else None
 
 
+
+
+_BLOCKQUOTE = re.compile(r"<blockquote\b.*?(?:</blockquote>|\Z)", re.IGNORECASE | re.DOTALL)
+_LINE_BREAK = re.compile(r"<br\s*/?>|</p>|<p\b[^>]*>|</?div\b[^>]*>", re.IGNORECASE)
+_QUOTE_LINE = re.compile(r"^\s{0,3}(?:>|&gt;)")
+_TAG_LINE = re.compile(r"^\s*`?\s*\[np:([A-Za-z0-9][A-Za-z0-9._:-]{0,79})\]\s*`?\s*$")
+
+
+def find_tags(text: str) -> list[str]:
+    """The keys of every reference tag standing alone on its line, in order, outside quotes.
+
+    Why a second reader beside :func:`find_tag`: on a forum that paces posting the Dealer may
+    combine several due comments into one, each part ending with its own tag on its own
+    line; a crashed run must recognise every part. Only a line holding nothing but the tag
+    counts (the renderer writes it so), and quoted text (``>`` lines, ``<blockquote>``) never
+    counts: a player whose quoted words held a tag must not make the Dealer believe a comment
+    was already posted. Works on Markdown and on the HTML a forum serves back (texturized
+    dashes, entities, ``<code>``, ``<br />``)."""
+    t = _BLOCKQUOTE.sub("\n", text)
+    t = _LINE_BREAK.sub("\n", t)
+    lines = [ln for ln in t.split("\n") if not _QUOTE_LINE.match(ln)]
+    t = _HTML_TAG.sub("", "\n".join(lines))
+    t = html.unescape(html.unescape(t))
+    t = t.translate(_DASHES).translate(_TIMES).translate(_INVISIBLE)
+    found: list[str] = []
+    for line in t.split("\n"):
+        m = _TAG_LINE.match(line)
+        if m and m.group(1) not in found:
+            found.append(m.group(1))
+    return found

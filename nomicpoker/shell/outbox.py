@@ -8,19 +8,38 @@ recording marks the comment sent instead of posting again. The post carries the 
 (``post_comment(..., tag=key)``), so an adapter whose client may retry a POST (Reddit) removes
 its duplicates by tag, not by body. A private message is looked for among what the Dealer has
 sent where the forum lets it read that back (``abilities.private_read``).
+
+What each forum needs is read from its declared abilities, never its name:
+
+- ``markup``: a comment is sent in the forum's dialect (:func:`nomicpoker.core.dialects.in_dialect`);
+  the stored body stays the renderer's text, so the audit still compares it byte for byte;
+- ``min_post_interval``: posts are spaced by at least that many seconds (:class:`Pacer`), and
+  consecutive comments on one thread are combined into one post (:mod:`nomicpoker.core.delivery`),
+  instead of provoking the forum's flood check (WordPress: 429 within 15 s);
+- ``moderation``: a comment the forum holds is recorded ``held`` with the held comment's id,
+  never posted again, and recorded ``sent`` once its tag shows in the public thread; while one
+  is held the rest wait (WordPress holds every comment of an account until its first is
+  approved), and the poll report says the account needs approval;
+- a refusal the forum marks ``permanent`` (``ForumError.permanent``) parks that one message
+  (status ``parked``) with a visible dealer note in its place, and the rest go on.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from nomicpoker.core import delivery
+from nomicpoker.core.dialects import in_dialect
 from nomicpoker.core.fold_types import same_account
-from nomicpoker.core.tags import find_tag
-from nomicpoker.ports import Forum, RemoteComment
+from nomicpoker.core.tags import find_tag, find_tags, reference_tag
+from nomicpoker.ports import Forum, ForumError, RemoteComment
 from nomicpoker.shell.deadlines import Clock, iso
+from nomicpoker.shell import ledger
 from nomicpoker.shell.store import OutboxRow, transaction
 
 #: thread -> {reference tag key: comment id} of the dealer's comments the forum showed
@@ -32,6 +51,9 @@ class Deliveries(Protocol):
 
     sent: int
     already: int
+    held: int
+    waiting: int
+    parked: list[str]
 
 
 def posted_tags(comments: Sequence[RemoteComment], dealer: str) -> dict[str, str]:
@@ -45,8 +67,9 @@ def posted_tags(comments: Sequence[RemoteComment], dealer: str) -> dict[str, str
     found: dict[str, str] = {}
     for c in comments:
         if same_account(c.author, dealer):
-            key = find_tag(c.body)
-            if key is not None:
+            keys = find_tags(c.body)
+            last = find_tag(c.body)
+            for key in keys + ([last] if last is not None and last not in keys else []):
                 found.setdefault(key, c.id)
     return found
 
@@ -65,41 +88,198 @@ def already_delivered(forum: Forum, row: OutboxRow) -> str | None:
 
 def pending_rows(session: Session, table: str) -> list[OutboxRow]:
     """The table's messages not sent yet, in the order the fold queued them."""
+    return _rows(session, table, "pending")
+
+
+def held_rows(session: Session, table: str) -> list[OutboxRow]:
+    """The table's comments the forum holds for moderation (not public yet)."""
+    return _rows(session, table, "held")
+
+
+def _rows(session: Session, table: str, status: str) -> list[OutboxRow]:
     return list(session.exec(select(OutboxRow).where(OutboxRow.table_name == table,
-                                                     OutboxRow.status == "pending")
+                                                     OutboxRow.status == status)
                              .order_by(OutboxRow.seq)).all())
 
 
-def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Deliveries,
-                tags: PostedTags | None = None) -> None:
-    """Send pending dealer messages in order, one transaction per message. Stops at the first
-    forum error (it propagates); the rest stay pending for the next run. A comment whose tag
-    the thread already shows (``tags``, from this run's listing; else the forum is asked) is
-    recorded, not posted again."""
-    with Session(engine) as s:
-        pending = [r.id for r in pending_rows(s, table)]
-    for row_id in pending:
-        with transaction(engine) as s:
+@dataclass
+class Pacer:
+    """Spaces posts by ``interval`` seconds (the forum's ``min_post_interval``). ``sleep`` and
+    ``clock`` are injectable: tests run on a simulated clock the fake forum shares."""
+
+    interval: float = 0.0
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    last: float | None = None
+    waited: list[float] = field(default_factory=list)
+
+    def wait(self) -> None:
+        if self.interval > 0 and self.last is not None:
+            gap = self.interval - (self.clock() - self.last)
+            if gap > 0:
+                self.waited.append(gap)
+                self.sleep(gap)
+
+    def posted(self) -> None:
+        self.last = self.clock()
+
+
+def _due(row: OutboxRow) -> delivery.Due:
+    return delivery.Due(id=int(row.id or 0), kind=row.kind, thread=row.thread,
+                        reply_to=row.reply_to, key=row.key, body=row.body)
+
+
+def _mark(engine: Engine, ids: Sequence[int], status: str, remote: str | None, at: str) -> None:
+    with transaction(engine) as s:
+        for row_id in ids:
             row = s.get(OutboxRow, row_id)
-            if row is None or row.status != "pending":
-                continue
-            if row.kind == "comment":
-                if tags is not None and row.thread in tags:
-                    remote = tags[row.thread].get(row.key)
-                else:
-                    remote = forum.find_comment_with(row.thread, f"[np:{row.key}]")
-                if remote is not None:
-                    report.already += 1
-                else:
-                    remote = forum.post_comment(row.thread, row.body, reply_to=row.reply_to,
-                                                tag=row.key)
-                    report.sent += 1
+            if row is not None and row.status in ("pending", "held"):
+                row.status, row.remote_id, row.sent_at = status, remote, at
+                s.add(row)
+
+
+def _hand_thread(engine: Engine, table: str, hand: int | None) -> str | None:
+    with Session(engine) as s:
+        for h in ledger.hand_rows(s, table):
+            if h.number == hand:
+                return h.thread
+    return None
+
+
+def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Deliveries,
+                tags: PostedTags | None = None, pacer: Pacer | None = None) -> None:
+    """Send pending dealer messages in order (see the module docstring for holds, pacing,
+    combining and refusals). Any other forum error propagates and stops the run for this
+    table; what was not sent stays pending for the next run. A comment whose tag the thread
+    already shows (``tags``, from this run's listing; else the forum is asked) is recorded,
+    not posted again."""
+    abilities = forum.abilities
+    pacer = pacer or Pacer(abilities.min_post_interval)
+    if not pacer.interval:
+        pacer.interval = abilities.min_post_interval
+
+    def shown(thread: str, key: str) -> str | None:
+        if tags is not None and thread in tags:
+            return tags[thread].get(key)
+        return forum.find_comment_with(thread, f"[np:{key}]")
+
+    with Session(engine) as s:
+        held = [(r.id, r.thread, r.key) for r in held_rows(s, table)]
+        pending = [_due(r) for r in pending_rows(s, table)]
+        privates = {r.id: (r.recipient, r.subject, r.hand) for r in pending_rows(s, table)
+                    if r.kind == "private"}
+    still_held = 0
+    for row_id, thread, key in held:
+        remote = shown(thread, key)
+        if remote is not None:  # approved: the public thread shows it now
+            _mark(engine, [int(row_id or 0)], "sent", remote, iso(now()))
+            report.already += 1
+        else:
+            still_held += 1
+    if still_held and abilities.moderation:
+        report.held += still_held
+        report.waiting += len(pending)
+        return
+    measure = lambda body: len(in_dialect(body, abilities.markup))  # noqa: E731
+    plan = delivery.batches(pending, combine=abilities.min_post_interval > 0,
+                            max_length=abilities.max_comment_length, measure=measure)
+    for n, batch in enumerate(plan):
+        if batch[0].kind == "private":
+            _send_private(engine, table, forum, now, report, batch[0], privates[batch[0].id],
+                          pacer, shown)
+            continue
+        fresh = []
+        for row in batch:
+            remote = shown(row.thread, row.key)
+            if remote is not None:
+                _mark(engine, [row.id], "sent", remote, iso(now()))
+                report.already += 1
             else:
-                remote = already_delivered(forum, row)
-                if remote is not None:
-                    report.already += 1
-                else:
-                    remote = forum.send_private(row.recipient, row.subject, row.body)
-                    report.sent += 1
-            row.status, row.remote_id, row.sent_at = "sent", remote, iso(now())
-            s.add(row)
+                fresh.append(row)
+        if not fresh:
+            continue
+        body = delivery.combined_body([r.body for r in fresh]) if len(fresh) > 1 else fresh[0].body
+        reply_to = delivery.common_parent(fresh)
+        pacer.wait()
+        try:
+            remote = forum.post_comment(fresh[0].thread, in_dialect(body, abilities.markup),
+                                        reply_to=reply_to, tag=fresh[-1].key)
+        except ForumError as exc:
+            if exc.code == "held":
+                pacer.posted()
+                _mark(engine, [r.id for r in fresh], "held", exc.remote_id, iso(now()))
+                report.held += len(fresh)
+                if abilities.moderation:
+                    report.waiting += sum(len(b) for b in plan[n + 1:])
+                    return
+                continue
+            if not exc.permanent:
+                raise
+            _park_comments(engine, forum, now, report, fresh, exc, pacer, shown)
+            continue
+        pacer.posted()
+        _mark(engine, [r.id for r in fresh], "sent", remote, iso(now()))
+        report.sent += len(fresh)
+
+
+def _park_comments(engine: Engine, forum: Forum, now: Clock, report: Deliveries,
+                   rows: Sequence[delivery.Due], exc: ForumError, pacer: Pacer,
+                   shown: Callable[[str, str], str | None]) -> None:
+    """A comment the forum refused for good: post it at the top level with a note saying
+    why (when it was a reply), else leave it parked with only the report line."""
+    note_id: str | None = None
+    reply = any(r.reply_to for r in rows)
+    if reply:
+        body = delivery.refused_reply_note(exc.message, delivery.combined_body([r.body for r in rows])
+                                           if len(rows) > 1 else rows[0].body)
+        pacer.wait()
+        try:
+            note_id = forum.post_comment(rows[0].thread, in_dialect(body, forum.abilities.markup),
+                                         reply_to=None, tag=rows[-1].key)
+            pacer.posted()
+        except ForumError as again:
+            if not again.permanent:
+                raise
+    _mark(engine, [r.id for r in rows], "parked", note_id, iso(now()))
+    where = "posted at the top level instead" if note_id else "nothing posted"
+    report.parked.append(f"{', '.join(r.key for r in rows)}: {exc.code}: {exc.message} ({where})")
+
+
+def _send_private(engine: Engine, table: str, forum: Forum, now: Clock, report: Deliveries,
+                  due: delivery.Due, meta: tuple[str, str, int | None], pacer: Pacer,
+                  shown: Callable[[str, str], str | None]) -> None:
+    recipient, subject, hand = meta
+    with Session(engine) as s:
+        row = s.get(OutboxRow, due.id)
+        remote = already_delivered(forum, row) if row is not None else None
+    if remote is not None:
+        _mark(engine, [due.id], "sent", remote, iso(now()))
+        report.already += 1
+        return
+    try:
+        remote = forum.send_private(recipient, subject, due.body)
+    except ForumError as exc:
+        if not exc.permanent:
+            raise
+        thread = _hand_thread(engine, table, hand)
+        note_id = None
+        if thread:
+            key = f"{due.key}-refused"
+            note_id = shown(thread, key)
+            if note_id is None:
+                note = delivery.refused_private_note(recipient, subject, exc.message)
+                body = f"{note}\n\n{reference_tag(key)}\n"
+                pacer.wait()
+                try:
+                    note_id = forum.post_comment(thread, in_dialect(body, forum.abilities.markup),
+                                                 tag=key)
+                    pacer.posted()
+                except ForumError as again:
+                    if not again.permanent:
+                        raise
+        _mark(engine, [due.id], "parked", note_id, iso(now()))
+        where = "a note in the thread says so" if note_id else "no note could be posted"
+        report.parked.append(f"{due.key} (private to {recipient}): {exc.code}: {exc.message} ({where})")
+        return
+    _mark(engine, [due.id], "sent", remote, iso(now()))
+    report.sent += 1

@@ -16,6 +16,7 @@ WHY it is safe to repeat and to crash:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -30,7 +31,7 @@ from nomicpoker.ports import Forum, ForumError
 from nomicpoker.shell import ledger
 from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
-from nomicpoker.shell.outbox import PostedTags, pending_rows, posted_tags, send_outbox
+from nomicpoker.shell.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
 from nomicpoker.shell.paths import lock_path
 from nomicpoker.shell.replay import adjudicate
 from nomicpoker.shell.store import TableRow, loads, transaction
@@ -54,13 +55,18 @@ class TableReport:
     queued: int = 0
     sent: int = 0
     already: int = 0
+    held: int = 0
+    waiting: int = 0
+    parked: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     error: str = ""
     would_post: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         if self.error:
             return f"{self.table}: FAILED: {self.error}"
-        if not (self.archived or self.verdicts or self.sent or self.already or self.would_post):
+        if not (self.archived or self.verdicts or self.sent or self.already or self.would_post
+                or self.held or self.parked or self.notes):
             return f"{self.table}: nothing new"
         def n(count: int, word: str) -> str:
             return f"{count} {word}{'' if count == 1 else 's'}"
@@ -69,7 +75,15 @@ class TableReport:
                 n(self.sent, "dealer message") + " sent"]
         if self.already:
             bits.append(f"{self.already} found already posted")
-        return f"{self.table}: " + ", ".join(bits)
+        if self.held:
+            bits.append(f"{n(self.held, 'dealer comment')} held for moderation"
+                        + (f" ({self.waiting} more waiting)" if self.waiting else ""))
+        if self.parked:
+            bits.append(f"{n(len(self.parked), 'message')} refused for good and parked")
+        lines = [f"{self.table}: " + ", ".join(bits)]
+        lines += [f"{self.table}: parked {p}" for p in self.parked]
+        lines += [f"{self.table}: {note}" for note in self.notes]
+        return "\n".join(lines)
 
 
 @dataclass
@@ -95,14 +109,18 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
 
 
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
-               now: Clock, dry_run: bool) -> TableReport:
-    """Archive, adjudicate and post for one table. A known failure becomes ``report.error``
-    (one line) so one broken table does not stop the others; ``dry_run`` rolls everything
-    back and lists what would have been posted."""
+               now: Clock, dry_run: bool, pacer: Pacer | None = None) -> TableReport:
+    """Archive, adjudicate and post for one table. A failure becomes ``report.error`` (one
+    line) so one broken table does not stop the others: a known one (a forum or ledger error)
+    as it is, anything else an adapter's client raised (praw's ``replace_more`` has raised
+    ``AssertionError`` on real threads) as its type and first line; ``dry_run`` rolls
+    everything back and lists what would have been posted."""
     report = TableReport(table_name)
+    kind = "?"
     try:
         with Session(engine) as s:
             table = ledger.get_table(s, table_name)
+            kind = table.forum_kind
             forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
         if dry_run:
             with Session(engine) as s:
@@ -118,18 +136,32 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         with transaction(engine) as s:
             table = ledger.get_table(s, table_name)
             tags = update_table(s, table, forum, state, now(), report)
-        send_outbox(engine, table_name, forum, now, report, tags)
+            dealer = table.dealer
+        send_outbox(engine, table_name, forum, now, report, tags, pacer)
+        if report.held:
+            report.notes.append(
+                f"the forum holds the Dealer's comments for moderation: the account {dealer!r} "
+                "needs approval (ask a site admin to approve its first comment; nothing is "
+                "posted again meanwhile)")
     except ForumError as exc:
         report.error = f"forum {exc.code}: {exc.message} (nothing lost; the next run retries)"
     except CodedError as exc:  # store, fold, secrets, replay: one line, nothing stored
         report.error = str(exc)
+    except Exception as exc:  # an adapter's client failing in a way it does not document
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        report.error = (f"unexpected {type(exc).__name__} from the {kind} forum"
+                        f"{': ' + first if first else ''} (this table only; nothing lost; the "
+                        "next run retries)")
     return report
 
 
 def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = False,
          forum_factory: ForumFactory = default_forum_factory, now: Clock = utcnow,
-         lock_timeout: float = 0) -> PollReport:
-    """One poll cycle under the lock. ``busy`` when another run holds it."""
+         lock_timeout: float = 0, sleep: Callable[[float], None] = time.sleep,
+         clock: Callable[[], float] = time.monotonic) -> PollReport:
+    """One poll cycle under the lock. ``busy`` when another run holds it. ``sleep`` and
+    ``clock`` pace posting on forums that want an interval between posts (tests pass a
+    simulated clock)."""
     state.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(lock_path(state)), timeout=lock_timeout)
     try:
@@ -145,7 +177,8 @@ def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = 
                                                 .order_by(TableRow.id)).all()]
         report = PollReport()
         for name in names:
-            report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run))
+            report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
+                                            Pacer(sleep=sleep, clock=clock)))
         return report
     finally:
         lock.release()

@@ -200,7 +200,7 @@ class OutboxRow(_Derived, table=True):
     recipient: str = ""
     subject: str = ""
     body: str
-    status: str = "pending"  # pending | sent   (shell)
+    status: str = "pending"  # pending | sent | held | parked   (shell; see shell/outbox.py)
     remote_id: Optional[str] = None  # (shell)
     sent_at: Optional[str] = None  # (shell)
 
