@@ -33,7 +33,7 @@ from sqlmodel import select
 from pathlib import Path
 
 from _bot_kit import fixed_secrets
-from _chromium import rendered_text, screenshot
+from _chromium import chromium, rendered_text, screenshot
 from _reference import REF
 from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
 
@@ -91,6 +91,31 @@ def shown_text(site: WordPressSite, c) -> str:
 
 
 def test_a_whole_hand_plays_through_the_real_theme_site(wp, tmp_path) -> None:
+    play_a_whole_hand(wp, tmp_path)
+
+
+def test_the_real_theme_page_reads_as_text_in_headless_chromium(wp, tmp_path) -> None:
+    """What a reader sees in a browser: headless Chromium lays out the real theme's page after
+    the whole hand, and the rendered text (not the source) is checked."""
+    import os
+
+    chromium()  # skips here, with the reason, where Chromium is not installed
+    site = play_a_whole_hand(wp, tmp_path)
+    page = site.page(1, None)
+    if os.environ.get("NP_SCREENSHOT"):  # NP_SCREENSHOT=/tmp/page.png: for a person to look at
+        screenshot(page, Path(os.environ["NP_SCREENSHOT"]))
+    text = rendered_text(page).replace("\xa0", " ")
+    assert "Hand #1 has commenced at Nomic--Poker" in text and "Hand #1 is over." in text
+    assert "**" not in text and "`" not in text and "[np:Nomic--Poker-h1-001]" in text
+    table_lines = [ln for ln in text.splitlines() if ln.startswith("| 1 |")]
+    assert table_lines and all("Kevan" in ln for ln in table_lines)
+    widths = {len(ln) for ln in text.splitlines() if ln.startswith(("+---", "| #", "| 1 |", "| 2 |"))}
+    assert len(widths) == 1  # the status table's columns line up as laid out
+    assert "Legal actions:\n• HAND1 ROUND1 call (10)" in text  # a list, one action per line
+    assert "Poker Dealer says:" in text  # the display name, as the theme shows it
+
+
+def play_a_whole_hand(wp, tmp_path) -> WordPressSite:
     site, base = wp
     clock = SimClock(site)
     state = tmp_path / "state"
@@ -215,16 +240,4 @@ def test_a_whole_hand_plays_through_the_real_theme_site(wp, tmp_path) -> None:
     names, diffs = audit(engine, state)
     assert names == ["Nomic--Poker"] and diffs == []
 
-    # What a reader sees in a browser (headless Chromium lays the real theme's page out).
-    import os
-
-    page = site.page(1, None)
-    if os.environ.get("NP_SCREENSHOT"):  # for a person to look at the page
-        screenshot(page, Path(os.environ["NP_SCREENSHOT"]))
-    text = rendered_text(page).replace("\xa0", " ")
-    assert "Hand #1 has commenced at Nomic--Poker" in text and "Hand #1 is over." in text
-    assert "**" not in text and "`" not in text and "[np:Nomic--Poker-h1-001]" in text
-    table_lines = [ln for ln in text.splitlines() if ln.startswith("| 1 |")]
-    assert table_lines and all("Kevan" in ln for ln in table_lines)
-    widths = {len(ln) for ln in text.splitlines() if ln.startswith(("+---", "| #", "| 1 |", "| 2 |"))}
-    assert len(widths) == 1  # the status table's columns line up as laid out
+    return site
