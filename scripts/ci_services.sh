@@ -18,6 +18,8 @@ apt_install() {
 
 # Chromium (headless) for the auditors' site tests (tests/test_site_browser.py): they load
 # every page of a built site with --dump-dom and skip, saying so, when it is absent locally.
+# Also for the BlogNomic real-theme page test (tests/test_blognomic_real_theme_hand.py, via
+# tests/_chromium.py): the dealer comments' rendered text, as a reader sees it.
 if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium fonts-dejavu-core
 fi
