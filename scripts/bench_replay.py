@@ -7,6 +7,16 @@ actions with its automations). Every finishing stack is compared between the two
 figures are for runs that agree.
 
     /work/venv/bin/python scripts/bench_replay.py [--hands 2000] [--repeat 3] [--profile]
+
+``--end-to-end`` measures instead what a user waits for, over every file of a directory
+(default ``../shared/data/phh``), side by side in one run: nomicpoker's ``phh replay`` path
+(find the files, read, parse, replay, compare with ``finishing_stacks``:
+:func:`nomicpoker.cli.phh_cmd.replay_paths`) against PokerKit's own loop over the same files
+(find them the same way, ``HandHistory.load`` each, iterate its states to the end); in
+process, interleaved passes, best of ``--repeat``; then once each as a process
+(``nomicpoker phh replay DIR -q`` against ``python -c`` running PokerKit's loop), wall time.
+
+    /work/venv/bin/python scripts/bench_replay.py --end-to-end [--dir DIR] [--repeat 3] [--profile]
 """
 
 from __future__ import annotations
@@ -23,6 +33,78 @@ from nomicpoker.shell.rulesets import load_ruleset
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus"
 
+#: PokerKit's own loop over the files under a directory, the same walk as ``phh replay``
+POKERKIT_LOOP = """
+import sys, warnings
+from pathlib import Path
+import pokerkit
+warnings.simplefilter("ignore")
+def run(root):
+    n = 0
+    for f in sorted(q for q in Path(root).rglob("*") if q.suffix in (".phh", ".phhs") and q.is_file()):
+        with open(f, "rb") as fp:
+            hh = pokerkit.HandHistory.load(fp)
+        for state in hh:
+            pass
+        n += 1
+    return n
+if __name__ == "__main__":
+    print(run(sys.argv[1]))
+"""
+
+
+def end_to_end(args: argparse.Namespace) -> int:
+    """Whole-directory replay, nomicpoker against PokerKit's own loop (see the docstring)."""
+    import subprocess
+    import warnings
+
+    from nomicpoker.cli.phh_cmd import replay_paths
+
+    root = args.dir
+    if not root.is_dir():
+        print(f"no directory {root}", file=sys.stderr)
+        return 2
+    rs = load_ruleset("roberts-nlhe")
+    loop: dict = {}
+    exec(compile(POKERKIT_LOOP, "pokerkit_loop", "exec"), loop)
+    t_ours = t_theirs = float("inf")
+    summary = None
+    n_theirs = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            summary = replay_paths([root], rs)
+            t_ours = min(t_ours, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            n_theirs = loop["run"](root)
+            t_theirs = min(t_theirs, time.perf_counter() - t0)
+    assert summary is not None
+    n = summary.matched + len(summary.mismatched) + len(summary.skipped) + len(summary.errors)
+    print(f"files: {n_theirs} under {root} (in process: best of {args.repeat}, interleaved)")
+    print(f"nomicpoker phh replay: {t_ours:6.2f} s  {n / t_ours:7.0f} hands/s  "
+          f"(matched {summary.matched}, mismatched {len(summary.mismatched)}, "
+          f"skipped {len(summary.skipped)}, errors {len(summary.errors)})")
+    print(f"pokerkit own loop:     {t_theirs:6.2f} s  {n_theirs / t_theirs:7.0f} hands/s")
+    print(f"ratio (in process):    nomicpoker is {t_theirs / t_ours:.1f}x pokerkit")
+    exe = Path(sys.executable)
+    cli = exe.parent / "nomicpoker"
+    t0 = time.perf_counter()
+    subprocess.run([str(cli), "phh", "replay", str(root), "-q"], check=False, capture_output=True)
+    p_ours = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run([str(exe), "-c", POKERKIT_LOOP, str(root)], check=True, capture_output=True)
+    p_theirs = time.perf_counter() - t0
+    print(f"as processes (wall):   nomicpoker {p_ours:.2f} s, pokerkit {p_theirs:.2f} s: "
+          f"{p_theirs / p_ours:.1f}x")
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        replay_paths([root], rs)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+    return 0 if summary.ok else 1
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -30,7 +112,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5, help="best of this many timed passes")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--profile", action="store_true", help="cProfile one nomicpoker pass")
+    ap.add_argument("--end-to-end", action="store_true",
+                    help="whole directory, files to verdicts, against PokerKit's own loop")
+    ap.add_argument("--dir", type=Path, default=CORPUS.parent, help="directory for --end-to-end")
     args = ap.parse_args()
+    if args.end_to_end:
+        return end_to_end(args)
 
     import pokerkit
 

@@ -8,6 +8,7 @@ hide the other results.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -18,19 +19,46 @@ from nomicpoker.core.phh import PhhError, PhhHand, ReplayOutcome, parse_phh, par
 from nomicpoker.core.ruleset import Ruleset
 
 
+SUFFIXES = (".phh", ".phhs")
+
+
+def _tree(top: str) -> list[str]:
+    """Paths of the ``*.phh``/``*.phhs`` files under ``top`` in :class:`Path` order. What
+    ``sorted(Path(top).rglob("*"))`` filtered by suffix and ``is_file()`` gives (symlinked
+    directories not followed, unreadable ones skipped), from one ``scandir`` per directory:
+    half the time of the ``rglob`` walk, which stats every file again."""
+    found: list[str] = []
+    dirs = [top]
+    while dirs:
+        d = dirs.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except PermissionError:
+            continue
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                dirs.append(e.path)
+            elif e.name.endswith(SUFFIXES) and e.name not in SUFFIXES and e.is_file():
+                found.append(e.path)
+    found.sort(key=lambda p: p.split(os.sep))
+    return found
+
+
 def phh_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Files named on the command line, and ``*.phh``/``*.phhs`` under named directories
     (sorted, so runs are reproducible)."""
     for p in paths:
         if p.is_dir():
-            yield from sorted(q for q in p.rglob("*") if q.suffix in (".phh", ".phhs") and q.is_file())
+            yield from map(Path, _tree(str(p)))
         else:
             yield p
 
 
 def load_hands(path: Path) -> list[PhhHand]:
     """Read and parse one file (``.phhs``: every hand in it). Raises OSError / PhhError."""
-    text = path.read_text(encoding="utf-8")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
     if path.suffix == ".phhs":
         return parse_phhs(text)
     return [parse_phh(text)]

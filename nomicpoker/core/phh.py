@@ -31,6 +31,7 @@ from nomicpoker.core.actions import Call, Check, DealBoard, DealHole, DealHoles,
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.engine import Hand, Rejection, apply, need, start_hand
 from nomicpoker.core.hand import seat_index
+from nomicpoker.core.phh_toml import loads_subset
 from nomicpoker.core.ruleset import Ruleset
 
 #: the fields this module reads, in the order the writer puts them first
@@ -103,42 +104,50 @@ def _amounts(d: dict[str, Any], name: str, n: int | None) -> tuple[int, ...]:
         if n is None:
             raise PhhError(f"{name} must be a list")
         return (v,) * n if v else (0,) * n
-    if not isinstance(v, list):
+    if not isinstance(v, (list, tuple)):
         raise PhhError(f"{name} must be a list of numbers, got {v!r}")
     return tuple(v)
 
 
 def hand_from_table(d: dict[str, Any], key: str = "") -> PhhHand:
-    """A :class:`PhhHand` from one parsed TOML table."""
+    """A :class:`PhhHand` from one parsed TOML table (arrays as lists, as ``tomllib`` gives
+    them, or already as tuples, as the fast reader gives them to :func:`parse_phh`)."""
     for k in ("variant", "starting_stacks", "actions"):
         if k not in d:
             raise PhhError(f"missing field {k!r}")
     stacks = d["starting_stacks"]
-    if not isinstance(stacks, list) or not stacks:
+    if not isinstance(stacks, (list, tuple)) or not stacks:
         raise PhhError("starting_stacks must be a non-empty list")
     n = len(stacks)
     actions = d["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, (list, tuple)) or not set(map(type, actions)) <= {str}:
         raise PhhError("actions must be a list of strings")
-    return PhhHand(
-        variant=str(d["variant"]),
-        antes=_amounts(d, "antes", n),
-        blinds_or_straddles=_amounts(d, "blinds_or_straddles", n),
-        min_bet=d.get("min_bet", 0),
-        starting_stacks=tuple(stacks),
-        actions=tuple(actions),
-        ante_trimming_status=bool(d.get("ante_trimming_status", False)),
-        fields=tuple((k, _freeze(v)) for k, v in d.items() if k not in CORE_FIELDS),
-        key=key,
-    )
+    return _event(PhhHand, {
+        "variant": str(d["variant"]),
+        "antes": _amounts(d, "antes", n),
+        "blinds_or_straddles": _amounts(d, "blinds_or_straddles", n),
+        "min_bet": d.get("min_bet", 0),
+        "starting_stacks": tuple(stacks),
+        "actions": tuple(actions),
+        "ante_trimming_status": bool(d.get("ante_trimming_status", False)),
+        "fields": tuple([(k, _freeze(v)) for k, v in d.items() if k not in _CORE]),
+        "key": key,
+    })
+
+
+_CORE = frozenset(CORE_FIELDS)
 
 
 def parse_phh(text: str) -> PhhHand:
-    """Parse one ``.phh`` hand (TOML: comments, multi-line arrays, either quote style)."""
-    try:
-        d = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise PhhError(f"not valid TOML: {e}") from None
+    """Parse one ``.phh`` hand (TOML: comments, multi-line arrays, either quote style).
+    Files in the one-line-per-field shape pokerkit writes take the fast path
+    (:func:`nomicpoker.core.phh_toml.loads_subset`); anything else is read by ``tomllib``."""
+    d = loads_subset(text, tuple)
+    if d is None:
+        try:
+            d = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise PhhError(f"not valid TOML: {e}") from None
     return hand_from_table(d)
 
 
@@ -309,9 +318,9 @@ def setup(phh: PhhHand, ruleset: Ruleset) -> Hand | str:
 
 
 def _event(cls, fields: dict[str, Any], _n=object.__new__, _set=object.__setattr__):
-    """An event value built from its complete field dict, without its frozen ``__init__``
-    (2-3x faster; replay converts tens of thousands of actions a second). Same class, same
-    fields, same value (a test compares them with the constructed ones)."""
+    """A frozen value (an event, a parsed hand) built from its complete field dict, without
+    its frozen ``__init__`` (2-3x faster; replay converts tens of thousands of actions a
+    second). Same class, same fields, same value (tests compare them with constructed ones)."""
     ev = _n(cls)
     _set(ev, "__dict__", fields)
     return ev
