@@ -74,10 +74,15 @@ def test_an_amendment_applies_at_the_next_hand_and_not_in_the_current_one(tmp_pa
 
     t.start(ante=5)
     first = t.new_dealer()[0]
-    assert "**The rules were amended before this hand.**" in first
-    assert f"ruleset blognomic-2008-p42 (hash `{recipe_hash(p42)[:12]}`)" in first
-    assert "Proposal 42 (enacted 1 Feb)" in first
-    assert "check_in_first_round false \u2192 true; side_pots false \u2192 true" in first
+    with Session(t.engine) as s:
+        at = s.exec(select(DealerEventRow).where(DealerEventRow.kind == "amend")).one().at
+    assert (
+        "**The rules were amended before this hand.** From this hand on the table plays under ruleset "
+        f"blognomic-2008-p42 (hash `{recipe_hash(p42)[:12]}`), in place of blognomic-2008 "
+        f"(`{recipe_hash(RULES_DIR / 'blognomic-2008')[:12]}`); applied by the Dealer at {at}: "
+        "Proposal 42 (enacted 1 Feb). Changed: check_in_first_round false \u2192 true; side_pots false "
+        "\u2192 true. 3 quoted rule sentence(s) or reading(s) changed. `nomicpoker rules diff` shows "
+        "every quoted sentence, old and new.") in first.split("\n\n")
     t.draw(2)
     t.act("bob", "HAND2 ROUND1 check")  # hand 2 plays under the amendment: the check stands
     v = t.verdicts()[-1]

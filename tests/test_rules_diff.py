@@ -118,3 +118,19 @@ def test_diff_of_a_broken_file_prints_its_errors_and_exits_1(tmp_path):
     r = runner.invoke(app, ["rules", "diff", "blognomic-2008", str(d)])
     assert r.exit_code == 1
     assert "params.raise_amount.value" in r.output and "Traceback" not in r.output
+
+
+def test_export_writes_the_pinned_ruleset_byte_for_byte_even_after_the_file_changed(tmp_path):
+    from _bot_kit import Table
+
+    d = copy_ruleset(tmp_path / "house")
+    original = recipe_hash(d)
+    t = Table(tmp_path, players=("alice", "bob"), ruleset=str(d))
+    replace(d, "[params.side_pots]\nvalue = false", "[params.side_pots]\nvalue = true")
+    out = tmp_path / "to-amend"
+    r = runner.invoke(app, ["rules", "export", "--table", "T", str(out), "--state", str(t.state)])
+    assert r.exit_code == 0, r.output
+    assert recipe_hash(out) == original  # the table's text, not the edited file's
+    assert (out / "rule.txt").read_bytes() == (RULES_DIR / "blognomic-2008" / "rule.txt").read_bytes()
+    again = runner.invoke(app, ["rules", "export", "--table", "T", str(out), "--state", str(t.state)])
+    assert again.exit_code == 1 and "not an empty directory" in again.output

@@ -154,6 +154,29 @@ def register(app: typer.Typer) -> None:
                                              lineterm=""):
                 typer.echo(line)
 
+    @rules.command("export")
+    def export_cmd(
+        directory: Path = typer.Argument(..., help="A new directory to write ruleset.toml and the rule text to."),
+        table: str = typer.Option(..., "--table", help="The table whose pinned ruleset to write out."),
+        state: Optional[str] = typer.Option(None, "--state", help="State directory."),
+        db: Optional[str] = typer.Option(None, "--db", help="Ledger database URL."),
+    ) -> None:
+        """Write out the ruleset a table's next hand is played under, exactly as pinned in its
+        ledger: the starting point of an amendment (edit it, then table amend)."""
+        from nomicpoker.shell.rulesets import parse_toml, text_file_name
+
+        if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+            typer.echo(f"error: {directory} exists and is not an empty directory: name a new one", err=True)
+            raise typer.Exit(1)
+        files = _pinned_files(table, state, db)
+        name = text_file_name(parse_toml(files.toml.encode("utf-8"), "pinned")) or "rule.txt"
+        target = directory / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (directory / "ruleset.toml").write_text(files.toml, encoding="utf-8", newline="")
+        target.write_text(files.text, encoding="utf-8", newline="")
+        typer.echo(f"wrote {files.ruleset.name} ({files.ruleset.content_hash[:12]}) of table {table} "
+                   f"to {directory}: edit it, rules check it, then table amend --table {table} --ruleset {directory}")
+
     app.add_typer(rules, name="rules")
 
 
