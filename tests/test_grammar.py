@@ -297,7 +297,7 @@ def test_garbled_tail_is_rejected_not_guessed() -> None:
                  "HAND3 ROUND2 check/fold", "HAND3 ROUND2 check or fold", "HAND3 ROUND1 raise 20 then call",
                  "HAND3 ROUND2 check-fold"):
         e = error(body)
-        assert e.code in ("unparseable", "bad_amount"), body
+        assert e.code in ("unparseable", "bad_amount", "ambiguous"), body
 
 
 @pytest.mark.parametrize("body", ["HAND3 ROUND1 raise 5k", "HAND3 ROUND1 raise 1e3", "HAND3 ROUND1 raise 2o",

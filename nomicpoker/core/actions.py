@@ -52,6 +52,10 @@ class Raise(_PlayerAction):
 class AllIn(_PlayerAction):
     """Put in all remaining Money: a call for less, a call, or a raise, as the amount makes it."""
 
+    #: The amount the player stated ("all in for 20"), if any: like a call's, a stated amount
+    #: that is not the player's remaining Money is rejected, never silently corrected.
+    amount: int | None = None
+
 
 @dataclass(frozen=True)
 class DealHole:

@@ -36,6 +36,7 @@ from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.draws import DrawPhase, draw_clock, due_time, waiting_for_draws
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
+from nomicpoker.core.lookalike import describe_char, first_lookalike
 from nomicpoker.core.fold_types import (
     AMEND, DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError, FoldResult, HandStart,
     Revision, TableConfig,
@@ -287,8 +288,15 @@ class _Folder:
             return
         seated = [s.name for s in h.hand.seats]
         if rev.author not in seated:
+            like = self.c.lookalike_seat(rev.author)
+            why = ""
+            if like is not None:
+                ch = first_lookalike(rev.author)
+                why = (f": the account only looks like {like}"
+                       + (f" (it contains {describe_char(ch)})" if ch else "")
+                       + "; accounts are compared exactly, apart from the case of plain letters")
             self._reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
-                         f"{number} (seated: {', '.join(seated)})")
+                         f"{number} (seated: {', '.join(seated)}){why}")
             return
         named = getattr(intent, "player", None) or _other_player_named(rev, intent, seated)
         if named and named != rev.author:

@@ -333,6 +333,9 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
     if isinstance(i, Rejection):
         return i
     s = hand.seats[i]
+    if ev.amount is not None and ev.amount != s.money:
+        return reject(hand, "call_amount_mismatch",
+                      f"all in for {s.name} is {s.money}, not {ev.amount}")
     owe = hand.high_bet - s.round_bet
     if s.money <= owe:
         short = _short_of_call(hand, s, owe)

@@ -10,12 +10,14 @@ and comparing them needs no translation.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.dealing import HandSecrets
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.lookalike import account_skeleton
 
 
 class FoldError(CodedError):
@@ -49,10 +51,32 @@ class TableConfig:
             return author
         return next((p for p in self.players if same_account(p, author)), author)
 
+    def lookalike_seat(self, author: str) -> str | None:
+        """The seat (or the Dealer) whose account ``author`` only *looks* like: one skeleton
+        (:func:`looks_alike`) but not the same account. Such an author never acts for it."""
+        for p in (*self.players, self.dealer):
+            if not same_account(p, author) and looks_alike(p, author):
+                return p
+        return None
+
 
 def same_account(a: str, b: str) -> bool:
-    """Forum account names compare case-insensitively."""
-    return a.casefold() == b.casefold()
+    """Whether two forum account names are one account: equal, or differing only in the case of
+    plain letters (Reddit and WordPress logins ignore case: ``Alice`` is ``alice``).
+
+    WHY not ``str.casefold``: folding makes ``\u212aevan`` (KELVIN SIGN), ``\u017fam`` (long s)
+    and ``\ufb01ona`` (fi ligature) equal to ``kevan``, ``sam`` and ``fiona``: different accounts
+    that only look the same. A name that NFKC would change is never a case variant."""
+    if a == b:
+        return True
+    return (a.lower() == b.lower() and unicodedata.normalize("NFKC", a) == a
+            and unicodedata.normalize("NFKC", b) == b)
+
+
+def looks_alike(a: str, b: str) -> bool:
+    """Whether two account names look the same on the page: one UTS #39 skeleton after NFKC
+    and casefolding (``kevan`` / ``\u212aevan``, ``rn`` / ``m``, ``bob0`` / ``bobO``)."""
+    return account_skeleton(a) == account_skeleton(b)
 
 
 @dataclass(frozen=True)

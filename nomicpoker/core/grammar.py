@@ -61,76 +61,13 @@ _ANY_ACTION = ('one of "HANDx ROUNDy raise Z", "HANDx ROUNDy call", "HANDx ROUND
 
 _MAX_DIGITS = 12  # larger numbers are nonsense (and int() of huge strings is slow or refused)
 
-# ---------------------------------------------------------------------------------------------
-# Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
-# ---------------------------------------------------------------------------------------------
-
-_F = re.IGNORECASE | re.ASCII
-_SP = r"[^\S\n]"
-_SEP = re.compile(r"(?:[^\S\n]|[,:;.\-/|()\[\]\"'=~–—“”‘’])*")
-_SPACES = re.compile(r"[^\S\n]*")
-_HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
-_LOOSE_HAND = re.compile(r"hand\s+[0-9]", _F)
-_ROUND_TAG = re.compile(r"(?<![A-Za-z0-9])round(?:[^\S\n]*#[^\S\n]*)?([0-9]+)(?![0-9])", _F)
-_ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
-_DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
-#: A line of nothing but DICE rolls: a hole-card draw that forgot its HAND tag. (A DICE roll
-#: inside other chat may be for another game and is left alone.)
-_DICE_LINE = re.compile(r"^[^\S\n]*(?P<dice>dice[0-9]+(?:(?:[^\S\n]|,)*dice[0-9]+)*)"
-                        r"[^\S\n]*[.!]*[^\S\n]*$", _F | re.MULTILINE)
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*", _F)
-#: Any-script word, so an unknown verb like "fóld" is quoted whole, not as "f".
-_UWORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.IGNORECASE)
-_ALL_IN_TAIL = re.compile(rf"{_SP}*(?:-|_)?{_SP}*in(?![A-Za-z0-9])", _F)
-_AMOUNT_LEAD = re.compile(rf"{_SP}*[:=,]?{_SP}*")
-_AMOUNT = re.compile(
-    rf"(?P<neg>[-−–]{_SP}*)?\$?{_SP}*(?P<num>[0-9]{{1,3}}(?:,[0-9]{{3}})+(?![0-9])|[0-9]+)"
-    r"(?P<frac>[.,][0-9]+)?", _F)
-#: Letters glued to an amount (``5k``, ``1e3``): the whole token is refused, never truncated.
-_GLUED = re.compile(r"[^\W_]*")
-_UNIT = re.compile(rf"{_SP}*(?:chips?|coins?|money)(?![A-Za-z])", _F)
-_RANK_WORD = (r"(?:10|[2-9]|[ajqkt]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
-              r"|ace|deuce|trey)")
-_SUIT_CH = "shdc♠♤♥♡♦♢♣♧"
-_CARD = re.compile(
-    rf"(?:{_RANK_WORD}{_SP}+of{_SP}+[A-Za-z]+(?![A-Za-z]))"
-    rf"|(?:(?:10|[2-9tjqka]){_SP}*[{_SUIT_CH}](?=(?:10|[2-9tjqka])[{_SUIT_CH}]|[^A-Za-z0-9]|$))", _F)
-_CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
-_CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
-_CARDLIKE_START = re.compile(rf"[0-9]+[A-Za-z{_SUIT_CH}]|[A-Za-z]?[{_SUIT_CH[4:]}]", _F)
-_TOKEN = re.compile(r"[^\s,;]+")
-_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
-_NUMBERISH = re.compile(r"[0-9][0-9A-Za-z.,]*")
-_REST_EMPTY = re.compile(r"[^\S\n]*[.!]*[^\S\n]*(?:\n|$)")
-_PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
-_DRAW_CARDS = re.compile(rf"(?<![A-Za-z])cards?(?={_SP}*[:#]?{_SP}*[0-9])", _F)
-_POSITIONS = re.compile(
-    rf"{_SP}*[:#]?{_SP}*(?P<list>[0-9]+(?:{_SP}*(?:,|&|\+|and)?{_SP}*[0-9]+)*)(?![0-9])", _F)
-_PRINTED_LEAD = re.compile(
-    rf"{_SP}*[,;:.\-]?{_SP}*(?:cards?{_SP}+)?printed{_SP}+by{_SP}*:?{_SP}*", _F)
-_REVEAL_LINE_LEAD = re.compile(
-    rf"{_SP}*(?P<verb>(?:i{_SP}+)?(?:reveals?|shows?)(?![A-Za-z])|(?:my{_SP}+)?(?:hole{_SP}+)?"
-    rf"cards(?:{_SP}+are)?(?![A-Za-z]))?{_SP}*[:\-]?{_SP}*", _F)
-
-_VERBS: dict[str, str] = {
-    "fold": "fold", "folds": "fold", "check": "check", "checks": "check", "call": "call",
-    "calls": "call", "raise": "raise", "raises": "raise", "allin": "all_in", "all-in": "all_in",
-    "reveal": "reveal", "reveals": "reveal", "show": "reveal", "shows": "reveal",
-    "card": "draw", "cards": "draw",
-}
-#: Words that show a player *meant* to act but did not use the rule's words.
-_NEAR_MISS = frozenset({
-    "bet", "bets", "betting", "raised", "raising", "reraise", "re-raise", "reraises", "folded",
-    "folding", "called", "calling", "checked", "checking", "muck", "mucks", "limp", "limps",
-    "shove", "shoves", "jam", "jams", "pass", "passes", "see", "sees", "revealed", "showing",
-    "all", "dice", "stand", "stay",
-})
-_NUMBER_WORDS = frozenset({
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    "hundred", "thousand", "half", "all",
-})
+from nomicpoker.core.grammar_lex import (  # the parser's vocabulary
+    _ALL_IN_AMOUNT, _ALL_IN_TAIL, _AMOUNT, _AMOUNT_CLOSE, _AMOUNT_LEAD, _CARD, _CARDLIKE,
+    _CARDLIKE_START, _CARD_SEP, _DICE, _DICE_LINE, _DRAW_CARDS, _GLUED_TOKEN, _HAND,
+    _LOOSE_HAND, _NEAR_MISS, _NUMBERISH, _NUMBER_WORDS, _POSITIONS, _PRINTED, _PRINTED_LEAD,
+    _REST_EMPTY, _REVEAL_LINE_LEAD, _ROUND, _ROUND_TAG, _SEP, _SPACES, _TAIL_LEAD, _TOKEN,
+    _UNIT, _UWORD, _VERBS, _WORD,
+)
 
 
 class _Reject(Exception):
@@ -206,6 +143,13 @@ class _Parser:
         w = m.group(0)
         lw = w.lower()
         if lw[0].isdigit() or lw in _VERBS or lw in _NEAR_MISS or lw in _NUMBER_WORDS:
+            two = lw in _VERBS or (lw == "all" and _ALL_IN_TAIL.match(self.s, m.end()))
+            if two:
+                raise _Reject(
+                    "ambiguous", f'"{self.frag(start, m.end())}" makes two actions in one comment '
+                    f'("{self.frag(start, end)}" and "{self.frag(m.start(), m.end())}"). Post exactly '
+                    "one action per comment: the Dealer does not take conditional orders.",
+                    start, m.end())
             raise _Reject(
                 "unparseable",
                 f'"{self.frag(start, m.end())}": unexpected "{self.frag(m.start(), m.end())}" '
@@ -235,17 +179,21 @@ class _Parser:
             raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}" is not a whole '
                           "number: chips do not split.", start, m.end())
         value = _number(m.group("num").replace(",", ""), start, m.end(), "The amount")
+        end = m.end()
+        u = _UNIT.match(self.s, end)
+        if u is not None:
+            end = u.end()
+        if not _AMOUNT_CLOSE.match(self.s, end):
+            # "raise 5k", "raise 1e3", "raise 10½", "raise 1'000", "raise 5*2": taking the
+            # leading digits would be a guess
+            glued = _GLUED_TOKEN.match(self.s, end).end()
+            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{self.frag(start, glued)}" is not '
+                          "a whole number of chips: write the amount in digits alone, followed by a "
+                          "space or the end of the action.", start, glued)
         if kind == "raise" and value < 1:
             raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{shown}": a raise must be at '
                           "least 1 chip.", start, m.end())
-        end = m.end()
-        u = _UNIT.match(self.s, end)
-        if u is None and end < len(self.s) and self.s[end].isalpha():
-            # "raise 5k", "raise 1e3", "raise 2o": taking the leading digits would be a guess
-            glued = _GLUED.match(self.s, end).end()
-            raise _Reject("bad_amount", f'Expected {FORMS[kind]}; "{self.frag(start, glued)}" is not '
-                          "a whole number of chips: write the amount in digits alone.", start, glued)
-        return value, (u.end() if u else end)
+        return value, end
 
     def cards(self, start: int, pos: int) -> tuple[tuple[str, ...], int]:
         """Scan a card list from ``pos``; stop at the first word that is not a card. A word
@@ -370,7 +318,10 @@ class _Parser:
             return self.bare_reveal(start, pos, hand) if hand is not None else (None, pos)
 
         intent: Intent
-        if kind in ("fold", "check", "all_in"):
+        if kind == "all_in" and _ALL_IN_AMOUNT.match(self.s, end):
+            amount, end = self.amount(start, _ALL_IN_AMOUNT.match(self.s, end).end(), kind, True)
+            intent = Intent(kind, hand=hand, round=rnd, amount=amount)
+        elif kind in ("fold", "check", "all_in"):
             intent = Intent(kind, hand=hand, round=rnd)  # type: ignore[arg-type]
         elif kind in ("raise", "call"):
             amount, end = self.amount(start, end, kind, required=(kind == "raise"))

@@ -29,7 +29,8 @@ class Intent:
     kind: Kind
     hand: int | None = None
     round: int | None = None
-    #: raise: chips stated; call: the amount stated (optional; the engine rejects a mismatch)
+    #: raise: chips stated; call and all in: the amount stated (optional; the engine rejects a
+    #: mismatch)
     amount: int | None = None
     #: hole-card draw: the sides of each die requested ("DICE52 DICE52" -> (52, 52))
     dice: tuple[int, ...] = ()
@@ -66,7 +67,7 @@ FORMS: dict[str, str] = {
     "call": '"HANDx ROUNDy call" (or "HANDx ROUNDy call Z" with Z the amount to call)',
     "check": '"HANDx ROUNDy check"',
     "fold": '"HANDx ROUNDy folds"',
-    "all_in": '"HANDx ROUNDy all in"',
+    "all_in": '"HANDx ROUNDy all in" (or "HANDx ROUNDy all in Z" with Z all your Money)',
     "reveal": '"HANDx reveal 7h 2s" (cards like 7h, Ts, 10♠ or "7 of hearts")',
     "dice": '"HAND#X DICE52 DICE52"',
     "draw": '"cards 14, 26, Cards printed by: <printer>, <town>"',
@@ -91,7 +92,7 @@ def canonical(intent: Intent) -> str:
     elif k == "check":
         body = "check"
     elif k == "all_in":
-        body = "all in"
+        body = "all in" if intent.amount is None else f"all in {intent.amount}"
     elif k == "dice":
         body = " ".join(f"DICE{n}" for n in intent.dice)
     elif k == "reveal":
@@ -117,7 +118,7 @@ def to_action(intent: Intent, player: str
     if k == "raise":
         return actions.Raise(player, h, r, amount=intent.amount or 0)
     if k == "all_in":
-        return actions.AllIn(player, h, r)
+        return actions.AllIn(player, h, r, amount=intent.amount)
     if k == "reveal":
         return actions.Reveal(player, intent.cards, hand=h)
     raise ValueError(f"{k!r} is handled by the dealer, not the hand engine")

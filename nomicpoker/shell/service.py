@@ -41,7 +41,7 @@ from nomicpoker.core.render import reference_tag
 from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.fold_types import same_account
+from nomicpoker.core.fold_types import looks_alike, same_account
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
@@ -80,11 +80,16 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     players = [p.strip() for p in players if p.strip()]
     if len(players) < 2:
         raise ServiceError("bad_players", "a table needs at least two players (--players alice,bob)")
-    if len({p.casefold() for p in players}) != len(players):  # account names ignore case
-        raise ServiceError("bad_players", "a player is listed twice in --players")
     for p in players:
         if not _PLAYER.match(p):
             raise ServiceError("bad_players", f"player name {p!r} is not allowed")
+    for i, p in enumerate(players):  # names that look alike on the page are one seat to readers
+        for q in players[:i]:
+            if looks_alike(p, q):
+                what = "listed twice" if same_account(p, q) else "too like"
+                raise ServiceError("bad_players", f"player {p!r} is {what} {q!r} in --players: "
+                                   "seats must not look alike (letter case and look-alike "
+                                   "letters such as K/\u212a, rn/m, 0/O are compared)")
     if money <= 0:
         raise ServiceError("bad_money", f"--money must be a positive whole number, not {money}")
     if deadline_hours is not None and deadline_hours <= 0:
@@ -117,6 +122,9 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     for p in players:  # the fold ignores the Dealer's comments: no player may share its account
         if same_account(p, dealer):
             raise ServiceError("bad_players", f"player name {p!r} is not allowed: it is the Dealer's account")
+        if looks_alike(p, dealer):
+            raise ServiceError("bad_players", f"player name {p!r} is not allowed: it looks like "
+                               f"the Dealer's account {dealer!r}")
     if issue_decks is None:
         issue_decks = abilities.private_send
     row_time = iso(now())

@@ -1,0 +1,87 @@
+"""The comment grammar's lexical pieces: the patterns and word lists
+:mod:`nomicpoker.core.grammar` reads with (all applied to the skeleton, ASCII-only classes).
+
+WHY a module of its own: the parser stays readable (and under the house's file size limit)
+when the vocabulary lives apart from the rules that use it.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------------------------
+# Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
+# ---------------------------------------------------------------------------------------------
+
+_F = re.IGNORECASE | re.ASCII
+_SP = r"[^\S\n]"
+_SEP = re.compile(r"(?:[^\S\n]|[,:;.\-/|()\[\]\"'=~–—“”‘’])*")
+_SPACES = re.compile(r"[^\S\n]*")
+_HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_LOOSE_HAND = re.compile(r"hand\s+[0-9]", _F)
+_ROUND_TAG = re.compile(r"(?<![A-Za-z0-9])round(?:[^\S\n]*#[^\S\n]*)?([0-9]+)(?![0-9])", _F)
+_ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
+#: A line of nothing but DICE rolls: a hole-card draw that forgot its HAND tag. (A DICE roll
+#: inside other chat may be for another game and is left alone.)
+_DICE_LINE = re.compile(r"^[^\S\n]*(?P<dice>dice[0-9]+(?:(?:[^\S\n]|,)*dice[0-9]+)*)"
+                        r"[^\S\n]*[.!]*[^\S\n]*$", _F | re.MULTILINE)
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*", _F)
+#: Any-script word, so an unknown verb like "fóld" is quoted whole, not as "f".
+_UWORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.IGNORECASE)
+_ALL_IN_TAIL = re.compile(rf"{_SP}*(?:-|_)?{_SP}*in(?![A-Za-z0-9])", _F)
+_AMOUNT_LEAD = re.compile(rf"{_SP}*[:=,]?{_SP}*")
+_AMOUNT = re.compile(
+    rf"(?P<neg>[-−–]{_SP}*)?\$?{_SP}*(?P<num>[0-9]{{1,3}}(?:,[0-9]{{3}})+(?![0-9])|[0-9]+)"
+    r"(?P<frac>[.,][0-9]+)?", _F)
+_UNIT = re.compile(rf"{_SP}*(?:chips?|coins?|money)(?![A-Za-z])", _F)
+_RANK_WORD = (r"(?:10|[2-9]|[ajqkt]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
+              r"|ace|deuce|trey)")
+_SUIT_CH = "shdc♠♤♥♡♦♢♣♧"
+_CARD = re.compile(
+    rf"(?:{_RANK_WORD}{_SP}+of{_SP}+[A-Za-z]+(?![A-Za-z]))"
+    rf"|(?:(?:10|[2-9tjqka]){_SP}*[{_SUIT_CH}](?=(?:10|[2-9tjqka])[{_SUIT_CH}]|[^A-Za-z0-9]|$))", _F)
+_CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
+_CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
+_CARDLIKE_START = re.compile(rf"[0-9]+[A-Za-z{_SUIT_CH}]|[A-Za-z]?[{_SUIT_CH[4:]}]", _F)
+_TOKEN = re.compile(r"[^\s,;]+")
+_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-,;:]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
+#: What may close an amount: sentence punctuation and closing brackets, quotes and emphasis
+#: markers, followed by a space or the end. Anything else glued to the digits ("10.5", "10½",
+#: "1'000", "5*2", "20abc") makes the amount a guess, so it is refused.
+_AMOUNT_CLOSE = re.compile(r"[.,;:!?)\]}\"'’”*_~]*(?=\s|$)")
+_GLUED_TOKEN = re.compile(r"\S*")
+_ALL_IN_AMOUNT = re.compile(rf"{_SP}*(?:for{_SP}+|of{_SP}+)?(?=[$0-9])", _F)
+_NUMBERISH = re.compile(r"[0-9][0-9A-Za-z.,]*")
+_REST_EMPTY = re.compile(r"[^\S\n]*[.!]*[^\S\n]*(?:\n|$)")
+_PRINTED = re.compile(rf"(?<![A-Za-z])cards?{_SP}+printed{_SP}+by", _F)
+_DRAW_CARDS = re.compile(rf"(?<![A-Za-z])cards?(?={_SP}*[:#]?{_SP}*[0-9])", _F)
+_POSITIONS = re.compile(
+    rf"{_SP}*[:#]?{_SP}*(?P<list>[0-9]+(?:{_SP}*(?:,|&|\+|and)?{_SP}*[0-9]+)*)(?![0-9])", _F)
+_PRINTED_LEAD = re.compile(
+    rf"{_SP}*[,;:.\-]?{_SP}*(?:cards?{_SP}+)?printed{_SP}+by{_SP}*:?{_SP}*", _F)
+_REVEAL_LINE_LEAD = re.compile(
+    rf"{_SP}*(?P<verb>(?:i{_SP}+)?(?:reveals?|shows?)(?![A-Za-z])|(?:my{_SP}+)?(?:hole{_SP}+)?"
+    rf"cards(?:{_SP}+are)?(?![A-Za-z]))?{_SP}*[:\-]?{_SP}*", _F)
+
+_VERBS: dict[str, str] = {
+    "fold": "fold", "folds": "fold", "check": "check", "checks": "check", "call": "call",
+    "calls": "call", "raise": "raise", "raises": "raise", "allin": "all_in", "all-in": "all_in",
+    "reveal": "reveal", "reveals": "reveal", "show": "reveal", "shows": "reveal",
+    "card": "draw", "cards": "draw",
+}
+#: Words that show a player *meant* to act but did not use the rule's words.
+_NEAR_MISS = frozenset({
+    "bet", "bets", "betting", "raised", "raising", "reraise", "re-raise", "reraises", "folded",
+    "folding", "called", "calling", "checked", "checking", "muck", "mucks", "limp", "limps",
+    "shove", "shoves", "jam", "jams", "pass", "passes", "see", "sees", "revealed", "showing",
+    "all", "dice", "stand", "stay",
+})
+_NUMBER_WORDS = frozenset({
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "half", "all",
+})
