@@ -22,7 +22,7 @@ from typing import Callable
 
 from sqlmodel import Session
 
-from nomicpoker.core.fold_types import DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, FoldResult
+from nomicpoker.core.fold_types import DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand
 from nomicpoker.shell import ledger
 from nomicpoker.shell.store import DealerEventRow, TableRow
 
@@ -68,11 +68,11 @@ def turn_deadline_due(table: TableRow, cur: CurrentHand, now: datetime) -> str |
     return cur.waiting[0]
 
 
-def record_due(session: Session, table: TableRow, result: FoldResult, now: datetime) -> bool:
-    """Record a dealer event for each deadline of the table's current hand that has passed at
-    ``now`` (a ``draw_timeout`` per player in the draw phase, else one ``timeout`` for the
-    player waited on); True when one was recorded (the caller folds again)."""
-    cur = result.current
+def record_due(session: Session, table: TableRow, cur: CurrentHand | None, now: datetime) -> bool:
+    """Record a dealer event for each deadline of the table's current hand (``cur``, as the
+    fold left it) that has passed at ``now`` (a ``draw_timeout`` per player in the draw phase,
+    else one ``timeout`` for the player waited on); True when one was recorded (the caller
+    folds again)."""
     if not table.deadline_hours or cur is None:
         return False
     if cur.phase == "draw":

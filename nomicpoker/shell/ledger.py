@@ -11,7 +11,7 @@ that would disagree with its own replay.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from sqlmodel import Session, select
 
@@ -63,15 +63,26 @@ def hand_rows(session: Session, table: str) -> list[HandRow]:
 
 
 def hand_starts(session: Session, table: str, state: Path | None,
-                public: Mapping[int, Mapping[str, str]] | None = None) -> list[HandStart]:
+                public: Mapping[int, Mapping[str, str]] | None = None,
+                numbers: Iterable[int] | None = None) -> list[HandStart]:
     """Hand-start records with their secrets: from the secrets folder (``state``), else for
     ended hands the published values (stored, or ``public``: hand -> hex secrets). Secrets that
-    do not match the hand's commitments are refused."""
+    do not match the hand's commitments are refused. ``numbers``: only these hands."""
     out = []
     rulesets = pinned.pinned_rulesets(session, get_table(session, table))
-    published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}
+    rows = hand_rows(session, table)
+    if numbers is not None:
+        wanted = set(numbers)
+        rows = [h for h in rows if h.number in wanted]
+    published: dict[int, Any] = {}
+    if numbers is None:
+        published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}
+    elif rows:
+        published = {r.hand: loads(r.secrets) for r in session.exec(
+            select(HandEndRow).where(HandEndRow.table_name == table,
+                                     HandEndRow.hand.in_([h.number for h in rows]))).all()}  # type: ignore[attr-defined]
     published.update(public or {})
-    for h in hand_rows(session, table):
+    for h in rows:
         secret = None
         if state is not None:
             secret = secrets_store.load_or_none(state, table, h.number)
@@ -98,18 +109,27 @@ def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
     return rulesets[h.ruleset_hash]
 
 
-def revisions(session: Session, table: str) -> list[Revision]:
-    rows = session.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
+def revisions(session: Session, table: str, after: int = 0) -> list[Revision]:
+    """The archive in order (``after``: only the revisions past that position)."""
+    rows = session.exec(select(CommentRow).where(CommentRow.table_name == table, CommentRow.id > after)
+                        .order_by(CommentRow.id)).all()
     return [Revision(archive_id=r.id, thread=r.thread, forum_id=r.forum_id, revision=r.revision,
                      author=r.author, created=r.created, body=r.body, body_format=r.body_format,
                      deleted=r.deleted, dice=tuple(loads(r.dice)), permalink=r.permalink) for r in rows]
 
 
-def dealer_events(session: Session, table: str) -> list[DealerEvent]:
-    rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table)
+def dealer_events(session: Session, table: str, after_id: int = 0) -> list[DealerEvent]:
+    """The recorded dealer events in order (``after_id``: only those past that row id)."""
+    return [e for _, e in dealer_event_rows(session, table, after_id)]
+
+
+def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[tuple[int, DealerEvent]]:
+    """``(row id, event)`` for the recorded dealer events past row ``after_id``, in order."""
+    rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
+                                                     DealerEventRow.id > after_id)
                         .order_by(DealerEventRow.id)).all()
-    return [DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
-                        ruleset_hash=r.ruleset_hash, note=r.note) for r in rows]
+    return [(int(r.id), DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
+                                    ruleset_hash=r.ruleset_hash, note=r.note)) for r in rows]
 
 
 def max_archive_id(session: Session, table: str) -> int:
@@ -172,6 +192,17 @@ def store_fold(session: Session, table: str, result: FoldResult) -> dict[str, li
             obj = model(table_name=table, **values)
             session.add(obj)
             added[kind].append(obj)
+    session.flush()
+    return added
+
+
+def store_new(session: Session, table: str, result: FoldResult) -> dict[str, list[Any]]:
+    """Insert every row of ``result`` (a fold resumed from a verified snapshot: its rows are
+    exactly the ones after those stored); return them per kind."""
+    added: dict[str, list[Any]] = {}
+    for kind, model in MODELS.items():
+        added[kind] = [model(table_name=table, **_stored_form(kind, r)) for r in result.rows.get(kind, ())]
+        session.add_all(added[kind])
     session.flush()
     return added
 

@@ -61,6 +61,8 @@ class TableReport:
     notes: list[str] = field(default_factory=list)
     error: str = ""
     would_post: list[str] = field(default_factory=list)
+    #: how the fold ran: "resumed" from the table's snapshot, else why it replayed from the start
+    folded: str = ""
 
     def line(self) -> str:
         if self.error:
@@ -102,7 +104,9 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     the dealer's comments already carry, per thread (for :func:`send_outbox`)."""
     archived, listings = archive_table(session, table, forum, iso(now))
     report.archived += archived
-    added = adjudicate(session, table, state, now)
+    done = adjudicate(session, table, state, now)
+    added = done.added
+    report.folded = "resumed" if done.resumed else done.why
     report.verdicts += len(added.get("verdict", []))
     report.queued += len(added.get("outbox", []))
     return {thread: posted_tags(comments, table.dealer) for thread, comments in listings.items()}

@@ -6,20 +6,26 @@ the comment archive, the dealer events), runs it, and stores what it derived. Th
 come from the ledger, never from their files (:mod:`nomicpoker.shell.pinned`), so a new
 nomicpoker release or an edited file cannot change a live table's rules. The poll, the
 table commands and ``audit`` all replay through here, so they fold the same inputs the same
-way.
+way. The poll resumes the fold from the table's snapshot when it can be trusted
+(:mod:`nomicpoker.shell.snapshots`); ``audit`` and ``table show`` replay from the first input.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import Session
 
-from nomicpoker.core.adjudicator import fold_table
+from nomicpoker.core import snapshot
+from nomicpoker.core.adjudicator import fold_stream, fold_table, input_stream
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
-from nomicpoker.shell import deadlines, ledger
+from nomicpoker.core.snapshot import SnapshotError
+from nomicpoker.shell import deadlines, ledger, snapshots
 from nomicpoker.shell.store import TableRow, loads
 
 
@@ -45,13 +51,95 @@ def fold_for(session: Session, table: TableRow, state: Path, public: dict | None
                       ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
 
 
-def adjudicate(session: Session, table: TableRow, state: Path, now: datetime) -> dict[str, list]:
-    """Replay ``table``, record the deadlines that have passed at ``now`` (replaying again after
-    each, up to :data:`deadlines.MAX_TIMEOUTS_PER_RUN`), and store the new derived rows inside
-    the caller's transaction; return them per kind (:func:`ledger.store_fold`)."""
-    result = fold_for(session, table, state)
+@dataclass(frozen=True)
+class Adjudication:
+    """What :func:`adjudicate` stored (new rows per kind), and how it folded: resumed from the
+    table's snapshot, or replayed from the first input (``why``: the reason)."""
+
+    added: dict[str, list[Any]]
+    resumed: bool
+    why: str = ""
+
+
+def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
+               incremental: bool = True) -> Adjudication:
+    """Fold ``table``, record the deadlines that have passed at ``now`` (folding again after
+    each, up to :data:`deadlines.MAX_TIMEOUTS_PER_RUN`), and store the new derived rows and a
+    new snapshot inside the caller's transaction.
+
+    WHY two ways with one result: the fold resumed from a verified snapshot
+    (:mod:`nomicpoker.shell.snapshots`) reads only what is new, so a poll costs the same on
+    the first day and the hundredth; the replay from the first input is the reference (it is
+    what ``audit`` runs) and the fallback whenever the snapshot cannot be trusted or the fold
+    cannot go on from it, so a bad snapshot costs time, never a wrong verdict."""
+    cfg = table_config_for(table)
+    why = "incremental fold off"
+    if incremental:
+        loaded, why = snapshots.load(session, table.name, cfg, state)
+        if loaded is not None:
+            try:
+                with session.begin_nested():  # a resume that fails leaves nothing behind
+                    return Adjudication(_resume(session, table, cfg, state, now, loaded), True)
+            except Exception as exc:  # noqa: BLE001 - any failure: the full replay decides
+                why = f"resume failed: {exc!r}"
+    result, last_key = _fold_all(session, table, cfg, state)
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
-        if not deadlines.record_due(session, table, result, now):
+        if not deadlines.record_due(session, table, result.current, now):
             break
-        result = fold_for(session, table, state)
-    return ledger.store_fold(session, table.name, result)
+        result, last_key = _fold_all(session, table, cfg, state)
+    added = ledger.store_fold(session, table.name, result)
+    snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
+    return Adjudication(added, False, why)
+
+
+def _fold_all(session: Session, table: TableRow, cfg: TableConfig, state: Path):
+    stream = input_stream(ledger.hand_starts(session, table.name, state), ledger.revisions(session, table.name),
+                          ledger.dealer_events(session, table.name))
+    last_key = stream[-1][0] if stream else (0, 0, 0, 0, 0)
+    return fold_stream(cfg, None, stream), last_key
+
+
+def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, now: datetime,
+            loaded: snapshots.Loaded) -> dict[str, list[Any]]:
+    """Fold the inputs after ``loaded`` on from its state; raise (SnapshotError, ...) when it
+    cannot be done, for the caller to replay from the start."""
+    covers, current = loaded.covers, loaded.current
+    added: dict[str, list[Any]] = {}
+    fold_state: TableState | None = None
+    data: dict[str, Any] = {}
+    last_key, n_events, event_id = covers.last_key, covers.events, covers.event_id
+
+    def fold_on(hands, revs, events) -> None:
+        nonlocal fold_state, current, last_key, n_events, event_id, data
+        stream = input_stream(hands, revs, [e for _, e in events], event_base=n_events)
+        if stream and stream[0][0] <= last_key:
+            raise SnapshotError("snapshot", "an input arrived out of order after the snapshot")
+        if fold_state is None:
+            data = loaded.state_data()
+            if not snapshot.resumable(data, revs):
+                raise SnapshotError("snapshot", "a revision arrived in a sealed thread")
+            starts = ledger.hand_starts(session, table.name, state, numbers=snapshot.live_hands(data))
+            fold_state = snapshot.decode(data, cfg, {h.number: h for h in starts})
+        result = fold_stream(cfg, fold_state, stream)
+        for kind, rows in ledger.store_new(session, table.name, result).items():
+            added.setdefault(kind, []).extend(rows)
+        fold_state, current = result.state, result.current
+        if stream:
+            last_key = stream[-1][0]
+        n_events += len(events)
+        if events:
+            event_id = events[-1][0]
+
+    if loaded.anything_new:
+        new_hands = [] if not loaded.new_hands else ledger.hand_starts(
+            session, table.name, state,
+            numbers=[h.number for h in ledger.hand_rows(session, table.name) if h.number > covers.hand_max])
+        fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id),
+                ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
+    for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
+        if not deadlines.record_due(session, table, current, now):
+            break
+        fold_on([], [], ledger.dealer_event_rows(session, table.name, after_id=event_id))
+    if fold_state is not None:
+        snapshots.save(session, table.name, cfg, state, fold_state, current, last_key, loaded.sealed)
+    return added

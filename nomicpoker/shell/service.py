@@ -277,7 +277,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         s.flush()
         archived, _ = archive_table(s, table, forum, iso(t))
         report.archived += archived
-        added = adjudicate(s, table, state, t)
+        added = adjudicate(s, table, state, t).added
         report.verdicts += len(added.get("verdict", []))
         report.queued += len(added.get("outbox", []))
     _pending_path(state, table_name, number).unlink(missing_ok=True)  # the hand row has it now

@@ -277,6 +277,21 @@ class ActionRow(_Derived, table=True):
     cause: str = ""  # as in the change log: the comment's permalink or the dealer event
 
 
+class SnapshotRow(SQLModel, table=True):
+    """The fold's state after the inputs it covers, so the poll folds only what is new
+    (:mod:`nomicpoker.shell.snapshots`). A cache, neither input nor derived row: ``audit``
+    never reads it, and deleting it only makes the next poll fold from the start."""
+
+    __tablename__ = "np_snapshot"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_name: str = Field(index=True, unique=True)
+    fingerprint: str  # the fold's code, the snapshot format and the table's configuration
+    covers: str  # JSON: the input positions and counts folded, the derived rows stored
+    current: str  # JSON: the current hand as the fold left it (for the deadlines)
+    state: str  # JSON: nomicpoker.core.snapshot.encode
+    mac: str  # HMAC-SHA256 of all the above, keyed by the state folder's snapshot.key
+
+
 #: Derived models, in the order audit compares them, with the fields it ignores.
 DERIVED: tuple[type[SQLModel], ...] = (
     VerdictRow, EntryRow, OutboxRow, DiceRow, DeckRow, DrawRow, RevealRow, BoardRow, HandEndRow,
@@ -336,6 +351,28 @@ def _sqlite_setup(engine: Engine, readonly: bool = False) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn):  # type: ignore[no-untyped-def]
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+
+
+def snapshot_guards() -> list[str]:
+    """Triggers that drop a table's snapshot (``np_snapshot``) when a row it covers is changed
+    or deleted in place: an input (archive, hand start, dealer event) or a derived row (the
+    outbox's delivery columns excepted). The ledger only ever appends such rows, so any
+    change is an edit from outside, and the next poll must replay from the start, compare
+    with what is stored and refuse (``StoreError('inconsistent')``) as it did before
+    snapshots. WHY in the database: it costs nothing per poll, where re-reading every stored
+    row to compare would cost what snapshots save. SQLite only; on other databases such an
+    edit is found by ``nomicpoker audit``."""
+    shell_written = {"status", "remote_id", "sent_at"}
+    statements = []
+    for model in (HandRow, CommentRow, DealerEventRow) + DERIVED:
+        name = model.__tablename__  # type: ignore[attr-defined]
+        columns = [c for c in model.model_fields if c not in shell_written | {"id"}]
+        update_of = f"UPDATE OF {', '.join(columns)}" if name == "np_outbox" else "UPDATE"
+        for op, when in (("update", update_of), ("delete", "DELETE")):
+            statements.append(
+                f"CREATE TRIGGER IF NOT EXISTS np_guard_{name}_{op} AFTER {when} ON {name} "
+                "BEGIN DELETE FROM np_snapshot WHERE table_name = OLD.table_name; END")
+    return statements
 
 
 def shown_url(url: str) -> str:
@@ -418,6 +455,9 @@ def _prepare(engine: Engine, shown: str, create: bool, check: bool) -> None:
                                  "restore it from a backup, or pass --state/--db for the right one "
                                  "(nomicpoker init makes a new one)")
             metadata().create_all(conn, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
+            if conn.dialect.name == "sqlite":
+                for sql in snapshot_guards():
+                    conn.exec_driver_sql(sql)
             _VERSIONS.create_all(conn)
             conn.execute(VERSION_TABLE.delete())
             conn.execute(VERSION_TABLE.insert().values(version_num=SCHEMA_HEAD))
@@ -489,4 +529,4 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 #: Input models: what ``audit`` copies and replays from.
 INPUTS: tuple[type[SQLModel], ...] = (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow)
-ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED
+ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED + (SnapshotRow,)

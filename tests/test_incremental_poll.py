@@ -1,0 +1,176 @@
+"""The poll folds only what is new (from the table's snapshot), and ``audit``, which replays
+from the first input, still finds the ledger identical byte for byte. A snapshot that cannot
+be trusted (edited, from another installation, older than the ledger, made by other code) is
+ignored: the poll replays from the start and the result is the same."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlmodel import Session, select
+
+from nomicpoker.shell import ledger, snapshots
+from nomicpoker.shell.audit import audit
+from nomicpoker.shell.store import SnapshotRow
+
+from _bot_kit import Table
+
+NOW = datetime.now(timezone.utc)
+
+
+def _poll(t: Table, at: datetime | None = None) -> str:
+    report = t.poll(now=lambda: at or datetime.now(timezone.utc))
+    assert report.ok, [x.error for x in report.tables]
+    return report.tables[0].folded
+
+
+def _hand_over(t: Table) -> bool:
+    with Session(t.engine) as s:
+        ended = {r.hand for r in ledger.stored_rows(s, "T", "hand_end")}
+        return ledger.hand_rows(s, "T")[-1].number in ended
+
+
+def _play_long_game(t: Table, hands: int) -> list[str]:
+    """Hands with bets, rejections, chat, edits, deletions, late comments in the previous
+    hand's thread and deadlines passing; the way each poll folded."""
+    folded: list[str] = []
+    clock = NOW
+    for n in range(1, hands + 1):
+        t.start(ante=5)
+        old = dict(t.p)
+        t.draw(n)
+        folded.append(_poll(t))
+        first = t.seated()[0]
+        cid = t.p[first].say(f"HAND{n} ROUND1 raise 5")
+        t.p[first].say("nice weather")
+        folded.append(_poll(t))
+        t.forum.edit_comment(cid, f"HAND{n} ROUND1 raise 50", author=first)
+        t.p[t.seated()[-1]].say(f"HAND{n} ROUND3 check")  # stale round: rejected
+        folded.append(_poll(t))
+        t.forum.delete_comment(cid, author=first)
+        if n > 1:  # a late comment in the hand before's thread
+            next(iter(prev.values())).say(f"HAND{n - 1} ROUND1 call")
+        for _ in range(60):  # the rest on deadlines: check or fold, muck at showdown
+            if _hand_over(t):
+                break
+            clock += timedelta(hours=3)
+            folded.append(_poll(t, clock))
+        assert _hand_over(t)
+        prev = old
+    return folded
+
+
+def test_a_long_game_polled_incrementally_audits_identical(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob", "carol"), deadline_hours=2)
+    folded = _play_long_game(t, hands=4)
+    assert folded.count("resumed") == len(folded), [f for f in folded if f != "resumed"][:3]
+    names, diffs = audit(t.engine, t.state)
+    assert names == ["T"] and diffs == []
+    with Session(t.engine) as s:  # threads of hands before the last two are sealed
+        row = s.exec(select(SnapshotRow)).one()
+        assert t.forum and '"sealed":["' in row.state
+
+
+def test_a_resumed_poll_stores_what_a_poll_from_the_start_stores(tmp_path):
+    """Two tables, same game: one folds from its snapshot, the other with every snapshot
+    removed before each poll; the ledgers' derived rows are equal."""
+    a = Table(tmp_path / "a", players=("alice", "bob", "carol"), deadline_hours=2)
+    b = Table(tmp_path / "b", players=("alice", "bob", "carol"), deadline_hours=2)
+    real = b.poll
+
+    def poll_without_snapshot(**kw):
+        with sqlite3.connect(b.state / "ledger.db") as con:
+            con.execute("DELETE FROM np_snapshot")
+        return real(**kw)
+
+    b.poll = poll_without_snapshot
+    assert set(_play_long_game(a, 3)) == {"resumed"}
+    assert set(_play_long_game(b, 3)) == {"no snapshot"}
+    with Session(a.engine) as sa, Session(b.engine) as sb:
+        for kind in ledger.MODELS:
+            ra = [ledger.row_values(r) for r in ledger.stored_rows(sa, "T", kind)]
+            rb = [ledger.row_values(r) for r in ledger.stored_rows(sb, "T", kind)]
+            if kind == "outbox":  # thread ids are the two forums' own
+                ra = [{k: v for k, v in r.items() if k not in ("thread", "reply_to", "body")} for r in ra]
+                rb = [{k: v for k, v in r.items() if k not in ("thread", "reply_to", "body")} for r in rb]
+            elif kind == "verdict":
+                ra = [{k: v for k, v in r.items() if k not in ("thread", "forum_id")} for r in ra]
+                rb = [{k: v for k, v in r.items() if k not in ("thread", "forum_id")} for r in rb]
+            assert ra == rb, kind
+
+
+def _started(tmp_path) -> Table:
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    t.start(ante=5)
+    t.draw(1)
+    assert _poll(t) == "resumed"
+    return t
+
+
+def _snapshot_sql(t: Table, sql: str, *args) -> None:
+    with sqlite3.connect(t.state / "ledger.db") as con:
+        con.execute(sql, args)
+
+
+def _next_poll_after(t: Table, change) -> str:
+    """Apply ``change``, have a player act, poll; the audit must stay clean either way."""
+    change()
+    t.p["alice"].say("HAND1 ROUND1 raise 20")
+    folded = _poll(t)
+    assert audit(t.engine, t.state)[1] == []
+    assert any(v.canonical.startswith("HAND1 ROUND1 raise") for v in t.verdicts())
+    return folded
+
+
+def test_an_edited_snapshot_is_ignored(tmp_path):
+    t = _started(tmp_path)
+    why = _next_poll_after(t, lambda: _snapshot_sql(
+        t, "UPDATE np_snapshot SET state = replace(state, '\"money\":{\"alice\":100', '\"money\":{\"alice\":900')"))
+    assert why == "snapshot signature does not match"
+    assert _poll(t) == "resumed"  # the full replay stored a good one
+
+
+def test_a_snapshot_signed_with_another_key_is_ignored(tmp_path):
+    t = _started(tmp_path)
+    (t.state / snapshots.KEY_FILE).write_bytes(b"another installation's key")
+    assert _next_poll_after(t, lambda: None) == "snapshot signature does not match"
+
+
+def test_a_stale_snapshot_is_ignored(tmp_path):
+    """An authentic snapshot from an earlier poll, put back (a database restored in part)."""
+    t = _started(tmp_path)
+    with sqlite3.connect(t.state / "ledger.db") as con:
+        old = con.execute("SELECT covers, current, state, mac FROM np_snapshot").fetchone()
+    t.act("alice", "HAND1 ROUND1 raise 10")
+    why = _next_poll_after(t, lambda: _snapshot_sql(
+        t, "UPDATE np_snapshot SET covers = ?, current = ?, state = ?, mac = ?", *old))
+    assert why == "the ledger is not the one the snapshot covers"
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE np_verdict SET status = 'rejected' WHERE id = 1",
+    "UPDATE np_comment SET body = 'HAND1 ROUND1 folds' WHERE id = 1",
+    "DELETE FROM np_entry WHERE seq = 1",
+])
+def test_a_row_changed_under_the_snapshot_drops_it(tmp_path, sql):
+    t = _started(tmp_path)
+    _snapshot_sql(t, sql)
+    with Session(t.engine) as s:
+        assert s.exec(select(SnapshotRow)).first() is None
+
+
+def test_a_snapshot_made_by_other_code_is_ignored(tmp_path, monkeypatch):
+    t = _started(tmp_path)
+    monkeypatch.setattr(snapshots, "_code_digest", lambda: "a newer nomicpoker")
+    assert _next_poll_after(t, lambda: None) == "snapshot made by other code or for another configuration"
+
+
+def test_an_idle_poll_writes_nothing(tmp_path):
+    t = _started(tmp_path)
+    with sqlite3.connect(t.state / "ledger.db") as con:
+        before = con.execute("SELECT mac FROM np_snapshot").fetchone()
+    assert _poll(t) == "resumed"
+    with sqlite3.connect(t.state / "ledger.db") as con:
+        assert con.execute("SELECT mac FROM np_snapshot").fetchone() == before
