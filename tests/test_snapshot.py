@@ -52,3 +52,18 @@ def test_a_snapshot_does_not_decode_into_anything_but_the_fold_state():
         snapshot.decode({**data, "format": 0}, CONFIG, {1: START})
     with pytest.raises(snapshot.SnapshotError):
         snapshot.decode({**data, "money": None}, CONFIG, {1: START})
+
+
+def test_every_field_of_the_fold_state_is_stored_or_rebuilt():
+    """A field added to TableState or HandState must find its way into the snapshot, or a
+    resumed fold would forget it (and drift from the full replay ``audit`` runs)."""
+    from dataclasses import fields
+
+    from nomicpoker.core.fold_state import HandState, TableState
+
+    revs, events = build([])
+    data = snapshot.encode(fold_table(CONFIG, [START], revs, events).state, CONFIG)
+    table_fields = {f.name for f in fields(TableState)}
+    assert table_fields - snapshot.DERIVED_TABLE_FIELDS <= set(data)
+    hand_fields = {f.name for f in fields(HandState)}
+    assert hand_fields - snapshot.DERIVED_HAND_FIELDS <= set(data["hands"][0])

@@ -33,6 +33,11 @@ from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
 
 #: bump when the encoded form changes
 FORMAT = 1
+#: the state's fields :func:`encode` does not store, because they follow from the inputs (a
+#: test checks that every other field of TableState and HandState is stored: a field added to
+#: the fold's state without a place here would be lost by a resume)
+DERIVED_TABLE_FIELDS = frozenset({"hands", "current"})  # stored as the hands list / a number
+DERIVED_HAND_FIELDS = frozenset({"start", "hand", "decks", "holes"})
 
 _EVENTS: dict[str, type] = {cls.__name__: cls for cls in actions.Event.__args__}  # type: ignore[attr-defined]
 
@@ -109,9 +114,10 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "false_reveals": list(h.false_reveals), "since": h.since, "record": h.record,
             "noted": [] if h.start.thread in seal else sorted(h.noted),
             "redraws": dict(h.redraws), "timed_out": dict(h.timed_out),
+            "steps": h.steps, "logged": h.logged, "bets": dict(h.bets), "step": list(h.step),
         })
     return {
-        "format": FORMAT, "seq": state.seq, "money": dict(state.money),
+        "format": FORMAT, "seq": state.seq, "action_seq": state.action_seq, "money": dict(state.money),
         "gndt": {p: list(v) for p, v in state.gndt.items()},
         "by_thread": dict(state.by_thread),
         "current": cur.start.number if cur is not None else None,
@@ -134,7 +140,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
         raise SnapshotError("snapshot", f"snapshot format {data.get('format')!r}, not {FORMAT}")
     try:
         st = TableState(
-            seq=int(data["seq"]), money={p: int(m) for p, m in data["money"].items()},
+            seq=int(data["seq"]), action_seq=int(data["action_seq"]), money={p: int(m) for p, m in data["money"].items()},
             gndt={p: (int(v[0]), str(v[1]), int(v[2])) for p, v in data["gndt"].items()},
             by_thread={t: int(n) for t, n in data["by_thread"].items()},
             n_out={k: int(v) for k, v in data["n_out"]},
@@ -151,7 +157,9 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           own_checksums=dict(d["own_checksums"]),
                           draws={p: tuple(v) for p, v in d["draws"].items()},
                           false_reveals=list(d["false_reveals"]), since=d["since"], record=d["record"],
-                          noted=set(d["noted"]), redraws=dict(d["redraws"]), timed_out=dict(d["timed_out"]))
+                          noted=set(d["noted"]), redraws=dict(d["redraws"]), timed_out=dict(d["timed_out"]),
+                          steps=int(d["steps"]), logged=int(d["logged"]),
+                          bets={p: int(b) for p, b in d["bets"].items()}, step=(str(d["step"][0]), str(d["step"][1])))
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")

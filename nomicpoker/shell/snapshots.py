@@ -14,7 +14,7 @@ returns ``None`` with the reason, so the caller replays from the first input:
   file), the snapshot format, and the table's configuration and ruleset; so upgrading
   nomicpoker, or a ruleset change, makes the next poll fold from the start once;
 - the inputs it covers are still there, no more and no fewer (a restored backup, a deleted
-  or inserted row), and the derived rows stored number exactly its ``seq``.
+  or inserted row), and the derived rows stored are exactly as many as it counted.
 
 ``audit`` never reads a snapshot: it replays from zero and compares, so a poll that resumed
 from one is checked by the same audit as any other.
