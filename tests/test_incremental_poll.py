@@ -15,6 +15,9 @@ from nomicpoker.shell import ledger, snapshots
 from nomicpoker.shell.audit import audit
 from nomicpoker.shell.store import SnapshotRow
 
+from nomicpoker.shell.amendments import amend_table
+
+from _amend_kit import P42_NOTE, proposal_42
 from _bot_kit import Table
 
 NOW = datetime.now(timezone.utc)
@@ -32,12 +35,16 @@ def _hand_over(t: Table) -> bool:
         return ledger.hand_rows(s, "T")[-1].number in ended
 
 
-def _play_long_game(t: Table, hands: int) -> list[str]:
+def _play_long_game(t: Table, hands: int, amend_before: int = 0) -> list[str]:
     """Hands with bets, rejections, chat, edits, deletions, late comments in the previous
-    hand's thread and deadlines passing; the way each poll folded."""
+    hand's thread and deadlines passing (and a rule amendment before hand ``amend_before``);
+    the way each poll folded."""
     folded: list[str] = []
     clock = NOW
     for n in range(1, hands + 1):
+        if n == amend_before:
+            amend_table(t.engine, t.state, "T", str(proposal_42(t.tmp / "p42")), note=P42_NOTE)
+            folded.append(_poll(t))
         t.start(ante=5)
         old = dict(t.p)
         t.draw(n)
@@ -64,8 +71,11 @@ def _play_long_game(t: Table, hands: int) -> list[str]:
 
 def test_a_long_game_polled_incrementally_audits_identical(tmp_path):
     t = Table(tmp_path, players=("alice", "bob", "carol"), deadline_hours=2)
-    folded = _play_long_game(t, hands=4)
+    folded = _play_long_game(t, hands=4, amend_before=3)
     assert folded.count("resumed") == len(folded), [f for f in folded if f != "resumed"][:3]
+    with Session(t.engine) as s:
+        assert "The rules were amended before this hand" in " ".join(
+            r.body for r in ledger.stored_rows(s, "T", "outbox") if r.hand == 3)
     names, diffs = audit(t.engine, t.state)
     assert names == ["T"] and diffs == []
     with Session(t.engine) as s:  # threads of hands before the last two are sealed

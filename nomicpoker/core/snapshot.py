@@ -22,14 +22,15 @@ write; decoding it builds only the values named here, never arbitrary objects.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Any, Iterable, Mapping
 
 from nomicpoker.core import actions, engine
 from nomicpoker.core.dealing import deal_order, issue_deck, shared_holes
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import HandState, TableState
-from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
+from nomicpoker.core.fold_types import DealerEvent, HandStart, Revision, TableConfig
+from nomicpoker.core.ruleset import Ruleset
 
 #: bump when the encoded form changes
 FORMAT = 1
@@ -72,8 +73,16 @@ def _event_in(value: Any) -> Any:
     return value
 
 
-def _rebuild_hand(config: TableConfig, start: HandStart, log: Iterable[Any]) -> Any:
-    hand = engine.start_hand(config.ruleset, start.number, [tuple(s) for s in start.seats], start.button,
+@dataclass(frozen=True)
+class ClosedHand:
+    """What the fold reads again of a hand that is over and is not the current one: the
+    ruleset it was played under (a late comment in its thread is answered citing it)."""
+
+    ruleset: Ruleset
+
+
+def _rebuild_hand(ruleset: Ruleset, start: HandStart, log: Iterable[Any]) -> Any:
+    hand = engine.start_hand(ruleset, start.number, [tuple(s) for s in start.seats], start.button,
                              ante=start.ante, blinds=start.blinds)
     for ev in list(log)[len(hand.log):]:
         hand = engine.apply(hand, ev)
@@ -103,10 +112,11 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
     hands = []
     for n, h in sorted(state.hands.items()):
         live = h is cur
-        if live and _rebuild_hand(config, h.start, h.hand.log) != h.hand:
+        if live and _rebuild_hand(h.hand.ruleset, h.start, h.hand.log) != h.hand:
             raise SnapshotError("snapshot", f"hand {n}'s engine state does not rebuild from its log")
         hands.append({
             "number": n, "thread": h.start.thread, "phase": h.phase, "live": live,
+            "ruleset": h.hand.ruleset.content_hash,
             "log": _event_out(h.hand.log) if live else None,
             "pairs": {p: list(v) for p, v in h.pairs.items()},
             "own_checksums": dict(h.own_checksums),
@@ -124,6 +134,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
         "n_out": [[k, v] for k, v in state.n_out.items()],
         "first_kind": [[t, c, k] for (t, c), k in state.first_kind.items() if t not in seal],
         "first_verdict": [[t, c, *v] for (t, c), v in state.first_verdict.items() if t not in seal],
+        "amendments": [asdict(e) for e in state.amendments],
         "sealed": sorted(seal), "hands": hands,
     }
 
@@ -133,9 +144,12 @@ def live_hands(data: Mapping[str, Any]) -> list[int]:
     return [h["number"] for h in data["hands"] if h["live"]]
 
 
-def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, HandStart]) -> TableState:
+def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, HandStart],
+           rulesets: Mapping[str, Ruleset] | None = None) -> TableState:
     """Rebuild the state :func:`encode` stored. ``starts``: hand number -> start record, with
-    secrets for the live hands (:func:`live_hands`)."""
+    secrets for the live hands (:func:`live_hands`); ``rulesets``: the table's pinned rulesets
+    by content hash (the table's own ruleset serves without)."""
+    known = {config.ruleset.content_hash: config.ruleset, **(rulesets or {})}
     if data.get("format") != FORMAT:
         raise SnapshotError("snapshot", f"snapshot format {data.get('format')!r}, not {FORMAT}")
     try:
@@ -146,13 +160,17 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
             n_out={k: int(v) for k, v in data["n_out"]},
             first_kind={(t, c): k for t, c, k in data["first_kind"]},
             first_verdict={(t, c): (s, canon, code) for t, c, s, canon, code in data["first_verdict"]},
+            amendments=[DealerEvent(**e) for e in data["amendments"]],
         )
         for d in data["hands"]:
             n = d["number"]
             start = starts.get(n)
             if start is None:  # a closed hand: only its number and thread are read again
                 start = HandStart(n, d["thread"], "", 0, (), (), 0, "", {})
-            h = HandState(start=start, hand=None, phase=d["phase"],
+            rules = known.get(d["ruleset"])
+            if rules is None:
+                raise SnapshotError("snapshot", f"hand {n}'s ruleset {d['ruleset'][:12]} is not pinned")
+            h = HandState(start=start, hand=ClosedHand(rules), phase=d["phase"],
                           pairs={p: (v[0], int(v[1]), int(v[2])) for p, v in d["pairs"].items()},
                           own_checksums=dict(d["own_checksums"]),
                           draws={p: tuple(v) for p, v in d["draws"].items()},
@@ -163,13 +181,13 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")
-                h.hand = _rebuild_hand(config, start, _event_in(d["log"]))
+                h.hand = _rebuild_hand(rules, start, _event_in(d["log"]))
                 seated = [name for name, _ in start.seats]
                 if config.issue_decks:
                     h.decks = {p: issue_deck(start.secrets.decks, n, p) for p in seated}
-                if config.ruleset.deck == "shared":
+                if rules.deck == "shared":
                     h.holes = dict(shared_holes(start.secrets.deck, n, deal_order(seated, start.button),
-                                                config.ruleset.hole_cards))
+                                                rules.hole_cards))
             st.hands[n] = h
         if data["current"] is not None:
             st.current = st.hands[int(data["current"])]

@@ -25,7 +25,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
-from nomicpoker.shell import deadlines, ledger, snapshots
+from nomicpoker.shell import deadlines, ledger, pinned, snapshots
 from nomicpoker.shell.store import TableRow, loads
 
 
@@ -72,7 +72,7 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
     the first day and the hundredth; the replay from the first input is the reference (it is
     what ``audit`` runs) and the fallback whenever the snapshot cannot be trusted or the fold
     cannot go on from it, so a bad snapshot costs time, never a wrong verdict."""
-    cfg = table_config_for(table)
+    cfg = table_config_for(session, table)
     why = "incremental fold off"
     if incremental:
         loaded, why = snapshots.load(session, table.name, cfg, state)
@@ -119,7 +119,8 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
             if not snapshot.resumable(data, revs):
                 raise SnapshotError("snapshot", "a revision arrived in a sealed thread")
             starts = ledger.hand_starts(session, table.name, state, numbers=snapshot.live_hands(data))
-            fold_state = snapshot.decode(data, cfg, {h.number: h for h in starts})
+            fold_state = snapshot.decode(data, cfg, {h.number: h for h in starts},
+                                         pinned.pinned_rulesets(session, table))
         result = fold_stream(cfg, fold_state, stream)
         for kind, rows in ledger.store_new(session, table.name, result).items():
             added.setdefault(kind, []).extend(rows)

@@ -306,7 +306,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
@@ -355,7 +355,7 @@ def _sqlite_setup(engine: Engine, readonly: bool = False) -> None:
 
 def snapshot_guards() -> list[str]:
     """Triggers that drop a table's snapshot (``np_snapshot``) when a row it covers is changed
-    or deleted in place: an input (archive, hand start, dealer event) or a derived row (the
+    or deleted in place: an input (pinned ruleset, archive, hand start, dealer event) or a derived row (the
     outbox's delivery columns excepted). The ledger only ever appends such rows, so any
     change is an edit from outside, and the next poll must replay from the start, compare
     with what is stored and refuse (``StoreError('inconsistent')``) as it did before
@@ -364,7 +364,7 @@ def snapshot_guards() -> list[str]:
     edit is found by ``nomicpoker audit``."""
     shell_written = {"status", "remote_id", "sent_at"}
     statements = []
-    for model in (HandRow, CommentRow, DealerEventRow) + DERIVED:
+    for model in (RulesetRow, HandRow, CommentRow, DealerEventRow) + DERIVED:
         name = model.__tablename__  # type: ignore[attr-defined]
         columns = [c for c in model.model_fields if c not in shell_written | {"id"}]
         update_of = f"UPDATE OF {', '.join(columns)}" if name == "np_outbox" else "UPDATE"

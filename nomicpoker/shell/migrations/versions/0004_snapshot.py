@@ -2,20 +2,20 @@
 (a cache: see :mod:`nomicpoker.shell.snapshots`), and, on SQLite, the triggers that drop a
 table's snapshot when a row it covers is updated or deleted in place.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
 #: the tables a snapshot covers at this revision (inputs, then derived rows)
-COVERED = ("np_hand", "np_comment", "np_dealer_event", "np_verdict", "np_entry", "np_outbox", "np_dice",
+COVERED = ("np_ruleset", "np_hand", "np_comment", "np_dealer_event", "np_verdict", "np_entry", "np_outbox", "np_dice",
            "np_deck", "np_draw", "np_reveal", "np_board", "np_hand_end", "np_action")
 #: np_outbox's columns the fold writes (status, remote_id and sent_at are the shell's)
 OUTBOX_FOLD_COLUMNS = ("table_name", "seq", "key", "hand", "kind", "thread", "reply_to", "recipient",
