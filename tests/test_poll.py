@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
@@ -130,6 +131,13 @@ def test_the_dealer_s_own_comments_are_ignored(tmp_path):
     t.run()
     assert t.gndt()["alice"] == (95, "x", 5)
     assert t.new_dealer() == ["HAND1 ROUND1 raise 10"]  # only its own comment, no reply
+
+
+def untimed(output: str) -> str:
+    """The poll's console lines without their UTC timestamps (each line must have one)."""
+    lines = output.splitlines()
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ", ln) for ln in lines), output
+    return "\n".join(ln[21:] for ln in lines)
 
 
 def test_a_second_concurrent_poll_exits_0_and_says_why(tmp_path):
@@ -376,7 +384,7 @@ def test_one_table_whose_forum_fails_does_not_stop_another_and_the_run_exits_1(t
     assert t.gndt() == {"alice": (75, "-", 25), "bob": (95, "x", 5)}
     res = CliRunner().invoke(app, ["poll", "--state", str(t.state)])
     assert res.exit_code == 1
-    failed = [ln for ln in res.output.splitlines() if "FAILED" in ln]
+    failed = [ln for ln in untimed(res.output).splitlines() if "FAILED" in ln]
     assert len(failed) == 1 and failed[0].startswith("U: FAILED"), res.output
 
 
@@ -403,9 +411,9 @@ def test_poll_quiet_prints_nothing_unless_something_failed_and_table_limits_the_
     broken.mkdir()
     res = run(app, ["poll", "--quiet"] + st)
     assert res.exit_code == 1
-    assert len(res.output.splitlines()) == 1 and res.output.startswith("U: FAILED"), res.output
+    assert len(res.output.splitlines()) == 1 and untimed(res.output).startswith("U: FAILED"), res.output
     # --table T leaves U alone: it succeeds
     t.p["bob"].say("HAND1 ROUND1 call")
     res = run(app, ["poll", "--table", "T"] + st)
-    assert res.exit_code == 0 and "U:" not in res.output and res.output.startswith("T: "), res.output
+    assert res.exit_code == 0 and "U:" not in res.output and untimed(res.output).startswith("T: "), res.output
     assert t.gndt()["bob"] == (75, "-", 25)

@@ -230,11 +230,29 @@ def table_pin(table: str = typer.Option(..., "--table", help="Table name."),
                    + ("pinned" if new else "was already pinned"))
 
 
+VerboseOpt = typer.Option(False, "--verbose", "-v", help="Also log each dealer message sent and each thread read.")
+LogFileOpt = typer.Option(None, "--log-file", envvar="NOMICPOKER_LOG_FILE",
+                          help="Also append every log line (timestamped) to this file.")
+
+
+def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: ignore[no-untyped-def]
+    """The command's logger (:mod:`nomicpoker.shell.logs`); a log file that cannot be opened
+    is one line and exit 1."""
+    from nomicpoker.shell import logs
+
+    try:
+        logs.configure(verbose=verbose, quiet=quiet, log_file=log_file)
+    except OSError as exc:
+        fail(f"--log-file {log_file}: {exc.strerror or exc}")
+    return logs.get("cli")
+
+
 @hand_app.command("start")
 def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
                ante: int = typer.Option(0, "--ante", help="Ante every seated player pays."),
                thread: Optional[str] = typer.Option(None, "--thread", help="Register an existing story post instead of creating one."),
                blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe)."),
+               verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
     from nomicpoker.shell.service import start_hand
@@ -245,35 +263,42 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
             amounts = tuple(int(b) for b in blinds.split(","))
         except ValueError:
             fail(f"--blinds {blinds!r}: expected whole numbers, e.g. --blinds 1,2", 2)
+    log = logging_for(verbose, False, log_file)
     with opened(state, db) as (st, engine):
         h = start_hand(engine, st, table, ante, thread=thread, blinds=amounts)
-        typer.echo(f"hand {h.number} of {h.table} started in thread {h.thread}; button {h.button}; "
-                   f"seated {', '.join(p for p, _ in h.seats)}; {h.report.sent} dealer messages sent")
+        log.info("hand %s of %s started in thread %s; button %s; seated %s; %s dealer messages sent",
+                 h.number, h.table, h.thread, h.button, ", ".join(p for p, _ in h.seats), h.report.sent)
         if h.report.error:
-            fail(h.report.error)
+            log.error("%s: FAILED: %s", h.table, h.report.error)
+            raise typer.Exit(1)
 
 
 def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
              dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; change nothing."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures."),
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures (what cron runs)."),
+             verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """One poll cycle: what cron runs."""
+    """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
     from nomicpoker.shell.poll import poll
 
+    log = logging_for(verbose, quiet, log_file)
     with opened(state, db) as (st, engine):
         report = poll(engine, st, table=table, dry_run=dry_run)
         if report.busy:
-            typer.echo("another nomicpoker poll is running (lock held): nothing to do this time")
+            log.info("another nomicpoker poll is running (it holds the lock of %s): nothing to do "
+                     "this time", report.busy_where or "this state directory")
             return
         if not report.tables:
-            if not quiet:
-                typer.echo("no active tables: nothing to do")
+            log.info("no active tables: nothing to do")
             return
         for t in report.tables:
             for item in t.would_post:
                 typer.echo(item)
-            if not quiet or t.error:
-                typer.echo(("(dry run) " if dry_run else "") + t.line(), err=bool(t.error))
+            line = ("(dry run) " if dry_run else "") + t.line()
+            if t.error:
+                log.error("%s", line)
+            else:
+                log.info("%s", line)
         if not report.ok:
             raise typer.Exit(1)
 

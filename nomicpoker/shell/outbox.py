@@ -39,11 +39,13 @@ from nomicpoker.core.fold_types import same_account
 from nomicpoker.core.tags import find_tag, find_tags, reference_tag
 from nomicpoker.ports import Forum, ForumError, RemoteComment
 from nomicpoker.shell.deadlines import Clock, iso
-from nomicpoker.shell import ledger
+from nomicpoker.shell import ledger, logs
 from nomicpoker.shell.store import OutboxRow, transaction
 
 #: thread -> {reference tag key: comment id} of the dealer's comments the forum showed
 PostedTags = dict[str, dict[str, str]]
+
+_log = logs.get("outbox")
 
 
 class Deliveries(Protocol):
@@ -136,6 +138,7 @@ def _mark(engine: Engine, ids: Sequence[int], status: str, remote: str | None, a
             if row is not None and row.status in ("pending", "held"):
                 row.status, row.remote_id, row.sent_at = status, remote, at
                 s.add(row)
+                _log.debug("%s: %s %s %s (forum id %s)", row.table_name, row.kind, row.key, status, remote)
 
 
 def _hand_thread(engine: Engine, table: str, hand: int | None) -> str | None:

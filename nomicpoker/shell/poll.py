@@ -8,7 +8,8 @@ report one line per table.
 
 WHY it is safe to repeat and to crash:
 
-- A file lock means overlapping runs never both work; the second says so and exits 0.
+- A lock means overlapping runs never both work (a file lock per state directory, and an
+  advisory lock per PostgreSQL ledger shared by several hosts); the second says so, exits 0.
 - Everything derived is written in the same transaction as the archive rows it came from,
   so a crash leaves either both or neither.
 - Sending is separate and idempotent (see :mod:`nomicpoker.shell.outbox`).
@@ -22,7 +23,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -31,8 +31,8 @@ from nomicpoker.ports import Forum, ForumError
 from nomicpoker.shell import ledger
 from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
+from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
-from nomicpoker.shell.paths import lock_path
 from nomicpoker.shell.replay import adjudicate
 from nomicpoker.shell.store import TableRow, loads, transaction
 
@@ -91,6 +91,7 @@ class TableReport:
 @dataclass
 class PollReport:
     busy: bool = False
+    busy_where: str = ""
     tables: list[TableReport] = field(default_factory=list)
 
     @property
@@ -163,26 +164,29 @@ def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = 
          forum_factory: ForumFactory = default_forum_factory, now: Clock = utcnow,
          lock_timeout: float = 0, sleep: Callable[[float], None] = time.sleep,
          clock: Callable[[], float] = time.monotonic) -> PollReport:
-    """One poll cycle under the lock. ``busy`` when another run holds it. ``sleep`` and
-    ``clock`` pace posting on forums that want an interval between posts (tests pass a
-    simulated clock)."""
+    """One poll cycle under the run lock (:mod:`nomicpoker.shell.locks`: this host's file lock,
+    and the shared ledger's advisory lock on PostgreSQL). ``busy`` when another run holds it.
+    ``sleep`` and ``clock`` pace posting on forums that want an interval between posts (tests
+    pass a simulated clock)."""
     state.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(lock_path(state)), timeout=lock_timeout)
     try:
-        lock.acquire()
-    except Timeout:
-        return PollReport(busy=True)
-    try:
-        with Session(engine) as s:
-            if table is not None:
-                names = [ledger.get_table(s, table).name]
-            else:
-                names = [t.name for t in s.exec(select(TableRow).where(TableRow.active == True)  # noqa: E712
-                                                .order_by(TableRow.id)).all()]
-        report = PollReport()
-        for name in names:
-            report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
-                                            Pacer(sleep=sleep, clock=clock)))
-        return report
-    finally:
-        lock.release()
+        with run_lock(engine, state, lock_timeout):
+            return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock)
+    except Busy as exc:
+        return PollReport(busy=True, busy_where=exc.where)
+
+
+def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
+                 forum_factory: ForumFactory, now: Clock, sleep: Callable[[float], None],
+                 clock: Callable[[], float]) -> PollReport:
+    with Session(engine) as s:
+        if table is not None:
+            names = [ledger.get_table(s, table).name]
+        else:
+            names = [t.name for t in s.exec(select(TableRow).where(TableRow.active == True)  # noqa: E712
+                                            .order_by(TableRow.id)).all()]
+    report = PollReport()
+    for name in names:
+        report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
+                                        Pacer(sleep=sleep, clock=clock)))
+    return report

@@ -25,7 +25,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Sequence
 
-from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -36,7 +35,7 @@ from nomicpoker.shell.deadlines import iso, utcnow
 from nomicpoker.shell.outbox import send_outbox
 from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory
 from nomicpoker.shell.replay import adjudicate, fold_for
-from nomicpoker.shell.paths import lock_path
+from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.core.render import reference_tag
 from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
@@ -188,14 +187,15 @@ def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None
 def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,
                blinds: Sequence[int] = (), now: Callable[[], datetime] = utcnow,
                forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
-    """Start the next hand under the poll lock (so a cron poll never sends beside it)."""
+    """Start the next hand under the run lock (so a cron poll, on this host or another one
+    sharing a PostgreSQL ledger, never sends beside it)."""
     state.mkdir(parents=True, exist_ok=True)
     try:
-        with FileLock(str(lock_path(state)), timeout=HAND_START_LOCK_WAIT):
+        with run_lock(engine, state, HAND_START_LOCK_WAIT):
             return _start_hand(engine, state, table_name, ante, thread, blinds, now, forum_factory)
-    except Timeout as exc:
-        raise ServiceError("busy", f"a poll has held the lock for {HAND_START_LOCK_WAIT} seconds: "
-                           "try again") from exc
+    except Busy as exc:
+        raise ServiceError("busy", f"a poll has held the lock of {exc.where} for "
+                           f"{HAND_START_LOCK_WAIT} seconds: try again") from exc
 
 
 def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None,
