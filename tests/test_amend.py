@@ -201,3 +201,11 @@ def test_a_hand_recorded_under_a_ruleset_no_amendment_applied_is_refused(tmp_pat
     report = t.poll()
     assert not report.ok
     assert "hand 2 is recorded under ruleset blognomic-2008-p42" in report.tables[0].error
+
+
+def test_table_list_names_the_ruleset_in_force(tmp_path):
+    p42 = proposal_42(tmp_path / "p42")
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    assert cli(t, "table", "list").stdout.split("\t")[1] == "blognomic-2008"
+    amend_table(t.engine, t.state, "T", str(p42))
+    assert cli(t, "table", "list").stdout.split("\t")[:2] == ["T", "blognomic-2008-p42"]

@@ -162,6 +162,8 @@ def test_a_table_from_before_pinning_whose_file_changed_is_refused_with_what_to_
     assert pinned_rows(t) == []  # nothing stored: the run was refused whole
     assert [v.author for v in t.verdicts()] == []  # alice's dice were not adjudicated
     st = ["--state", str(t.state)]
+    listed = runner.invoke(app, ["table", "list", *st])
+    assert listed.exit_code == 0 and listed.stdout.split("\t")[1] == f"{d} (not pinned)"
     wrong = runner.invoke(app, ["table", "pin", "--table", "T", "--ruleset", str(d), *st])
     assert wrong.exit_code == 1 and "not " in wrong.output and "table amend" in wrong.output
     assert len(wrong.output.strip().splitlines()) == 1

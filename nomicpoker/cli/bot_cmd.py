@@ -146,8 +146,16 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
         rows = list_tables(engine)
         if not rows:
             typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
-        for t in rows:
-            typer.echo(f"{t.name}\t{t.ruleset}\t{t.forum_kind}\t{', '.join(json.loads(t.players))}")
+        from nomicpoker.core.errors import CodedError
+        from nomicpoker.shell import pinned
+
+        with Session(engine) as s:
+            for t in rows:
+                try:  # the ruleset the next hand is played under (amendments included)
+                    rules = pinned.current_ruleset(s, t).name
+                except CodedError:  # a table from before pinning whose file changed: table show says why
+                    rules = f"{t.ruleset} (not pinned)"
+                typer.echo(f"{t.name}\t{rules}\t{t.forum_kind}\t{', '.join(json.loads(t.players))}")
 
 
 @table_app.command("show")
