@@ -33,6 +33,9 @@ class Table:
     deadline_hours: int | None = None
     ruleset: str = "blognomic-2008"
     seed: str = "test"
+    #: play over days (core/table_settings.py); reminders off unless a test asks for them, so
+    #: the deadline tests see only the comments they are about
+    settings: dict = field(default_factory=lambda: {"reminders": 0})
     state: Path = field(init=False)
     hands: dict[int, HandSecrets] = field(default_factory=dict)
 
@@ -41,7 +44,7 @@ class Table:
         self.engine = open_engine(f"sqlite:///{self.state / 'ledger.db'}")
         service.create_table(self.engine, self.state, self.name, list(self.players), self.stack,
                              ruleset=self.ruleset, issue_decks=self.issue_decks,
-                             deadline_hours=self.deadline_hours)
+                             deadline_hours=self.deadline_hours, settings=self.settings)
         self.forum = LocalForum(forum_db_path(self.state))
         self.seen = 0
         self.thread = ""

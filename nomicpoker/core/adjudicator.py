@@ -34,7 +34,10 @@ from nomicpoker.core import engine, grammar, hand_log, markup
 from nomicpoker.core import notices as say
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from nomicpoker.core.draws import DrawPhase, draw_clock, due_time, waiting_for_draws
+from nomicpoker.core.days_state import REMINDER, DaysState
+from nomicpoker.core.dealer_controls import CONTROL_KINDS, Controls
+from nomicpoker.core.draws import DrawPhase, draw_clock, waiting_for_draws
+from nomicpoker.core.over_days import Days, alarms
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
 from nomicpoker.core.fold_types import (
@@ -53,11 +56,14 @@ class _Folder:
         self.c = config
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.draw_phase = DrawPhase(self)
+        self.days = Days(self)
+        self.controls = Controls(self)
         if state is not None:
             self.st = state
             return
         self.st = TableState(money={p: config.money for p in config.players},
-                             gndt={p: (0, "o", 0) for p in config.players})
+                             gndt={p: (0, "o", 0) for p in config.players},
+                             days=DaysState(settings=config.settings))
         self._diff(None, "table created")
 
     @property
@@ -101,6 +107,8 @@ class _Folder:
                   message=message, citation=citation, canonical=canonical)
         if rev.revision == 1:  # what an edit's note recalls (see _edit)
             self.st.first_verdict.setdefault((rev.thread, rev.forum_id), (status, canonical, code))
+        if status == "accepted":
+            self.days.acted(rev.author, hand)
 
     def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
                 cite_as: str | None = None, hint: str | None = None) -> None:
@@ -109,6 +117,8 @@ class _Folder:
         the code's usual advice does not fit it either."""
         rules = self.st.hands[hand].hand.ruleset if hand in self.st.hands else self.rules
         citation = rules.cite(cite_as or code) or rules.cite(code)
+        if self.days.flood_gate(rev, hand, code, message, citation):
+            return  # past the flood threshold: one notice, then silence
         self._verdict(rev, hand, "rejected", code, message, citation)
         self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
                                                    message, citation, key, hint),
@@ -162,12 +172,16 @@ class _Folder:
         h.bets = {s.name: s.total_bet for s in h.hand.seats}
 
     def _view(self, h: HandState):
-        return say.view(self.c, self.st.money, h.start.button)
+        marks, notes = self.st.days.markers()
+        return say.view(self.c, self.st.money, h.start.button, marks, notes)
 
     def _deadline(self, h: HandState) -> str | None:
-        """When the player to act is due (the last change plus the table's hours); the shell
-        applies it. Pure: the time comes from the archive, not the clock."""
-        return due_time(h.since, self.c.deadline_hours)
+        """When the player to act is due (the last change plus the table's office hours, in
+        UTC and the table's zone); the shell applies it. Pure: the time comes from the
+        archive, not the clock."""
+        need = engine.need(h.hand)
+        player = need.players[0] if need.players else ""
+        return self.st.days.due_text(player, h.since)
 
     # -- hand start -------------------------------------------------------------------------
 
@@ -180,6 +194,7 @@ class _Folder:
         rules, announce = self._rules_for(hs)
         for name, money in hs.seats:
             self.st.money[name] = money
+        self.days.begin_hand()
         hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
                                  ante=hs.ante, blinds=hs.blinds)
         h = HandState(start=hs, hand=hand, since=hs.started_at)
@@ -202,9 +217,10 @@ class _Folder:
             self._deal_shared(h, seated)
         self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})"
                    + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
-        draw_due = due_time(hs.started_at, self.c.deadline_hours) if h.phase == "draw" else None
+        days = self.st.days
+        draw_due = days.due_text("", hs.started_at) if h.phase == "draw" else None
         self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
-                                                         draw_due, self.c.deadline_hours, announce),
+                                                         draw_due, days.settings.deadline_hours, announce),
                    hs.thread)
         for p in seated:
             if p in h.decks:
@@ -215,6 +231,8 @@ class _Folder:
                               say.hole_message(p, hs.number, h.holes[p]))
         if h.phase == "betting":
             self._advance(h, f"hand {hs.number} start", hs.thread)
+        else:
+            self.days.act_for_away()  # Hole Card Draws nobody on vacation will make
 
     def _rules_for(self, hs: HandStart) -> tuple[Ruleset, list[str]]:
         """The ruleset hand ``hs`` is played under, and the announcement of the amendments
@@ -266,11 +284,15 @@ class _Folder:
         if rev.revision > 1:
             self._edit(rev, h)
             return
+        if self.days.hold(rev):
+            return  # the table is frozen: adjudicated when it runs again
         if rev.deleted:
             self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
         parsed = grammar.parse_comment(rev.body, rev.body_format)
         chat = isinstance(parsed, grammar.NoAction)
+        if self.days.commands(rev, h, number, chat):
+            return
         self.st.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
         if chat:
             self._verdict(rev, number, "chat")
@@ -417,6 +439,10 @@ class _Folder:
             self._turn_timeout(ev)
         elif ev.kind == AMEND:
             self._amend(ev)
+        elif ev.kind == REMINDER:
+            self.days.reminder(ev)
+        elif ev.kind in CONTROL_KINDS:
+            self.controls.event(ev)
         else:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
@@ -433,7 +459,8 @@ class _Folder:
         h.hand = res
         h.since = ev.at
         cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
-        self._post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k), h.start.thread)
+        note = self.days.timed_out(ev.player)
+        self._post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k, note), h.start.thread)
         self._advance(h, cause, h.start.thread)
 
     # -- after every accepted step ----------------------------------------------------------
@@ -466,6 +493,8 @@ class _Folder:
         if need.kind == "action":
             self._diff(number, cause)
             h.phase = "betting"
+            if self.days.away_to_act(h):
+                return
             legal = engine.legal_actions(h.hand)
             self._post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k),
                        thread)
@@ -476,6 +505,7 @@ class _Folder:
             if first:
                 self._post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
                                                                   opening), thread)
+            self.days.away_reveals(h)
         elif need.kind == "complete":
             self._complete(h, cause, thread, opening)
 
@@ -495,6 +525,7 @@ class _Folder:
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
+        self.days.hand_ended(h)
 
 
 def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
@@ -571,7 +602,10 @@ def fold_stream(config: TableConfig, state: TableState | None,
         else:
             waiting = (to_act,) if to_act else ()
         current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
-                              h.start.button, draw_clock(h))
+                              h.start.button, draw_clock(h), alarms(f.st.days, h))
     records = {n: dict(h.record) for n, h in f.st.hands.items()}
+    days = f.st.days
     return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt),
-                      current=current, records=records, state=f.st)
+                      current=current, records=records, state=f.st,
+                      frozen=days.frozen, sitting_out=tuple(sorted(days.sitting_out)),
+                      settings=days.settings)

@@ -81,6 +81,8 @@ class DrawHost(Protocol):
     a dealer comment, give a verdict or a rejection, log GNDT changes and move a hand on."""
 
     c: TableConfig
+    st: Any  # the fold's TableState (its ``days`` give the deadline in force)
+    days: Any  # the play-over-days room (timeouts make a player AWOL)
     rules: Ruleset
 
     @property
@@ -169,7 +171,7 @@ class DrawPhase:
             self.host._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
         else:
             h.redraws[p] = rev.created  # the rule makes them draw again: their hours start again
-            due = due_time(rev.created, self.host.c.deadline_hours)
+            due = self.host.st.days.due_text(p, rev.created)
             self.host._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
                           self.host.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
         self.host._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
@@ -244,9 +246,10 @@ class DrawPhase:
         waiting = waiting_for_draws(h)
         left = [s.name for s in h.hand.seats if not s.folded]
         cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
+        note = self.host.days.timed_out(ev.player)  # AWOL, or sitting out after too many
         self.host._post(number, lambda k: say.draw_timed_out(
-            ev.player, number, since, self.host.c.deadline_hours, ev.at, put_in, pot, waiting, left,
-            self.host.rules.cite("deck"), k), h.start.thread)
+            ev.player, number, since, self.host.st.days.settings.deadline_hours, ev.at, put_in, pot, waiting, left,
+            self.host.rules.cite("deck"), k, note), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"
             self.host._advance(h, cause, h.start.thread)

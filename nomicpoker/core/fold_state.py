@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from nomicpoker.core.days_state import DaysState
 from nomicpoker.core.fold_types import DealerEvent, HandStart
 
 #: derived row kinds, in the order the shell stores them
@@ -69,3 +70,5 @@ class TableState:
     #: rule amendments (``AMEND`` dealer events) recorded since the latest hand started: the
     #: next hand is played under the last one's ruleset and its first comment announces them
     amendments: list[DealerEvent] = field(default_factory=list)
+    #: play over days: settings in force, vacations, timeouts, a freeze, floods, reminders
+    days: DaysState = field(default_factory=DaysState)

@@ -18,6 +18,7 @@ from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.dealing import HandSecrets
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.lookalike import account_skeleton
+from nomicpoker.core.table_settings import TableSettings
 
 
 class FoldError(CodedError):
@@ -37,6 +38,11 @@ class TableConfig:
     issue_decks: bool = True
     forum_roller: bool = False  # the forum rolls dice itself (BlogNomic)
     deadline_hours: int | None = None
+    #: play over days: the settings at creation (changes are dealer events), whether the
+    #: forum has private messages, and how it mentions a user (``u/{name}``)
+    settings: TableSettings = field(default_factory=TableSettings)
+    private: bool = False
+    mention: str = "{name}"
 
     def is_dealer(self, author: str) -> bool:
         """Whether ``author`` is the Dealer's account. Case-insensitive, as Reddit and
@@ -127,7 +133,26 @@ class DealerEvent:
     player: str
     at: str
     ruleset_hash: str = ""  # AMEND: the content hash of the ruleset that applies next
-    note: str = ""  # AMEND: the Dealer's note (which proposal enacted it)
+    #: the Dealer's note: which proposal enacted an AMEND, the reason for a control
+    note: str = ""
+    #: what the event carries (a reminder's number, the settings changed)
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """A moment the shell must act at (play over days, :mod:`nomicpoker.core.days_state`):
+    send reminder ``n`` or apply a deadline; ``kind`` is the dealer event to record
+    (``reminder``, ``timeout`` or ``draw_timeout``)."""
+
+    at: str
+    kind: str
+    hand: int
+    player: str
+    n: int = 0
+
+    def data(self) -> dict[str, Any]:
+        return {"n": self.n} if self.kind == "reminder" else {}
 
 
 @dataclass(frozen=True)
@@ -144,6 +169,8 @@ class CurrentHand:
     #: draw phase: ``(player, since)`` for each player the Hole Card Draw deadline may fold out
     #: now, with the time their hours began (see :func:`nomicpoker.core.draws.draw_clock`)
     draw_clock: tuple[tuple[str, str], ...] = ()
+    #: the reminders and deadlines still to come in the current wait (none while frozen)
+    alarms: tuple[Alarm, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,3 +185,8 @@ class FoldResult:
     #: the fold's state after its last input (a ``nomicpoker.core.fold_state.TableState``),
     #: from which a later fold may resume
     state: Any = field(default=None, compare=False, repr=False)
+    #: play over days: the freeze ("", "protest", "pause"), who sits out the next hand, and
+    #: the settings in force (the alarms are in ``current``)
+    frozen: str = ""
+    sitting_out: tuple[str, ...] = ()
+    settings: Any = None

@@ -20,9 +20,10 @@ from nomicpoker.core.ruleset_diff import summary
 from nomicpoker.core.gndt import GndtRow, md_escape
 
 
-def view(config: TableConfig, money: Mapping[str, int], button: str | None) -> render.TableView:
+def view(config: TableConfig, money: Mapping[str, int], button: str | None,
+         marks: Mapping[str, str] | None = None, notes: Mapping[str, str] | None = None) -> render.TableView:
     return render.TableView(name=config.name, players=tuple(config.players), money=dict(money),
-                            button=button)
+                            button=button, marks=dict(marks or {}), notes=dict(notes or {}))
 
 
 def gndt_rows(players: Sequence[str], snap: Mapping[str, tuple[int, str, int]]) -> tuple[GndtRow, ...]:
@@ -106,7 +107,8 @@ def dice_rolled(player: str, ref: str, sides: Sequence[int], results: Sequence[i
 
 
 def draw_timed_out(player: str, number: int, since: str, hours: int | None, at: str, put_in: int,
-                   pot: int, waiting: Sequence[str], left: Sequence[str], citation: str, key: str) -> str:
+                   pot: int, waiting: Sequence[str], left: Sequence[str], citation: str, key: str,
+                   note: str = "") -> str:
     """A player folded out by the Hole Card Draw deadline: who, since when the hours ran, that
     their chips stay in the pot, the sentence that obliges every seated player to draw, and
     what happens next (more draws awaited, round 1 opens, or the one player left wins)."""
@@ -122,6 +124,8 @@ def draw_timed_out(player: str, number: int, since: str, hours: int | None, at: 
         parts.append("Still to state a Hole Card Draw: " + ", ".join(md_escape(w) for w in waiting) + ".")
     else:
         parts.append("Every player left in the hand has drawn: round 1 opens.")
+    if note:
+        parts.append(note)
     return "\n\n".join(parts) + f"\n\n{render.reference_tag(key)}\n"
 
 
@@ -162,10 +166,12 @@ def last_action(hand) -> str:
     return render.last_action(hand)
 
 
-def timed_out(player: str, at: str, phase: str, key: str) -> str:
+def timed_out(player: str, at: str, phase: str, key: str, note: str = "") -> str:
+    """A passed turn deadline; ``note`` says whether the player is now AWOL or sits out."""
     what = "mucks (no reveal in time)" if phase == "reveal" else "checks if that is legal, otherwise folds"
+    tail = f"\n\n{note}" if note else ""
     return (f"{md_escape(player)}'s deadline passed at {md_escape(at)}: the dealer acts for them and "
-            f"{what}, as the table's deadline says.\n\n{render.reference_tag(key)}\n")
+            f"{what}, as the table's deadline says.{tail}\n\n{render.reference_tag(key)}\n")
 
 
 def payout(table: render.TableView, hand, secrets: Mapping[str, str],

@@ -37,6 +37,10 @@ class TableView:
     players: tuple[str, ...]
     money: Mapping[str, int] = field(default_factory=dict)
     button: str | None = None
+    #: play over days: a name marker (``V``: on vacation) and a status note (the first six
+    #: characters of the until-string, ``AWOL``, ``away``) per player
+    marks: Mapping[str, str] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
 
 
 def board_text(board: Sequence[Card]) -> str:
@@ -162,7 +166,8 @@ def status_table(table: TableView, hand: Hand) -> str:
     """The WRGPT-style status table in a fenced code block, with the board and the pot.
 
     Rows are every table player in GNDT order (``#`` is the GNDT position). Name carries
-    ``D`` for the button and ``>`` for the player to act. Bankroll is Money behind, Action the
+    ``D`` for the button (else ``V`` for a player on vacation) and ``>`` for the player to act;
+    a player's note (until-string, ``AWOL``, ``away``) takes the Status cell unless all-in. Bankroll is Money behind, Action the
     chips put in this hand, Status ``folded`` / ``all-in`` / ``out`` (not seated this hand) or
     blank. Pot# and Pot size are filled only when side pots exist (the ruleset builds them and
     somebody still in is all-in), as WRGPT does: the smallest pot each player is in and its size.
@@ -187,12 +192,16 @@ def status_table(table: TableView, hand: Hand) -> str:
     rows: list[tuple[str, ...]] = []
     for i, p in enumerate(names, start=1):
         seat = seat_of(hand, p)
-        mark = ("D" if p == button else " ") + (">" if p == actor else " ")
+        mark = ("D" if p == button else table.marks.get(p, " ")[:1] or " ") + (">" if p == actor else " ")
         shown = _clip(_cell(p), NAME_LIMIT)
+        note = _cell(table.notes.get(p, ""))[:6]
         if seat is None:
-            rows.append((str(i), f"{mark} {shown}", str(table.money.get(p, 0)), "", "out", "", ""))
+            money = table.money.get(p, 0)  # out of Money is "out" whatever else is true
+            rows.append((str(i), f"{mark} {shown}", str(money), "", (note if money else "") or "out", "", ""))
             continue
         status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
+        if note and not seat.all_in:
+            status = note  # WRGPT shows the until-string where the status would be
         pot_no, pot_size = smallest.get(p, (None, None)) if not seat.folded else (None, None)
         rows.append((
             str(i), f"{mark} {shown}", str(seat.money), str(seat.total_bet), status,

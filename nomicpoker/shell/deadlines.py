@@ -2,14 +2,16 @@
 
 The fold never reads the clock (:mod:`nomicpoker.core.adjudicator`): when the poll finds that
 a deadline has passed, it records a dealer event with the time (``np_dealer_event``) and the
-fold, replayed, decides what it means. The deadlines, all counted in the table's
-``--deadline-hours`` from the time the fold reports (:class:`~nomicpoker.core.fold_types.CurrentHand`):
+fold, replayed, decides what it means. The fold reports the moments (``FoldResult.alarms``:
+office hours, the player's own start of day, the cap, the reminders before each deadline);
+this room compares them with the clock:
 
 - the **turn deadline** (``timeout``): the player to act in a betting round, or a player
   still to reveal at showdown, from the hand's last change;
 - the **Hole Card Draw deadline** (``draw_timeout``): each player with no valid draw while
   somebody else has one, from the hand start or their last identical-dice draw
-  (:func:`nomicpoker.core.draws.draw_clock`).
+  (:func:`nomicpoker.core.draws.draw_clock`);
+- the **reminders** (``reminder``) before each, naming the player the forum's way.
 
 WHY events and not a clock inside the fold: a replay (``audit``) a month later must reach the
 same verdicts; the recorded time is an input like a comment.
@@ -17,14 +19,15 @@ same verdicts; the recorded time is an input like a comment.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Callable
 
 from sqlmodel import Session
 
-from nomicpoker.core.fold_types import DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand
+from nomicpoker.core.days_state import REMINDER
+from nomicpoker.core.fold_types import Alarm, CurrentHand
 from nomicpoker.shell import ledger
-from nomicpoker.shell.store import DealerEventRow, TableRow
+from nomicpoker.shell.store import DealerEventRow, TableRow, dumps
 
 Clock = Callable[[], datetime]
 
@@ -44,43 +47,35 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
-def _record(session: Session, table: TableRow, cur: CurrentHand, kind: str, players: list[str],
-            now: datetime) -> None:
-    after = ledger.max_archive_id(session, table.name)
-    for player in players:
-        session.add(DealerEventRow(table_name=table.name, hand=cur.number, after=after,
-                                   kind=kind, player=player, at=iso(now)))
-    session.flush()
-
-
-def draw_deadlines_due(table: TableRow, cur: CurrentHand, now: datetime) -> list[str]:
-    """The players whose Hole Card Draw deadline has passed at ``now``."""
-    hours = timedelta(hours=table.deadline_hours or 0)
-    return [p for p, since in cur.draw_clock if now >= datetime.fromisoformat(since) + hours]
-
-
-def turn_deadline_due(table: TableRow, cur: CurrentHand, now: datetime) -> str | None:
-    """The player whose turn (or reveal) deadline has passed at ``now``, if any."""
-    if cur.phase not in ("betting", "reveal") or not cur.waiting:
-        return None
-    if now < datetime.fromisoformat(cur.since) + timedelta(hours=table.deadline_hours or 0):
-        return None
-    return cur.waiting[0]
+def due_alarms(cur: CurrentHand | None, now: datetime) -> list[Alarm]:
+    """The fold's alarms (:mod:`nomicpoker.core.days_state`) that have passed at ``now``. When
+    a deadline has passed, its earlier reminders are moot: only the deadlines are returned.
+    Of several reminders passed for one player, only the last (the others are moot too)."""
+    passed = [a for a in (cur.alarms if cur is not None else ()) if datetime.fromisoformat(a.at) <= now]
+    deadlines = [a for a in passed if a.kind != REMINDER]
+    if deadlines:
+        return deadlines
+    last: dict[str, Alarm] = {}
+    for a in passed:
+        if a.player not in last or a.n > last[a.player].n:
+            last[a.player] = a
+    return list(last.values())
 
 
 def record_due(session: Session, table: TableRow, cur: CurrentHand | None, now: datetime) -> bool:
-    """Record a dealer event for each deadline of the table's current hand (``cur``, as the
-    fold left it) that has passed at ``now`` (a ``draw_timeout`` per player in the draw phase,
-    else one ``timeout`` for the player waited on); True when one was recorded (the caller
-    folds again)."""
-    if not table.deadline_hours or cur is None:
+    """Record a dealer event for each alarm of the table's current hand (``cur.alarms``, as the
+    fold left it) that has passed at ``now``: reminders (``reminder``, with their number), a
+    ``timeout`` for a player waited on in a betting round or at the showdown, a
+    ``draw_timeout`` per player in the draw phase. The fold computed the moments (office
+    hours, the player's own start of day, the cap) and left out what is already recorded, so
+    a repeated or crashed run never records one twice; nothing runs while the table is
+    frozen. True when one was recorded (the caller folds again)."""
+    due = due_alarms(cur, now)
+    if not due:
         return False
-    if cur.phase == "draw":
-        due = draw_deadlines_due(table, cur, now)
-        _record(session, table, cur, DRAW_TIMEOUT, due, now)
-        return bool(due)
-    player = turn_deadline_due(table, cur, now)
-    if player is None:
-        return False
-    _record(session, table, cur, TURN_TIMEOUT, [player], now)
+    after = ledger.max_archive_id(session, table.name)
+    for alarm in due:
+        session.add(DealerEventRow(table_name=table.name, hand=alarm.hand, after=after, kind=alarm.kind,
+                                   player=alarm.player, at=iso(now), data=dumps(alarm.data())))
+    session.flush()
     return True

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from nomicpoker.shell import pinned, secrets_store
 from nomicpoker.core.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
 from nomicpoker.core.gndt import GndtRow
+from nomicpoker.core.table_settings import TableSettings, settings_from
 from nomicpoker.shell.store import (
     ActionRow, BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
     OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
@@ -47,14 +48,27 @@ def get_table(session: Session, name: str) -> TableRow:
     return row
 
 
-def table_config(session: Session, row: TableRow, forum_roller: bool = False) -> TableConfig:
+def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings:
+    """The settings a table was created with: its stored settings, its ``deadline_hours``
+    column (tables created before settings existed), else the ruleset's default deadline."""
+    values = dict(loads(row.settings or "{}") or {})
+    if row.deadline_hours is not None:
+        values.setdefault("deadline_hours", row.deadline_hours)
+    return settings_from(values, ruleset_deadline)
+
+
+def table_config(session: Session, row: TableRow, forum_roller: bool = False, private: bool = False,
+                 mention: str = "{name}") -> TableConfig:
     """The fold's configuration of a table, with the ruleset it was created under as pinned
-    in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.pinned`)."""
+    in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.pinned`), and its
+    settings for play over days."""
     ruleset = pinned.ruleset(session, row, row.ruleset_hash)
+    settings = table_settings(row, ruleset.deadline_hours)
     return TableConfig(
         name=row.name, players=tuple(loads(row.players)), money=row.money, dealer=row.dealer,
         ruleset=ruleset, ruleset_name=row.ruleset, issue_decks=row.issue_decks,
-        forum_roller=forum_roller, deadline_hours=row.deadline_hours,
+        forum_roller=forum_roller, deadline_hours=settings.deadline_hours, settings=settings,
+        private=private, mention=mention,
     )
 
 
@@ -129,7 +143,8 @@ def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[t
                                                      DealerEventRow.id > after_id)
                         .order_by(DealerEventRow.id)).all()
     return [(int(r.id), DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
-                                    ruleset_hash=r.ruleset_hash, note=r.note)) for r in rows]
+                                    ruleset_hash=r.ruleset_hash, note=r.note or "",
+                                    data=loads(r.data or "{}") or {})) for r in rows]
 
 
 def max_archive_id(session: Session, table: str) -> int:

@@ -40,7 +40,8 @@ def table_config_for(session: Session, table: TableRow) -> TableConfig:
     from nomicpoker.adapters.registry import declared_abilities
 
     abilities = declared_abilities(table.forum_kind, loads(table.forum_config) or {})
-    return ledger.table_config(session, table, forum_roller=abilities.dice != "bot")
+    return ledger.table_config(session, table, forum_roller=abilities.dice != "bot",
+                               private=abilities.private_send, mention=abilities.mention)
 
 
 def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None) -> FoldResult:

@@ -41,6 +41,7 @@ from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_types import looks_alike, same_account
+from nomicpoker.core.table_settings import settings_from
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
@@ -69,7 +70,8 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                  ruleset: str = "blognomic-2008", forum: str = "local", forum_config: dict | None = None,
                  dealer: str = "Dealer", issue_decks: bool | None = None, deadline_hours: int | None = None,
                  button: str | None = None, now: Callable[[], datetime] = utcnow,
-                 forum_factory: ForumFactory = default_forum_factory) -> TableRow:
+                 forum_factory: ForumFactory = default_forum_factory,
+                 settings: dict | None = None) -> TableRow:
     """Validate and store a new table. Every mistake the Dealer can make on the command line
     (a bad name, one player, a button not at the table, an unknown ruleset, a bad forum config
     key) is a coded error (:class:`ServiceError`, ``RulesetError``, ``ForumError``) raised
@@ -93,6 +95,10 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         raise ServiceError("bad_money", f"--money must be a positive whole number, not {money}")
     if deadline_hours is not None and deadline_hours <= 0:
         raise ServiceError("bad_deadline", "--deadline-hours must be positive")
+    values = dict(settings or {})
+    if deadline_hours is not None:
+        values["deadline_hours"] = deadline_hours
+    settings_from(values)  # SettingsError / CalendarError name a bad value before anything is written
     button = button or players[-1]
     if button not in players:
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
@@ -133,6 +139,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         row = TableRow(name=name, ruleset=ruleset, ruleset_hash=rs.content_hash, forum_kind=forum,
                        forum_config=dumps(config), dealer=dealer, players=dumps(players), money=money,
                        button=button, issue_decks=issue_decks, deadline_hours=deadline_hours,
+                       settings=dumps(values),
                        created=row_time)
         s.add(row)
         pinned.pin(s, name, files, row_time)  # the table keeps these rules whatever the file does

@@ -70,6 +70,9 @@ class TableRow(SQLModel, table=True):
     button: str  # the button of the first hand
     issue_decks: bool = True
     deadline_hours: Optional[int] = None
+    #: JSON: the table's settings for play over days at creation (core/table_settings.py);
+    #: later changes are ``settings`` dealer events
+    settings: str = "{}"
     active: bool = True
     created: str
 
@@ -145,11 +148,12 @@ class DealerEventRow(SQLModel, table=True):
     table_name: str = Field(index=True)
     hand: int
     after: int  # archive position it happened after
-    kind: str  # "timeout" (betting, reveal) | "draw_timeout" (no Hole Card Draw in time) | "amend"
+    kind: str  # timeout | draw_timeout | amend | reminder | settings | pause | resume | void | fold | seat | unseat
     player: str
     at: str
     ruleset_hash: str = ""  # amend: the pinned ruleset that applies from the next hand
-    note: str = ""  # amend: the Dealer's note (which proposal)
+    note: str = ""  # amend: the Dealer's note (which proposal); a control: the Dealer's reason
+    data: str = "{}"  # JSON: a reminder's number, the settings changed
 
 
 # --------------------------------------------------------------------------- derived
