@@ -26,11 +26,10 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
-from nomicpoker.core import engine, grammar, hand_log, markup
+from nomicpoker.core import engine, grammar, hand_log
 from nomicpoker.core import notices as say
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
@@ -38,6 +37,7 @@ from nomicpoker.core.days_state import REMINDER, DaysState
 from nomicpoker.core.dealer_controls import CONTROL_KINDS, Controls
 from nomicpoker.core.draws import DrawPhase, draw_clock, waiting_for_draws
 from nomicpoker.core.over_days import Days, alarms
+from nomicpoker.core.named_player import other_player_named
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
 from nomicpoker.core.fold_types import (
@@ -176,12 +176,9 @@ class _Folder:
         return say.view(self.c, self.st.money, h.start.button, marks, notes)
 
     def _deadline(self, h: HandState) -> str | None:
-        """When the player to act is due (the last change plus the table's office hours, in
-        UTC and the table's zone); the shell applies it. Pure: the time comes from the
-        archive, not the clock."""
+        """When the player to act is due, in UTC and the table's zone (pure: from the archive)."""
         need = engine.need(h.hand)
-        player = need.players[0] if need.players else ""
-        return self.st.days.due_text(player, h.since)
+        return self.st.days.due_text(need.players[0] if need.players else "", h.since)
 
     # -- hand start -------------------------------------------------------------------------
 
@@ -320,7 +317,7 @@ class _Folder:
             self._reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
                          f"{number} (seated: {', '.join(seated)}){why}")
             return
-        named = getattr(intent, "player", None) or _other_player_named(rev, intent, seated)
+        named = getattr(intent, "player", None) or other_player_named(rev, intent, seated)
         if named and named != rev.author:
             # The rule has each player post their own comment: the draw, the reveal, the bet.
             cite_as = {"dice": "deck", "draw": "draw_mismatch", "reveal": "reveal_not_allowed"}.get(
@@ -528,23 +525,6 @@ class _Folder:
         self.days.hand_ended(h)
 
 
-def _other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
-    """Another seated player's name on the action's own line (``bob: HAND1 ROUND1 folds``
-    posted by alice). The grammar reads the action and ignores names; acting for someone else
-    must not pass as the author's own action. The author's own name is fine (the rule's
-    example statement starts with it)."""
-    text = markup.visible_text(rev.body, rev.body_format)
-    core = (intent.text or "").strip()
-    for line in text.splitlines():
-        if core and core.split()[0] in line:
-            rest = line.replace(core, " ")
-            words = {w.casefold() for w in re.findall(r"[^\s:;,.!?()*_\[\]<>\"']+", rest)}
-            for p in seated:
-                if p != rev.author and p.casefold() in words:
-                    return p
-    return None
-
-
 #: the order of the fold's inputs: (archive position, 1 for a comment revision / 2 for a hand
 #: start or a dealer event, hand number, 0 for a hand start / 1 for an event, event ordinal)
 StreamKey = tuple[int, int, int, int, int]
@@ -604,8 +584,7 @@ def fold_stream(config: TableConfig, state: TableState | None,
         current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
                               h.start.button, draw_clock(h), alarms(f.st.days, h))
     records = {n: dict(h.record) for n, h in f.st.hands.items()}
-    days = f.st.days
-    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt),
-                      current=current, records=records, state=f.st,
-                      frozen=days.frozen, sitting_out=tuple(sorted(days.sitting_out)),
-                      settings=days.settings)
+    d = f.st.days
+    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt), current=current,
+                      records=records, state=f.st, frozen=d.frozen, sitting_out=tuple(sorted(d.sitting_out)),
+                      settings=d.settings)

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 from nomicpoker.core import actions, engine
 from nomicpoker.core.dealing import deal_order, issue_deck, shared_holes
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.days_state import DaysState
 from nomicpoker.core.fold_state import HandState, TableState
 from nomicpoker.core.fold_types import DealerEvent, HandStart, Revision, TableConfig
 from nomicpoker.core.ruleset import Ruleset
@@ -135,6 +136,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
         "first_kind": [[t, c, k] for (t, c), k in state.first_kind.items() if t not in seal],
         "first_verdict": [[t, c, *v] for (t, c), v in state.first_verdict.items() if t not in seal],
         "amendments": [asdict(e) for e in state.amendments],
+        "days": state.days.to_data(),
         "sealed": sorted(seal), "hands": hands,
     }
 
@@ -161,6 +163,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
             first_kind={(t, c): k for t, c, k in data["first_kind"]},
             first_verdict={(t, c): (s, canon, code) for t, c, s, canon, code in data["first_verdict"]},
             amendments=[DealerEvent(**e) for e in data["amendments"]],
+            days=DaysState.from_data(data["days"]),
         )
         for d in data["hands"]:
             n = d["number"]

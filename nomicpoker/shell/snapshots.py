@@ -36,7 +36,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.core import snapshot
 from nomicpoker.core.fold_state import TableState
-from nomicpoker.core.fold_types import CurrentHand, TableConfig
+from nomicpoker.core.fold_types import Alarm, CurrentHand, TableConfig
 from nomicpoker.shell.ledger import MODELS
 from nomicpoker.shell.store import SnapshotRow, dumps
 
@@ -148,6 +148,7 @@ def _current_in(text_: str) -> CurrentHand | None:
         return None
     d["waiting"] = tuple(d["waiting"])
     d["draw_clock"] = tuple(tuple(x) for x in d["draw_clock"])
+    d["alarms"] = tuple(Alarm(**a) for a in d.get("alarms", ()))
     return CurrentHand(**d)
 
 

@@ -310,7 +310,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without

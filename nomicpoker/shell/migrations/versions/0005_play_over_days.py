@@ -7,15 +7,15 @@ Existing rows get the defaults, ``{}`` settings (the table's ``deadline_hours`` 
 counts) and ``{}`` data, which is exactly what they meant before, so an upgraded ledger
 replays and audits as it did.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
