@@ -17,7 +17,7 @@ from nomicpoker.shell.audit import audit
 from nomicpoker.shell.service import ServiceError
 from nomicpoker.shell.store import DealerEventRow, RulesetRow
 
-from _amend_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
+from _ruleset_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
 from _bot_kit import Table
 
 runner = CliRunner()

@@ -17,7 +17,7 @@ from nomicpoker.shell.store import SnapshotRow
 
 from nomicpoker.shell.amendments import amend_table
 
-from _amend_kit import P42_NOTE, proposal_42
+from _ruleset_kit import P42_NOTE, proposal_42
 from _bot_kit import Table
 
 NOW = datetime.now(timezone.utc)

@@ -21,7 +21,7 @@ from nomicpoker.shell import ledger
 from nomicpoker.shell.audit import audit
 from nomicpoker.shell.store import RulesetRow
 
-from _amend_kit import RULES_DIR, copy_ruleset, recipe_hash, replace
+from _ruleset_kit import RULES_DIR, copy_ruleset, recipe_hash, replace
 from _bot_kit import Table
 
 REPO = Path(__file__).resolve().parent.parent

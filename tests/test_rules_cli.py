@@ -3,7 +3,6 @@ bad input, without tracebacks."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -14,14 +13,10 @@ from typer.testing import CliRunner
 
 from nomicpoker.cli import app
 
+from _ruleset_kit import recipe_hash
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 runner = CliRunner()
-
-
-def recipe_hash(d: Path) -> str:
-    h = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
-    inner = f"{h((d / 'ruleset.toml').read_bytes())}\n{h((d / 'rule.txt').read_bytes())}\n"
-    return h(inner.encode())
 
 
 @pytest.fixture

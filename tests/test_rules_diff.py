@@ -12,7 +12,7 @@ from nomicpoker.cli import app
 from nomicpoker.core.ruleset_diff import diff_rulesets
 from nomicpoker.shell.rulesets import load_ruleset, load_ruleset_file
 
-from _amend_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
+from _ruleset_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
 
 runner = CliRunner()
 

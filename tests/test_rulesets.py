@@ -4,7 +4,6 @@ amended copy gets every error at once, each naming the file, the key and what is
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import typing
 from pathlib import Path
@@ -20,6 +19,8 @@ from nomicpoker.shell.rulesets import (
     load_ruleset_file,
 )
 
+from _ruleset_kit import recipe_hash, replace as edit
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 SEEDS = Path("/work/shared/seeds")
 BUNDLED = ("blognomic-2008", "roberts-nlhe")
@@ -34,16 +35,6 @@ def plain_text(path: Path) -> str:
     return " ".join(" ".join(lines).split())
 
 
-def sha(b: bytes) -> str:
-    return hashlib.sha256(b).hexdigest()
-
-
-def expected_hash(d: Path) -> str:
-    """The documented recipe, computed here independently of the loader."""
-    inner = f"{sha((d / 'ruleset.toml').read_bytes())}\n{sha((d / 'rule.txt').read_bytes())}\n"
-    return sha(inner.encode())
-
-
 @pytest.fixture
 def copy(tmp_path: Path):
     """Copy a bundled ruleset to tmp and return its directory (a Dealer's amended copy)."""
@@ -54,13 +45,6 @@ def copy(tmp_path: Path):
         return dest
 
     return _copy
-
-
-def edit(d: Path, old: str, new: str, file: str = "ruleset.toml") -> None:
-    p = d / file
-    s = p.read_text(encoding="utf-8")
-    assert old in s, f"test setup: {old!r} not in {file}"
-    p.write_text(s.replace(old, new, 1), encoding="utf-8")
 
 
 def errors_of(d: Path) -> tuple[RulesetError, ...]:
@@ -243,7 +227,7 @@ def test_cite_of_unknown_code_is_empty():
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_content_hash_follows_the_documented_recipe(name):
-    assert load_ruleset(name).content_hash == expected_hash(RULES_DIR / name)
+    assert load_ruleset(name).content_hash == recipe_hash(RULES_DIR / name)
 
 
 def test_content_hash_is_stable_for_an_unchanged_copy(copy):
@@ -258,7 +242,7 @@ def test_content_hash_changes_when_the_toml_changes(copy):
     before = load_ruleset_file(d).content_hash
     edit(d, 'name = "blognomic-2008"', '# amended\nname = "blognomic-2008"')
     after = load_ruleset_file(d).content_hash
-    assert after != before and after == expected_hash(d)
+    assert after != before and after == recipe_hash(d)
 
 
 def test_content_hash_changes_when_the_rule_text_changes(copy):

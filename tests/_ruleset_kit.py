@@ -1,6 +1,6 @@
-"""Test kit for pinned rulesets and amendments: a Dealer's amended copy of blognomic-2008 as a
-passed proposal would make it, and the content hash computed by the documented recipe (not by
-the loader under test)."""
+"""Test kit for rulesets, pinned rulesets and amendments: copies of a bundled ruleset, in-place
+edits, a Dealer's amended copy of blognomic-2008 as a passed proposal would make it, and the
+content hash computed by the documented recipe (not by the loader under test)."""
 
 from __future__ import annotations
 
