@@ -58,9 +58,19 @@ def _same_text(a: str, b: str) -> bool:
     return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
 
 
+#: Reddit's answers that will not change however often the same message is sent: the parent
+#: comment was deleted, the thread is locked or archived, the recipient refuses private
+#: messages (or is gone). The outbox parks such a message and goes on with the rest.
+PERMANENT_REFUSALS = frozenset({
+    "DELETED_COMMENT", "THREAD_LOCKED", "TOO_OLD", "NOT_WHITELISTED_BY_USER_MESSAGE",
+    "USER_BLOCKED_MESSAGE", "USER_DOESNT_EXIST", "INVALID_USER",
+})
+
+
 def _call(what: str, action: Callable[[], T]) -> T:
     """Run a praw call, translating its exceptions into ForumError codes. Messages name the
-    operation and Reddit's words, never a credential."""
+    operation and Reddit's words, never a credential. A refusal in
+    :data:`PERMANENT_REFUSALS` is ``permanent``: sending it again can never succeed."""
     try:
         return action()
     except RedditAPIException as exc:
@@ -68,7 +78,8 @@ def _call(what: str, action: Callable[[], T]) -> T:
         said = "; ".join(f"{i.error_type}: {i.message}" for i in items)
         if any(i.error_type == "RATELIMIT" for i in items):
             raise ForumError("rate_limited", f"{what}: Reddit says {said}; try again next run", retry=True) from None
-        raise ForumError("comment_refused", f"{what}: Reddit refused: {said}") from None
+        permanent = bool(items) and all(i.error_type in PERMANENT_REFUSALS for i in items)
+        raise ForumError("comment_refused", f"{what}: Reddit refused: {said}", permanent=permanent) from None
     except prawcore.OAuthException as exc:
         raise ForumError("login_failed", f"{what}: Reddit refused the login ({exc.error})") from None
     except prawcore.TooManyRequests:
@@ -215,7 +226,35 @@ class RedditForum:
 
         comments = sorted(_call(f"read thread {sid}", load), key=_order)
         self._seen[sid] = comments
-        return comments
+        return self._drop_duplicates(sid, comments)
+
+    def _drop_duplicates(self, sid: str, comments: list[Any]) -> list[Any]:
+        """Delete younger copies of our own comments that carry the same reference tag.
+
+        Why here as well as right after posting: prawcore retries a POST that timed out, and
+        the first attempt may appear in listings only after the post-posting check has read
+        the thread; the next run's listing is the first to show both. The oldest copy is kept
+        (its id is the one a player may have answered)."""
+        first: dict[str, Any] = {}
+        extra: list[Any] = []
+        for c in comments:
+            if not self._is_dealer(c) or c.body in DELETED_BODIES:
+                continue
+            key = find_tag(c.body)
+            if key is None:
+                continue
+            if key in first:
+                extra.append(c)
+            else:
+                first[key] = c
+        if not extra:
+            return comments
+        for duplicate in extra:
+            _call(f"delete duplicate {duplicate.name}", duplicate.delete)
+        gone = {d.name for d in extra}
+        kept = [c for c in comments if c.name not in gone]
+        self._seen[sid] = kept
+        return kept
 
     def _value(self, c: Any) -> RemoteComment:
         deleted = c.author is None or c.body in DELETED_BODIES
