@@ -498,7 +498,7 @@ def test_cli_forum_check_with_a_config_file_says_what_works(wp, tmp_path, monkey
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
     good = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert good.exit_code == 0, good.output
-    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 6
+    assert len([l for l in good.output.splitlines() if l.startswith("ok")]) == 7  # + the dealer name
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "wrong-pw-123")
     bad = CliRunner().invoke(app, ["forum", "check", "--config", str(cfg), "--state", str(tmp_path)])
     assert bad.exit_code == 1

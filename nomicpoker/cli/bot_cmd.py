@@ -103,6 +103,7 @@ def table_create(
                                                help="Issue Trading Post decks privately (default: yes where the forum has private messages)."),
     deadline_hours: Optional[int] = typer.Option(None, "--deadline-hours", help="Hours to act before the dealer checks or folds."),
     button: Optional[str] = typer.Option(None, "--button", help="The first hand's button (default: the last player)."),
+    thread: Optional[str] = typer.Option(None, "--thread", help="A thread the players have commented on (a sign-up post): warn about seats that match nobody there."),
     state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 ) -> None:
     """Create a table."""
@@ -124,7 +125,21 @@ def table_create(
             words = _decks_word(s, row)
         typer.echo(f"table {row.name}: {', '.join(json.loads(row.players))} with {row.money} each, "
                    f"ruleset {row.ruleset} ({row.ruleset_hash[:12]}, pinned), forum {row.forum_kind}, "
-                   f"{words}")
+                   f"dealer {row.dealer!r}, {words}")
+        if thread:
+            from nomicpoker.shell.names import seat_warnings
+            from nomicpoker.shell.poll import default_forum_factory
+
+            from nomicpoker.ports import ForumError
+
+            try:  # the table is made; a thread that cannot be read is only a warning
+                opened_forum = default_forum_factory(row.forum_kind, json.loads(row.forum_config) or {}, st)
+                lines = seat_warnings(opened_forum.list_comments(thread), json.loads(row.players),
+                                      thread, row.dealer)
+            except ForumError as exc:
+                lines = [f"could not read {thread} to check the seats: {exc}"]
+            for line in lines:
+                typer.echo(f"warning: {line}", err=True)
         typer.echo(f"next: nomicpoker hand start --table {row.name} --ante 5")
 
 
@@ -276,6 +291,10 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
         h = start_hand(engine, st, table, ante, thread=thread, blinds=amounts)
         log.info("hand %s of %s started in thread %s; button %s; seated %s; %s dealer messages sent",
                  h.number, h.table, h.thread, h.button, ", ".join(p for p, _ in h.seats), h.report.sent)
+        if h.report.held:
+            log.warning("%s dealer comment(s) held for moderation: the forum account needs a site "
+                        "admin's approval (nomicpoker poll posts nothing again meanwhile and records "
+                        "them once they are public)", h.report.held)
         if h.report.error:
             log.error("%s: FAILED: %s", h.table, h.report.error)
             raise typer.Exit(1)

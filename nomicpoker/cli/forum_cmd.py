@@ -160,12 +160,15 @@ def inbox(author: str = AsOpt, state: Optional[str] = StateOpt) -> None:
         typer.echo("")
 
 
-def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[str, object]]:
-    """The table's forum kind and config, read from the ledger (never written here)."""
+def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[str, object], dict[str, object]]:
+    """The table's forum kind and config, read from the ledger (never written here), and what
+    ``forum check`` reports about the table: its players, its dealer name, its latest thread and
+    the dealer comments the forum holds for moderation."""
     from sqlalchemy.exc import SQLAlchemyError
     from sqlmodel import Session
 
     from nomicpoker.shell import ledger, paths
+    from nomicpoker.shell.outbox import held_rows
     from nomicpoker.shell.store import StoreError, loads, open_engine
 
     try:
@@ -173,6 +176,13 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
         with Session(engine) as session:
             row = ledger.get_table(session, table)
             kind, raw = row.forum_kind, row.forum_config
+            hands = ledger.hand_rows(session, table)
+            held = held_rows(session, table)
+            facts: dict[str, object] = {
+                "players": loads(row.players), "dealer": row.dealer,
+                "thread": hands[-1].thread if hands else None,
+                "held": len(held), "held_since": held[0].sent_at if held else None,
+            }
     except StoreError as exc:
         fail(f"{exc.code}: {exc}")
     except SQLAlchemyError as exc:  # a database without the tables yet, etc.
@@ -183,7 +193,52 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
         fail(f"table {table!r} has a forum config that is not JSON")
     if not isinstance(config, dict):
         fail(f"table {table!r} has a forum config that is not a mapping")
-    return str(kind), dict(config)
+    return str(kind), dict(config), facts
+
+
+def _names_rows(forum: Any, thread: str | None, facts: dict[str, object]) -> list[tuple[str, bool, str]]:
+    """The Dealer's name as the forum shows it, who has commented lately, seats that match
+    nobody, and held dealer comments (the account needs approval)."""
+    from nomicpoker.core.fold_types import same_account
+    from nomicpoker.ports import ForumError
+    from nomicpoker.shell.names import recent_commenters, seat_warnings
+
+    rows: list[tuple[str, bool, str]] = []
+    try:
+        shown = str(forum.dealer)
+    except ForumError as exc:
+        return [("dealer name", False, str(exc))]
+    table_dealer = facts.get("dealer")
+    if isinstance(table_dealer, str) and not same_account(table_dealer, shown):
+        rows.append(("dealer name", False, f"the forum shows the Dealer as {shown!r} but the table "
+                     f"has {table_dealer!r}: its own comments would be read as a player's; set the "
+                     "forum config key dealer to the name shown"))
+    else:
+        rows.append(("dealer name", True, f"the forum shows the Dealer's comments as {shown!r}"))
+    if thread:
+        try:
+            comments = forum.list_comments(thread)
+        except ForumError as exc:
+            rows.append(("recent commenters", False, f"{thread}: {exc}"))
+            comments = None
+        if comments is not None:
+            seen = recent_commenters(comments, shown)
+            rows.append(("recent commenters", True, f"{thread}: "
+                         + (", ".join(repr(n) for n in seen) if seen else "nobody yet")))
+            players = facts.get("players")
+            if isinstance(players, list):
+                for line in seat_warnings(comments, players, thread, shown):
+                    rows.append(("seat", True, "warning: " + line))
+            if forum.abilities.moderation and not any(same_account(c.author, shown) and not c.deleted
+                                                      for c in comments):
+                rows.append(("moderation", True, f"no public comment by {shown!r} on this thread yet: "
+                             "the forum may hold the account's first comment for an admin's approval"))
+    held = facts.get("held")
+    if isinstance(held, int) and held:
+        rows.append(("moderation", False, f"{held} dealer comment(s) held for moderation since "
+                     f"{facts.get('held_since')}: the account {shown!r} needs approval (ask a site "
+                     "admin to approve its first comment; poll posts nothing again meanwhile)"))
+    return rows
 
 
 def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
@@ -208,6 +263,9 @@ def check(
     config: Optional[Path] = typer.Option(
         None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
     ),
+    thread: Optional[str] = typer.Option(
+        None, "--thread", help="A thread to read: who has commented, by the names the forum shows "
+        "(default with --table: its latest hand's thread)."),
     state: Optional[str] = StateOpt,
     db: Optional[str] = DbOpt,
 ) -> None:
@@ -217,10 +275,12 @@ def check(
 
     where = state_dir(state)
     settings: dict[str, object] = {}
+    facts: dict[str, object] = {}
     if table:
         if kind or config:
             fail("give either --table or --kind/--config, not both")
-        kind, settings = _table_forum(table, where, db)
+        kind, settings, facts = _table_forum(table, where, db)
+        thread = thread or (facts.get("thread") if isinstance(facts.get("thread"), str) else None)
     else:
         if config is not None:
             file_kind, settings = _config_file(config)
@@ -229,6 +289,8 @@ def check(
     try:
         forum = open_forum(kind, settings, where)
         rows = forum.check()
+        if all(ok for _, ok, _ in rows):
+            rows += _names_rows(forum, thread, facts)
     except ForumError as exc:
         rows = [(f"{kind} forum setup", False, str(exc))]
     failed = False

@@ -82,10 +82,9 @@ class TableReport:
                         + (f" ({self.waiting} more waiting)" if self.waiting else ""))
         if self.parked:
             bits.append(f"{n(len(self.parked), 'message')} refused for good and parked")
-        lines = [f"{self.table}: " + ", ".join(bits)]
-        lines += [f"{self.table}: parked {p}" for p in self.parked]
-        lines += [f"{self.table}: {note}" for note in self.notes]
-        return "\n".join(lines)
+        # one line, as cron logs it: the details after the counts, separated by semicolons
+        details = [f"parked {p}" for p in self.parked] + self.notes
+        return f"{self.table}: " + "; ".join([", ".join(bits)] + details)
 
 
 @dataclass
