@@ -127,6 +127,20 @@ class LocalForum:
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA foreign_keys=ON")
             yield conn
+        except sqlite3.IntegrityError:
+            raise  # the callers that expect one handle it
+        except sqlite3.DatabaseError as exc:
+            # A damaged, locked, full or read-only forum file: one coded line for the poll's
+            # report instead of a traceback; nothing of the ledger's transaction is stored.
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                raise ForumError("network", f"the local forum {self.path} is busy: {text}", retry=True) from exc
+            damaged = "malformed" in text or "not a database" in text
+            if not damaged and ("disk" in text or "full" in text or "readonly" in text):
+                raise ForumError("storage", f"cannot write the local forum {self.path} ({text}: the "
+                                 "disk may be full or the file read-only)", retry=True) from exc
+            raise ForumError("storage", f"the local forum {self.path} cannot be used ({text}): "
+                             "restore it from a backup (or sqlite3 FILE .recover)") from exc
         finally:
             conn.close()
 

@@ -128,7 +128,8 @@ class PrivateMessage:
 class ForumError(CodedError):
     """A forum operation failed. ``code`` is one of: ``network`` (connection, timeout),
     ``http`` (unexpected status), ``login_failed``, ``comment_refused``, ``rate_limited``,
-    ``not_found``, ``not_supported``, ``config``, ``parse``, ``held`` (a comment was accepted
+    ``not_found``, ``not_supported``, ``config``, ``storage`` (the local forum's file is damaged
+    or unwritable), ``parse``, ``held`` (a comment was accepted
     but held for moderation; ``remote_id`` is the held comment's id when the forum said it).
     ``retry`` says whether the next run may simply try again. ``permanent`` says the forum
     will never accept this message as it is (Reddit's ``DELETED_COMMENT``, a locked or

@@ -115,7 +115,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
                      "there are no decks to issue")
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")
-            forum = default_forum_factory(t.forum_kind, loads(t.forum_config) or {}, st)
+            forum = default_forum_factory(t.forum_kind, ledger.forum_settings(t), st)
         secret = secrets_store.load(st, table, h.number)
         for name, _money in loads(h.seats):
             deck = issue_deck(secret.decks, h.number, name)

@@ -48,6 +48,22 @@ def get_table(session: Session, name: str) -> TableRow:
     return row
 
 
+def forum_settings(row: TableRow) -> dict[str, Any]:
+    """The table's forum config (JSON in ``np_table.forum_config``). A row someone edited
+    into something else is ``StoreError('bad_config')`` naming the table, not a traceback."""
+    try:
+        value = loads(row.forum_config)
+    except ValueError as exc:
+        raise StoreError("bad_config", f"table {row.name} has a forum config that is not JSON "
+                         f"({exc}): fix np_table.forum_config in the ledger") from exc
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise StoreError("bad_config", f"table {row.name} has a forum config that is not a JSON "
+                         "object: fix np_table.forum_config in the ledger")
+    return value
+
+
 def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings:
     """The settings a table was created with: its stored settings, its ``deadline_hours``
     column (tables created before settings existed), else the ruleset's default deadline."""

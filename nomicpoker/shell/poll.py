@@ -34,7 +34,7 @@ from nomicpoker.shell.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
 from nomicpoker.shell.replay import adjudicate
-from nomicpoker.shell.store import TableRow, loads, transaction
+from nomicpoker.shell.store import TableRow, transaction
 
 ForumFactory = Callable[[str, dict, Path], Forum]
 
@@ -125,7 +125,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         with Session(engine) as s:
             table = ledger.get_table(s, table_name)
             kind = table.forum_kind
-            forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
+            forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
         if dry_run:
             with Session(engine) as s:
                 table = ledger.get_table(s, table_name)

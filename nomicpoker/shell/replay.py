@@ -26,7 +26,7 @@ from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
 from nomicpoker.shell import deadlines, ledger, pinned, snapshots
-from nomicpoker.shell.store import TableRow, loads
+from nomicpoker.shell.store import TableRow
 
 
 class ReplayError(CodedError):
@@ -39,7 +39,7 @@ def table_config_for(session: Session, table: TableRow) -> TableConfig:
     abilities, and the ruleset it was created under as pinned in the ledger."""
     from nomicpoker.adapters.registry import declared_abilities
 
-    abilities = declared_abilities(table.forum_kind, loads(table.forum_config) or {})
+    abilities = declared_abilities(table.forum_kind, ledger.forum_settings(table))
     return ledger.table_config(session, table, forum_roller=abilities.dice != "bot",
                                private=abilities.private_send, mention=abilities.mention)
 

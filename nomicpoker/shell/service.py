@@ -235,7 +235,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
             button = next_button(players, hands[-1].button, seated)
         else:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
-        forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
+        forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
     secrets = secrets_store.create(state, table_name, number, existing_ok=True)
     created = recovered = False
     if thread is None:

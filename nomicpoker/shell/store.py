@@ -40,7 +40,7 @@ from nomicpoker.core.errors import CodedError
 class StoreError(CodedError):
     """The ledger database cannot be opened or is inconsistent. ``code``: ``open``,
     ``no_table``, ``exists``, ``inconsistent``, ``no_ledger``, ``old_schema``,
-    ``new_schema``, ``disk_full``, ``locked``, ``read_only``, ``damaged``, ``conflict``."""
+    ``new_schema``, ``disk_full``, ``io_error``, ``locked``, ``read_only``, ``damaged``, ``conflict``."""
 
 
 def dumps(value: Any) -> str:
@@ -510,7 +510,11 @@ def describe(exc: BaseException, url: str = "") -> tuple[str, str]:
         return "read_only", (f"cannot write {shown} ({text}): the state directory or the database "
                              "is read-only for this user; only ledger, audit and table show/list "
                              "work on a read-only copy")
-    if "malformed" in low or "not a database" in low or "disk i/o error" in low:
+    if "disk i/o error" in low:
+        return "io_error", (f"writing {shown} failed ({text}: the disk may be full, over a file size "
+                            "limit, or failing): nothing was stored; check the free space and the "
+                            "disk, then run the command again")
+    if "malformed" in low or "not a database" in low:
         return "damaged", (f"{shown} is damaged ({text}): nothing was stored; restore it from a "
                            "backup (or try: sqlite3 FILE .recover), then nomicpoker audit")
     if "unique" in low or "duplicate key" in low or "integrity" in low:
