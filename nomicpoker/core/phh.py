@@ -446,23 +446,25 @@ def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
     labels = phh.labels
     deals: list[DealHole] = []  # consecutive known hole cards, dealt in one step
     where: list[int] = []  # their action indices
+    convert = to_event
     for k, action in enumerate(phh.actions):
-        ev = to_event(hand, labels, action)
+        ev = convert(hand, labels, action)
         if ev is None:
             continue
-        if isinstance(ev, str):
-            return hand, ev, k
-        if type(ev) is DealHole:
+        kind = type(ev)
+        if kind is DealHole:
             deals.append(ev)
             where.append(k)
             continue
+        if kind is str:
+            return hand, ev, k  # type: ignore[return-value]
         if deals:
             hand, err, at = _deal(hand, deals, where, phh.actions)
             if err:
                 return hand, err, at
             deals, where = [], []
         r = apply(hand, ev)
-        if isinstance(r, Rejection):
+        if type(r) is Rejection:
             return hand, f"{action!r} refused: {r.code}: {r.message}", k
         hand = r
     if deals:
