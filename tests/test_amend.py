@@ -209,3 +209,23 @@ def test_table_list_names_the_ruleset_in_force(tmp_path):
     assert cli(t, "table", "list").stdout.split("\t")[1] == "blognomic-2008"
     amend_table(t.engine, t.state, "T", str(p42))
     assert cli(t, "table", "list").stdout.split("\t")[:2] == ["T", "blognomic-2008-p42"]
+
+
+def test_an_amendment_recorded_mid_hand_by_other_means_is_refused_not_applied(tmp_path):
+    """The command refuses mid-hand; a ledger that has such an event anyway (written by hand)
+    is refused by the fold rather than changing the rules of a running hand."""
+    p42 = proposal_42(tmp_path / "p42")
+    t = Table(tmp_path, players=("alice", "bob", "carol"))
+    amend_table(t.engine, t.state, "T", str(p42))
+    amend_table(t.engine, t.state, "T", "blognomic-2008")  # back: both rulesets are pinned now
+    t.start(ante=5)
+    con = sqlite3.connect(t.state / "ledger.db")
+    after = con.execute("SELECT max(id) FROM np_comment").fetchone()[0] or 0
+    con.execute("INSERT INTO np_dealer_event (table_name, hand, after, kind, player, at, ruleset_hash, note, data) "
+                "VALUES ('T', 1, ?, 'amend', '', '2026-01-01T00:00:00+00:00', ?, '', '{}')",
+                (after, recipe_hash(p42)))
+    con.commit()
+    con.close()
+    report = t.poll()
+    assert not report.ok
+    assert "a rule amendment is recorded while hand 1 is running" in report.tables[0].error
