@@ -38,10 +38,12 @@ class Table:
     settings: dict = field(default_factory=lambda: {"reminders": 0})
     state: Path = field(init=False)
     hands: dict[int, HandSecrets] = field(default_factory=dict)
+    db: str | None = None  # the ledger URL (default: SQLite in the state directory)
 
     def __post_init__(self) -> None:
         self.state = self.tmp / "state"
-        self.engine = open_engine(f"sqlite:///{self.state / 'ledger.db'}")
+        self.state.mkdir(parents=True, exist_ok=True)
+        self.engine = open_engine(self.db or f"sqlite:///{self.state / 'ledger.db'}")
         service.create_table(self.engine, self.state, self.name, list(self.players), self.stack,
                              ruleset=self.ruleset, issue_decks=self.issue_decks,
                              deadline_hours=self.deadline_hours, settings=self.settings)

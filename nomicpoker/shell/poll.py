@@ -43,8 +43,9 @@ def default_forum_factory(kind: str, config: dict, state: Path) -> Forum:
     """The real adapters; tests inject a factory returning fakes (imported late so the poll
     cycle's import does not pull in praw and BeautifulSoup)."""
     from nomicpoker.adapters.registry import open_forum
+    from nomicpoker.shell import faults
 
-    return open_forum(kind, config, state)
+    return faults.wrap(open_forum(kind, config, state))
 
 
 @dataclass

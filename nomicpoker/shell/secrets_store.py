@@ -20,6 +20,7 @@ import secrets as _random
 from pathlib import Path
 
 from nomicpoker.core.dealing import SECRET_BYTES, SECRET_NAMES, HandSecrets
+from nomicpoker.shell import faults
 from nomicpoker.shell.paths import secrets_dir
 from nomicpoker.core.errors import CodedError
 
@@ -86,8 +87,10 @@ def write(state: Path, table: str, hand: int, value: HandSecrets) -> HandSecrets
         os.fsync(fd)
     finally:
         os.close(fd)
+    faults.point("before secrets file")
     os.replace(tmp, path)
     os.chmod(path, 0o600)
+    faults.point("after secrets file")
     return value
 
 

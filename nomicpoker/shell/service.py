@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from nomicpoker.shell import ledger, pinned, secrets_store
+from nomicpoker.shell import faults, ledger, pinned, secrets_store
 from nomicpoker.ports import ForumError
 from nomicpoker.shell.archive import archive, archive_table
 from nomicpoker.shell.deadlines import iso, utcnow
@@ -188,7 +188,9 @@ def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(ref, "utf-8")
+    faults.point("before pending story post")
     tmp.replace(path)
+    faults.point("after pending story post")
 
 
 def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,

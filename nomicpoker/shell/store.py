@@ -526,10 +526,14 @@ def describe(exc: BaseException, url: str = "") -> tuple[str, str]:
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """One unit of work: commit on success, roll back everything on any error."""
+    from nomicpoker.shell import faults
+
     with Session(engine, expire_on_commit=False) as session:
         try:
             yield session
+            faults.point("before commit")
             session.commit()
+            faults.point("after commit")
         except BaseException:
             session.rollback()
             raise
