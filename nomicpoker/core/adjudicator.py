@@ -45,6 +45,8 @@ from nomicpoker.core.fold_types import (
     Revision, TableConfig,
 )
 from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.whose import BETTING, other_player_named
+
 
 class _Folder:
     """The accumulator behind :func:`fold_table` (local to one call): the table's state
@@ -286,7 +288,12 @@ class _Folder:
         if rev.deleted:
             self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
-        parsed = grammar.parse_comment(rev.body, rev.body_format)
+        bare = not self.rules.require_hand_and_round
+        parsed = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        if (bare and isinstance(parsed, grammar.Intent) and parsed.hand is None
+                and parsed.round is None and parsed.kind in BETTING
+                and (h is None or rev.author not in [s.name for s in h.hand.seats])):
+            parsed = grammar.NoAction()  # "call" from someone not at the table is just a word
         chat = isinstance(parsed, grammar.NoAction)
         if self.days.commands(rev, h, number, chat):
             return
@@ -350,7 +357,9 @@ class _Folder:
             self._verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
             return
         first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
-        if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format), grammar.NoAction):
+        bare = not self.rules.require_hand_and_round
+        if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format, bare=bare),
+                                          grammar.NoAction):
             self._verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted
@@ -523,6 +532,13 @@ class _Folder:
         h.record["secrets"] = dict(secrets)
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
         self.days.hand_ended(h)
+
+
+    name = (m.group("alone") or m.group("for") or "").strip("*_\"'“”‘’()[]")
+    for p in seated:
+        if looks_alike(p, name):
+            return None if same_account(p, rev.author) else p
+    return None
 
 
 #: the order of the fold's inputs: (archive position, 1 for a comment revision / 2 for a hand

@@ -261,7 +261,34 @@ class _Parser:
         committed = rnd is not None
         if loose and not committed and not _DICE.match(self.s, pos):
             return None, pos
-        return self.statement(start, pos, hand, rnd)
+        res, end = self.statement(start, pos, hand, rnd)
+        if res is None and not loose:
+            # "HAND1 I raise 10", "HAND1 RUND1 raise 10": a tag written as a tag, then an
+            # action word close behind: an attempt in the wrong shape, answered, not ignored.
+            le = self.line_end(pos)
+            words = [w for w in _WORD.finditer(self.s, pos, le)][:3]
+            verb = next((w for w in words if _VERBS.get(w.group(0).lower()) in
+                         ("fold", "check", "call", "raise", "all_in")), None)
+            if verb is not None:
+                raise _Reject("unparseable", f'"{self.frag(start, verb.end())}" is not in the form '
+                              f"of an action. Expected {_ANY_ACTION}.", start, verb.end())
+        return res, end
+
+    def bare(self, ls: int, le: int) -> tuple[Intent | None, int]:
+        """Under a ruleset whose actions need not name their hand and round: a line that is
+        nothing but a betting action (``call``, ``raise 4``, ``I fold.``) acts."""
+        p = _SPACES.match(self.s, ls).end()
+        if self.s[p:p + 2].lower() == "i ":
+            p = _SPACES.match(self.s, p + 2).end()
+        w = _WORD.match(self.s, p, le)
+        word = w.group(0).lower() if w else ""
+        if _VERBS.get(word) not in ("fold", "check", "call", "raise", "all_in") and not (
+                word == "all" and _ALL_IN_TAIL.match(self.s, w.end())):  # type: ignore[union-attr]
+            return None, ls
+        res, end = self.statement(p, p, None, None)
+        if res is None or not self.rest_is_empty(end):
+            return None, ls
+        return res, end
 
     def round_only(self, m: re.Match[str]) -> tuple[Intent | None, int]:
         """``ROUND1 raise 20`` with the HAND tag forgotten: read it (hand ``None``) so the
@@ -381,7 +408,7 @@ def _strip_text(i: Intent) -> Intent:
     return replace(i, text="")
 
 
-def parse_comment(body: str, body_format: str = "markdown") -> Result:
+def parse_comment(body: str, body_format: str = "markdown", *, bare: bool = False) -> Result:
     """Read one comment: an :class:`Intent`, a :class:`GrammarError`, or :class:`NoAction`.
 
     Never raises on any text, and costs a few milliseconds at most whatever it holds (see
@@ -392,13 +419,16 @@ def parse_comment(body: str, body_format: str = "markdown") -> Result:
     quote (CommonMark's lazy continuation), so an action there never acts. A player who meant
     it would otherwise hear nothing; if that line alone would have been an action, the
     comment is rejected saying so (it still does not act).
+
+    ``bare``: the ruleset lets an action leave out its hand and round (``roberts-nlhe``), so a
+    line that is nothing but a betting action (``call``, ``raise 4``) acts.
     """
     reading = read_visible(body, body_format)
     if not reading.complete:
-        return _unread(reading)
-    res = _parse_visible(reading.text)
+        return _unread(reading, bare)
+    res = _parse_visible(reading.text, bare)
     if isinstance(res, NoAction) and body_format == "markdown" and (">" in body or "&gt;" in body):
-        strict = _parse_visible(visible_text(body, body_format, lazy=False))
+        strict = _parse_visible(visible_text(body, body_format, lazy=False), bare)
         if isinstance(strict, Intent):
             return GrammarError(
                 "unparseable", f'"{strict.text}" is part of the quote above it (in Markdown a line '
@@ -415,10 +445,14 @@ _TRIGGER = re.compile(
     r"|(?<![a-z0-9])(?:10|[2-9])[shdc](?![a-z])", re.IGNORECASE)
 
 
-def _unread(reading: Reading) -> Result:
+_BARE_TRIGGER = re.compile(r"(?<![a-z])(?:fold|check|call|raise|all.?in)", re.IGNORECASE)
+
+
+def _unread(reading: Reading, bare: bool = False) -> Result:
     """A comment too long or too complex to read exactly never acts. If it could hold an
     attempt, the player is told why nothing happened; otherwise it is chat."""
-    if not _TRIGGER.search(ascii_view(reading.raw[:40_000])):
+    view = ascii_view(reading.raw[:40_000])
+    if not _TRIGGER.search(view) and not (bare and _BARE_TRIGGER.search(view)):
         return NoAction()
     return GrammarError("unparseable", f"This comment was not read: {reading.reason}. Nothing in "
                         "it acts; post your action in a short comment of its own.")
@@ -431,7 +465,7 @@ _ALTERNATIVES = ({"l": "l", "i": "l", "I": "l", "1": "l", "o": "o", "O": "o", "0
                  {"l": "1", "i": "1", "I": "1", "1": "1"})
 
 
-def _parse_visible(visible: str) -> Result:
+def _parse_visible(visible: str, bare: bool = False) -> Result:
     """:func:`parse_comment` on text already reduced to what can act.
 
     WHY the alternative readings: Unicode maps ``ӏ`` (Cyrillic palochka) to ``i``, but a player
@@ -440,7 +474,7 @@ def _parse_visible(visible: str) -> Result:
     each of them; an attempt found so is still a ``lookalike`` rejection, never an action."""
     vis = unicodedata.normalize("NFC", visible)
     sk = skeleton(vis)
-    res = _parse_skeleton(sk, vis)
+    res = _parse_skeleton(sk, vis, bare)
     if not isinstance(res, NoAction) or not sk.flagged:
         return res
     where = {i: j for j, i in enumerate(sk.origin) if i in sk.flagged}
@@ -451,13 +485,13 @@ def _parse_visible(visible: str) -> Result:
         chars = list(sk.text)
         for j in spots:
             chars[j] = alt.get(chars[j], chars[j])
-        other = _parse_skeleton(replace(sk, text="".join(chars)), vis)
+        other = _parse_skeleton(replace(sk, text="".join(chars)), vis, bare)
         if isinstance(other, GrammarError) and other.code == "lookalike":
             return other
     return res
 
 
-def _parse_skeleton(sk: Skeleton, vis: str) -> Result:
+def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
     p = _Parser(sk)
     s = sk.text
     found: list[tuple[int, int, Intent | GrammarError]] = []
@@ -466,7 +500,7 @@ def _parse_skeleton(sk: Skeleton, vis: str) -> Result:
     def record(start: int, end: int, res: Intent | GrammarError) -> None:
         a, b = orig_span(sk, start, end)
         if isinstance(res, Intent):
-            res = replace(res, text=vis[a:b].strip())
+            res = replace(res, text=vis[a:b].strip(), subject=vis[vis.rfind("\n", 0, a) + 1:a].strip())
         bad = sorted(i for i in sk.flagged if a <= i < b)
         if bad:
             ch = sk.flagged[bad[0]]
@@ -522,6 +556,8 @@ def _parse_skeleton(sk: Skeleton, vis: str) -> Result:
         le = p.line_end(pos)
         if not overlaps(pos, max(le, pos + 1)) and not p.rest_is_empty(pos):
             attempt(pos, lambda pos=pos, le=le: p.reveal_line(pos, le))
+            if bare and not overlaps(pos, max(le, pos + 1)):
+                attempt(pos, lambda pos=pos, le=le: p.bare(pos, le))
         pos = le + 1
     for m in _DICE_LINE.finditer(s):
         if not is_covered(m.start("dice")):

@@ -19,10 +19,12 @@ _F = re.IGNORECASE | re.ASCII
 _SP = r"[^\S\n]"
 _SEP = re.compile(r"(?:[^\S\n]|[,:;.\-/|()\[\]\"'=~–—“”‘’])*")
 _SPACES = re.compile(r"[^\S\n]*")
-_HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_HAND = re.compile(rf"(?<![A-Za-z0-9])hand{_SP}*(?:#|no\.?|number|[-_:])?{_SP}*([0-9]+)(?![0-9])", _F)
 _LOOSE_HAND = re.compile(r"hand\s+[0-9]", _F)
-_ROUND_TAG = re.compile(r"(?<![A-Za-z0-9])round(?:[^\S\n]*#[^\S\n]*)?([0-9]+)(?![0-9])", _F)
-_ROUND = re.compile(rf"round{_SP}*(?:#|no\.?|number)?{_SP}*([0-9]+)(?![0-9])", _F)
+_ROUND_TAG = re.compile(r"(?<![A-Za-z0-9])round(?:[^\S\n]*[#\-_:][^\S\n]*)?([0-9]+)(?![0-9])", _F)
+#: A ROUND tag after a HAND tag: also abbreviated (``R1``, ``Rd 1``, ``RND-1``), which after a
+#: HAND tag cannot mean anything else.
+_ROUND = re.compile(rf"(?:round|rn?d|r)(?![A-Za-z])\.?{_SP}*(?:#|no\.?|number|[-_:])?{_SP}*([0-9]+)(?![0-9])", _F)
 _DICE = re.compile(r"dice([0-9]+)(?![0-9A-Za-z])", _F)
 #: A line of nothing but DICE rolls: a hole-card draw that forgot its HAND tag. (A DICE roll
 #: inside other chat may be for another game and is left alone.)

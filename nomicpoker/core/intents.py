@@ -11,7 +11,7 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Union
 
 from nomicpoker.core import actions
@@ -42,6 +42,9 @@ class Intent:
     cards: tuple[str, ...] = ()
     #: the visible source text that matched, for quoting back
     text: str = ""
+    #: what stands before the action on its line ("bob:" in "bob: HAND1 ROUND1 folds"), so the
+    #: Dealer can tell an action posted *for* another player; not part of what the action is
+    subject: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
