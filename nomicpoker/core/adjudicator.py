@@ -534,13 +534,6 @@ class _Folder:
         self.days.hand_ended(h)
 
 
-    name = (m.group("alone") or m.group("for") or "").strip("*_\"'“”‘’()[]")
-    for p in seated:
-        if looks_alike(p, name):
-            return None if same_account(p, rev.author) else p
-    return None
-
-
 #: the order of the fold's inputs: (archive position, 1 for a comment revision / 2 for a hand
 #: start or a dealer event, hand number, 0 for a hand start / 1 for an event, event ordinal)
 StreamKey = tuple[int, int, int, int, int]

@@ -33,3 +33,8 @@ def other_player_named(rev: Revision, intent, seated: list[str]) -> str | None:
     m = _FOR_NAME.search(prefix) if prefix else None
     if m is None:
         return None
+    name = (m.group("alone") or m.group("for") or "").strip("*_\"'“”‘’()[]")
+    for p in seated:
+        if looks_alike(p, name):
+            return None if same_account(p, rev.author) else p
+    return None
