@@ -26,6 +26,7 @@ from typing import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from nomicpoker.core.dialects import in_dialect
 from nomicpoker.core.errors import CodedError
 from nomicpoker.ports import Forum, ForumError
 from nomicpoker.shell import ledger
@@ -134,7 +135,8 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
                     update_table(s, table, forum, state, now(), report)
                     for r in pending_rows(s, table_name):
                         where = f"thread {r.thread}" if r.kind == "comment" else f"private to {r.recipient}"
-                        report.would_post.append(f"--- would post ({where}):\n{r.body}")
+                        body = in_dialect(r.body, forum.abilities.markup) if r.kind == "comment" else r.body
+                        report.would_post.append(f"--- would post ({where}):\n{body}")
                 finally:
                     s.rollback()
             return report
