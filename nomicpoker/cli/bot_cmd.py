@@ -11,10 +11,12 @@ import errno
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NoReturn, Optional
+from typing import TYPE_CHECKING, Iterator, NoReturn, Optional
 
 import typer
-from sqlmodel import Session
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlmodel import Session
 
 from nomicpoker.shell import paths
 
@@ -121,6 +123,7 @@ def table_create(
         row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                            forum_config=config, dealer=dealer, issue_decks=issue_decks,
                            deadline_hours=deadline_hours, button=button)
+        from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             words = _decks_word(s, row)
         typer.echo(f"table {row.name}: {', '.join(json.loads(row.players))} with {row.money} each, "
@@ -181,6 +184,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
     from nomicpoker.core.gndt import gndt
 
     with opened(state, db, need_state=False) as (_st, engine):
+        from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             from nomicpoker.shell import pinned
 
@@ -341,6 +345,7 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
     with opened(state, db, need_state=False) as (_st, engine):
+        from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             t = ledger.get_table(s, table)
             rows = ledger.gndt(s, t)

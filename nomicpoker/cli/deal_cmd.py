@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from sqlmodel import Session
 
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
 
@@ -99,6 +98,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
     from nomicpoker.shell.store import loads
 
     with opened(state, db) as (st, engine):
+        from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             t = ledger.get_table(s, table)
             hands = ledger.hand_rows(s, table)

@@ -101,12 +101,13 @@ class PollReport:
 
 
 def update_table(session: Session, table: TableRow, forum: Forum, state: Path, now: datetime,
-                 report: TableReport) -> PostedTags:
+                 report: TableReport, incremental: bool = True) -> PostedTags:
     """Archive, replay and store one table inside the caller's transaction; return the tags
-    the dealer's comments already carry, per thread (for :func:`send_outbox`)."""
+    the dealer's comments already carry, per thread (for :func:`send_outbox`). ``incremental``
+    False: replay from the first input even where a snapshot would serve (benchmarks)."""
     archived, listings = archive_table(session, table, forum, iso(now))
     report.archived += archived
-    done = adjudicate(session, table, state, now)
+    done = adjudicate(session, table, state, now, incremental)
     added = done.added
     report.folded = "resumed" if done.resumed else done.why
     report.verdicts += len(added.get("verdict", []))
@@ -115,7 +116,8 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
 
 
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
-               now: Clock, dry_run: bool, pacer: Pacer | None = None) -> TableReport:
+               now: Clock, dry_run: bool, pacer: Pacer | None = None,
+               incremental: bool = True) -> TableReport:
     """Archive, adjudicate and post for one table. A failure becomes ``report.error`` (one
     line) so one broken table does not stop the others: a known one (a forum or ledger error)
     as it is, anything else an adapter's client raised (praw's ``replace_more`` has raised
@@ -132,7 +134,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             with Session(engine) as s:
                 table = ledger.get_table(s, table_name)
                 try:
-                    update_table(s, table, forum, state, now(), report)
+                    update_table(s, table, forum, state, now(), report, incremental)
                     for r in pending_rows(s, table_name):
                         where = f"thread {r.thread}" if r.kind == "comment" else f"private to {r.recipient}"
                         body = in_dialect(r.body, forum.abilities.markup) if r.kind == "comment" else r.body
@@ -142,7 +144,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             return report
         with transaction(engine) as s:
             table = ledger.get_table(s, table_name)
-            tags = update_table(s, table, forum, state, now(), report)
+            tags = update_table(s, table, forum, state, now(), report, incremental)
             dealer = table.dealer
         send_outbox(engine, table_name, forum, now, report, tags, pacer)
         if report.held:
@@ -165,22 +167,24 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
 def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = False,
          forum_factory: ForumFactory = default_forum_factory, now: Clock = utcnow,
          lock_timeout: float = 0, sleep: Callable[[float], None] = time.sleep,
-         clock: Callable[[], float] = time.monotonic) -> PollReport:
+         clock: Callable[[], float] = time.monotonic, incremental: bool = True) -> PollReport:
     """One poll cycle under the run lock (:mod:`nomicpoker.shell.locks`: this host's file lock,
     and the shared ledger's advisory lock on PostgreSQL). ``busy`` when another run holds it.
     ``sleep`` and ``clock`` pace posting on forums that want an interval between posts (tests
-    pass a simulated clock)."""
+    pass a simulated clock). ``incremental`` False: every table replays from its first input
+    (what the poll did before snapshots; for benchmarks)."""
     state.mkdir(parents=True, exist_ok=True)
     try:
         with run_lock(engine, state, lock_timeout):
-            return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock)
+            return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock,
+                                incremental)
     except Busy as exc:
         return PollReport(busy=True, busy_where=exc.where)
 
 
 def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                  forum_factory: ForumFactory, now: Clock, sleep: Callable[[float], None],
-                 clock: Callable[[], float]) -> PollReport:
+                 clock: Callable[[], float], incremental: bool = True) -> PollReport:
     with Session(engine) as s:
         if table is not None:
             names = [ledger.get_table(s, table).name]
@@ -190,5 +194,5 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
     report = PollReport()
     for name in names:
         report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
-                                        Pacer(sleep=sleep, clock=clock)))
+                                        Pacer(sleep=sleep, clock=clock), incremental))
     return report
