@@ -167,6 +167,7 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
         from nomicpoker.core.errors import CodedError
         from nomicpoker.shell import pinned
 
+        from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             for t in rows:
                 try:  # the ruleset the next hand is played under (amendments included)
