@@ -23,7 +23,7 @@ def _table(tmp_path):
 
 def test_hand_start_and_poll_log_timestamped_lines_to_the_console_and_the_log_file(tmp_path):
     t, st = _table(tmp_path)
-    log = tmp_path / "logs" / "nomicpoker.log"
+    log = t.state / "nomicpoker.log"
     res = CliRunner().invoke(app, ["hand", "start", "--table", "T", "--ante", "5", "--log-file", str(log)] + st)
     assert res.exit_code == 0, res.output
     assert re.match(rf"{STAMP} hand 1 of T started in thread ", res.output), res.output

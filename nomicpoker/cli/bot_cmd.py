@@ -291,8 +291,8 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
             amounts = tuple(int(b) for b in blinds.split(","))
         except ValueError:
             fail(f"--blinds {blinds!r}: expected whole numbers, e.g. --blinds 1,2", 2)
-    log = logging_for(verbose, False, log_file)
     with opened(state, db) as (st, engine):
+        log = logging_for(verbose, False, log_file)
         h = start_hand(engine, st, table, ante, thread=thread, blinds=amounts)
         log.info("hand %s of %s started in thread %s; button %s; seated %s; %s dealer messages sent",
                  h.number, h.table, h.thread, h.button, ", ".join(p for p, _ in h.seats), h.report.sent)
@@ -313,8 +313,8 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
     from nomicpoker.shell.poll import poll
 
-    log = logging_for(verbose, quiet, log_file)
     with opened(state, db) as (st, engine):
+        log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
         report = poll(engine, st, table=table, dry_run=dry_run)
         if report.busy:
             log.info("another nomicpoker poll is running (it holds the lock of %s): nothing to do "

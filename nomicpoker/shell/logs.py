@@ -61,8 +61,7 @@ def configure(verbose: bool = False, quiet: bool = False, log_file: Path | None 
     for h in (out, err):
         h.setFormatter(UtcFormatter(CONSOLE_FORMAT))
         logger.addHandler(h)
-    if log_file is not None:
-        log_file.parent.mkdir(parents=True, exist_ok=True)
+    if log_file is not None:  # its folder must exist: a log file never creates a state
         fh = logging.FileHandler(log_file, encoding="utf-8")
         fh.setLevel(logging.DEBUG if verbose else logging.INFO)
         fh.setFormatter(UtcFormatter(FILE_FORMAT))
