@@ -51,7 +51,9 @@ def test_a_crash_at_every_io_boundary_of_whole_hands_loses_and_doubles_nothing(t
     monkeypatch.undo()
     names, diffs = audit(t.engine, t.state)
     assert names == ["T"] and diffs == []
-    figures = check_every_point(rec, real_poll)
+    # PostgreSQL: every third point (a database copy per crash makes each ~1.5 s); the code
+    # path is the same, only the ledger's database differs. SQLite: every point.
+    figures = check_every_point(rec, real_poll, only_every=3 if pg else 1)
     FIGURES[ledger_url.split(":")[0]] = figures
     print(f"\ncrash points: {figures}")
     assert figures["points"].get("start", 0) >= 40 and figures["points"].get("poll", 0) >= 100
