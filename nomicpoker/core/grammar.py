@@ -41,6 +41,7 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 import bisect
+from itertools import islice
 import re
 import unicodedata
 from dataclasses import replace
@@ -106,11 +107,14 @@ def _number(digits: str, start: int, end: int, what: str) -> int:
 # The parser (cursor-based over the skeleton)
 # ---------------------------------------------------------------------------------------------
 
+_NEWLINE = re.compile("\n")
+
+
 class _Parser:
     def __init__(self, sk: Skeleton):
         self.sk = sk
         self.s = sk.text
-        self.newlines = [i for i, ch in enumerate(self.s) if ch == "\n"]
+        self.newlines = [m.start() for m in _NEWLINE.finditer(self.s)]
 
     def frag(self, start: int, end: int) -> str:
         a, b = orig_span(self.sk, start, end)
@@ -208,6 +212,9 @@ class _Parser:
             m = _CARD.match(self.s, q)
             if m and m.start() < le:
                 tok = self.frag(m.start(), m.end())
+                if len(found) >= _MAX_CARDS:
+                    raise _Reject("bad_card", f"More than {_MAX_CARDS} cards in one reveal. Expected "
+                                  f"{FORMS['reveal']}.", start, m.end())
                 try:
                     found.append(parse_card(re.sub(r"\s+", " ", m.group(0))))
                 except CardError as e:
@@ -266,7 +273,7 @@ class _Parser:
             # "HAND1 I raise 10", "HAND1 RUND1 raise 10": a tag written as a tag, then an
             # action word close behind: an attempt in the wrong shape, answered, not ignored.
             le = self.line_end(pos)
-            words = [w for w in _WORD.finditer(self.s, pos, le)][:3]
+            words = list(islice(_WORD.finditer(self.s, pos, le), 3))
             verb = next((w for w in words if _VERBS.get(w.group(0).lower()) in
                          ("fold", "check", "call", "raise", "all_in")), None)
             if verb is not None:
@@ -451,7 +458,7 @@ _BARE_TRIGGER = re.compile(r"(?<![a-z])(?:fold|check|call|raise|all.?in)", re.IG
 def _unread(reading: Reading, bare: bool = False) -> Result:
     """A comment too long or too complex to read exactly never acts. If it could hold an
     attempt, the player is told why nothing happened; otherwise it is chat."""
-    view = ascii_view(reading.raw[:40_000])
+    view = ascii_view(reading.raw)
     if not _TRIGGER.search(view) and not (bare and _BARE_TRIGGER.search(view)):
         return NoAction()
     return GrammarError("unparseable", f"This comment was not read: {reading.reason}. Nothing in "
@@ -478,7 +485,10 @@ def _parse_visible(visible: str, bare: bool = False) -> Result:
     if not isinstance(res, NoAction) or not sk.flagged:
         return res
     where = {i: j for j, i in enumerate(sk.origin) if i in sk.flagged}
-    spots = [j for j in where.values() if sk.text[j] in "liI1oO0"]
+    vis_ = sk.visible
+    spots = [j for i, j in where.items() if sk.text[j] in "liI1oO0"  # inside a Latin word
+             and ((i > 0 and vis_[i - 1].isascii() and vis_[i - 1].isalnum())
+                  or (i + 1 < len(vis_) and vis_[i + 1].isascii() and vis_[i + 1].isalnum()))]
     if not spots:
         return res
     for alt in _ALTERNATIVES:
@@ -491,7 +501,35 @@ def _parse_visible(visible: str, bare: bool = False) -> Result:
     return res
 
 
+#: Bounds on the work one comment may cost: the most cards in one reveal, the most places an
+#: attempt may start (tags, draw statements, lines), the most attempts found. One comment is
+#: one action; a comment past these bounds is not a play, and is answered as such.
+_MAX_CARDS = 8
+_MAX_TRIES = 64
+_MAX_FOUND = 16
+
+
+class _TooMany(Exception):
+    pass
+
+
+#: What a line must hold to be a reveal or a bare action on its own: a card (rank then suit),
+#: a card word, or an action word. Other lines are chat without trying them.
+_MAY_ACT_ALONE = re.compile(r"[0-9tjqka][^\S\n]*[shdc\u2660-\u2667]|of[^\S\n]+[a-z]|reveal|show"
+                            r"|cards|fold|check|call|raise|all", re.IGNORECASE)
+
+
 def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
+    try:
+        return _parse_bounded(sk, vis, bare)
+    except _TooMany:
+        return GrammarError("unparseable", "This comment holds too many HAND or ROUND tags, lines "
+                            "of cards or attempts at an action to be a play (at most "
+                            f"{_MAX_TRIES} places and {_MAX_FOUND} attempts are read). Post exactly "
+                            "one action per comment.")
+
+
+def _parse_bounded(sk: Skeleton, vis: str, bare: bool) -> Result:
     p = _Parser(sk)
     s = sk.text
     found: list[tuple[int, int, Intent | GrammarError]] = []
@@ -510,6 +548,8 @@ def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
                 "letter or digit. Commands are read in plain Latin letters and digits only; "
                 "retype it.", vis[a:b].strip())
         found.append((start, end, res))
+        if len(found) > _MAX_FOUND:
+            raise _TooMany
         bisect.insort(covered, (start, max(end, start + 1)))
 
     def overlaps(a: int, b: int) -> bool:
@@ -521,7 +561,12 @@ def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
     def is_covered(i: int) -> bool:
         return overlaps(i, i + 1)
 
+    tries = [0]
+
     def attempt(start: int, fn) -> None:  # type: ignore[no-untyped-def]
+        tries[0] += 1
+        if tries[0] > _MAX_TRIES:
+            raise _TooMany
         try:
             res, end = fn()
         except _Reject as r:
@@ -554,7 +599,8 @@ def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
     pos = 0
     while pos <= len(s):
         le = p.line_end(pos)
-        if not overlaps(pos, max(le, pos + 1)) and not p.rest_is_empty(pos):
+        if (not overlaps(pos, max(le, pos + 1)) and not p.rest_is_empty(pos)
+                and _MAY_ACT_ALONE.search(s, pos, le)):
             attempt(pos, lambda pos=pos, le=le: p.reveal_line(pos, le))
             if bare and not overlaps(pos, max(le, pos + 1)):
                 attempt(pos, lambda pos=pos, le=le: p.bare(pos, le))
