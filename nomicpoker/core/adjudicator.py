@@ -403,7 +403,7 @@ class _Folder:
             self._reject(rev, number, "reveal_not_allowed",
                          "reveals come after the last round's betting, when the dealer calls for them")
             return
-        if p in h.decks and p in h.draws:
+        if p in h.decks and p in h.draws and len(cards) == self.rules.hole_cards:  # else: a wrong count
             held = hole_cards(h.decks[p].cards, h.draws[p])
             if sorted(held) != sorted(cards):
                 h.false_reveals.append(p)
@@ -411,7 +411,7 @@ class _Folder:
                              f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
                              "(the dealer says what the deck held there when the hand ends)")
                 return
-        if p in h.holes and sorted(h.holes[p]) != sorted(cards):
+        if p in h.holes and len(cards) == len(h.holes[p]) and sorted(h.holes[p]) != sorted(cards):
             # Checked here, not by the engine, whose message names the real cards: they stay
             # private until the hand ends.
             h.false_reveals.append(p)

@@ -44,6 +44,11 @@ from nomicpoker.core.fold_types import looks_alike, same_account
 from nomicpoker.core.table_settings import settings_from
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+#: The largest number of chips a Dealer command accepts: what the grammar reads as an amount
+#: (12 digits), far inside what the ledger's integer columns hold.
+MAX_CHIPS = 10**12 - 1
+#: The longest deadline a table may set (ten years): datetime arithmetic overflows past ~10^8.
+MAX_HOURS = 24 * 366 * 10
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
 
 
@@ -91,10 +96,11 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                 raise ServiceError("bad_players", f"player {p!r} is {what} {q!r} in --players: "
                                    "seats must not look alike (letter case and look-alike "
                                    "letters such as K/\u212a, rn/m, 0/O are compared)")
-    if money <= 0:
-        raise ServiceError("bad_money", f"--money must be a positive whole number, not {money}")
-    if deadline_hours is not None and deadline_hours <= 0:
-        raise ServiceError("bad_deadline", "--deadline-hours must be positive")
+    if not 0 < money <= MAX_CHIPS:
+        raise ServiceError("bad_money", f"--money must be a positive whole number, at most {MAX_CHIPS:,}, not {money}")
+    if deadline_hours is not None and not 0 < deadline_hours <= MAX_HOURS:
+        raise ServiceError("bad_deadline", f"--deadline-hours must be a whole number from 1 to {MAX_HOURS:,}, "
+                           f"not {deadline_hours}")
     values = dict(settings or {})
     if deadline_hours is not None:
         values["deadline_hours"] = deadline_hours
@@ -210,10 +216,14 @@ def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: 
 def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None,
                 blinds: Sequence[int], now: Callable[[], datetime],
                 forum_factory: ForumFactory) -> HandStarted:
-    if ante < 0:
-        raise ServiceError("bad_ante", f"--ante must be 0 or more, not {ante}")
-    if any(b <= 0 for b in blinds):
-        raise ServiceError("bad_blinds", f"--blinds must be positive whole numbers, not {','.join(map(str, blinds))}")
+    if not 0 <= ante <= MAX_CHIPS:
+        raise ServiceError("bad_ante", f"--ante must be a whole number from 0 to {MAX_CHIPS:,}, not {ante}")
+    if any(not 0 < b <= MAX_CHIPS for b in blinds):
+        raise ServiceError("bad_blinds", f"--blinds must be positive whole numbers, at most {MAX_CHIPS:,}, "
+                           f"not {','.join(map(str, blinds))}")
+    if len(blinds) == 2 and blinds[0] > blinds[1]:
+        raise ServiceError("bad_blinds", f"--blinds {blinds[0]},{blinds[1]}: the small blind comes "
+                           "first and may not be above the big blind (e.g. --blinds 1,2)")
     with Session(engine) as s:
         table = ledger.get_table(s, table_name)
         hands = ledger.hand_rows(s, table_name)
