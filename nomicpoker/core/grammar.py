@@ -62,12 +62,14 @@ _ANY_ACTION = ('one of "HANDx ROUNDy raise Z", "HANDx ROUNDy call", "HANDx ROUND
 
 _MAX_DIGITS = 12  # larger numbers are nonsense (and int() of huge strings is slow or refused)
 
+from nomicpoker.core.grammar_lex import _near
 from nomicpoker.core.grammar_lex import (  # the parser's vocabulary
     _ALL_IN_AMOUNT, _ALL_IN_TAIL, _AMOUNT, _AMOUNT_CLOSE, _AMOUNT_LEAD, _CARD, _CARDLIKE,
     _CARDLIKE_START, _CARD_SEP, _DICE, _DICE_LINE, _DRAW_CARDS, _GLUED_TOKEN, _HAND,
     _LOOSE_HAND, _NEAR_MISS, _NUMBERISH, _NUMBER_WORDS, _POSITIONS, _PRINTED, _PRINTED_LEAD,
     _REST_EMPTY, _REVEAL_LINE_LEAD, _ROUND, _ROUND_TAG, _SEP, _SPACES, _TAIL_LEAD, _TOKEN,
     _UNIT, _UWORD, _VERBS, _WORD,
+    _ALTERNATIVES, _BARE_TRIGGER, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
 )
 
 
@@ -75,25 +77,6 @@ class _Reject(Exception):
     def __init__(self, code: str, message: str, start: int, end: int):
         super().__init__(message)
         self.code, self.message, self.start, self.end = code, message, start, end
-
-
-def _near(word: str) -> str | None:
-    """The action word ``word`` is one typo away from (edit or swap), for verbs of 4+ letters."""
-    w = word.lower()
-    for v in ("raise", "raises", "fold", "folds", "check", "checks", "call", "calls", "reveal",
-              "reveals"):
-        if abs(len(v) - len(w)) > 1 or w == v:
-            continue
-        if len(v) == len(w):
-            diff = [i for i in range(len(v)) if v[i] != w[i]]
-            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and v[diff[0]] == w[diff[1]] and v[diff[1]] == w[diff[0]]):
-                return v
-        else:
-            a, b = (v, w) if len(v) > len(w) else (w, v)
-            if any(a[:i] + a[i + 1:] == b for i in range(len(a))):
-                return v
-    return None
 
 
 def _number(digits: str, start: int, end: int, what: str) -> int:
@@ -106,9 +89,6 @@ def _number(digits: str, start: int, end: int, what: str) -> int:
 # ---------------------------------------------------------------------------------------------
 # The parser (cursor-based over the skeleton)
 # ---------------------------------------------------------------------------------------------
-
-_NEWLINE = re.compile("\n")
-
 
 class _Parser:
     def __init__(self, sk: Skeleton):
@@ -444,17 +424,6 @@ def parse_comment(body: str, body_format: str = "markdown", *, bare: bool = Fals
     return res
 
 
-#: Anything that could start an attempt, on the ASCII view of a comment: HAND and ROUND tags,
-#: DICE rolls, draw statements, reveals and cards written with a suit.
-_TRIGGER = re.compile(
-    r"hand\W{0,3}(?:no\.?|number)?\W{0,3}[0-9]|round\W{0,3}[0-9]|(?<![a-z])r(?:n?d)?[0-9]"
-    r"|printed\s+by|dice[0-9]|reveal|(?<![a-z])cards?\W{0,3}[0-9]|[\u2660-\u2667]"
-    r"|(?<![a-z0-9])(?:10|[2-9])[shdc](?![a-z])", re.IGNORECASE)
-
-
-_BARE_TRIGGER = re.compile(r"(?<![a-z])(?:fold|check|call|raise|all.?in)", re.IGNORECASE)
-
-
 def _unread(reading: Reading, bare: bool = False) -> Result:
     """A comment too long or too complex to read exactly never acts. If it could hold an
     attempt, the player is told why nothing happened; otherwise it is chat."""
@@ -463,13 +432,6 @@ def _unread(reading: Reading, bare: bool = False) -> Result:
         return NoAction()
     return GrammarError("unparseable", f"This comment was not read: {reading.reason}. Nothing in "
                         "it acts; post your action in a short comment of its own.")
-
-
-#: Plain characters that look alike in many fonts (``l``, ``I``, ``1``; ``O``, ``0``): a
-#: look-alike whose Unicode prototype is one of them may have been meant as another.
-_ALTERNATIVES = ({"l": "l", "i": "l", "I": "l", "1": "l", "o": "o", "O": "o", "0": "o"},
-                 {"l": "i", "i": "i", "I": "i", "1": "i", "o": "0", "O": "0", "0": "0"},
-                 {"l": "1", "i": "1", "I": "1", "1": "1"})
 
 
 def _parse_visible(visible: str, bare: bool = False) -> Result:
@@ -511,12 +473,6 @@ _MAX_FOUND = 16
 
 class _TooMany(Exception):
     pass
-
-
-#: What a line must hold to be a reveal or a bare action on its own: a card (rank then suit),
-#: a card word, or an action word. Other lines are chat without trying them.
-_MAY_ACT_ALONE = re.compile(r"[0-9tjqka][^\S\n]*[shdc\u2660-\u2667]|of[^\S\n]+[a-z]|reveal|show"
-                            r"|cards|fold|check|call|raise|all", re.IGNORECASE)
 
 
 def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:

@@ -87,3 +87,48 @@ _NUMBER_WORDS = frozenset({
     "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
     "hundred", "thousand", "half", "all",
 })
+
+#: Anything that could start an attempt, on the ASCII view of a comment: HAND and ROUND tags,
+#: DICE rolls, draw statements, reveals and cards written with a suit.
+_TRIGGER = re.compile(
+    r"hand\W{0,3}(?:no\.?|number)?\W{0,3}[0-9]|round\W{0,3}[0-9]|(?<![a-z])r(?:n?d)?[0-9]"
+    r"|printed\s+by|dice[0-9]|reveal|(?<![a-z])cards?\W{0,3}[0-9]|[\u2660-\u2667]"
+    r"|(?<![a-z0-9])(?:10|[2-9])[shdc](?![a-z])", re.IGNORECASE)
+
+
+_BARE_TRIGGER = re.compile(r"(?<![a-z])(?:fold|check|call|raise|all.?in)", re.IGNORECASE)
+
+
+#: Plain characters that look alike in many fonts (``l``, ``I``, ``1``; ``O``, ``0``): a
+#: look-alike whose Unicode prototype is one of them may have been meant as another.
+_ALTERNATIVES = ({"l": "l", "i": "l", "I": "l", "1": "l", "o": "o", "O": "o", "0": "o"},
+                 {"l": "i", "i": "i", "I": "i", "1": "i", "o": "0", "O": "0", "0": "0"},
+                 {"l": "1", "i": "1", "I": "1", "1": "1"})
+
+
+#: What a line must hold to be a reveal or a bare action on its own: a card (rank then suit),
+#: a card word, or an action word. Other lines are chat without trying them.
+_MAY_ACT_ALONE = re.compile(r"[0-9tjqka][^\S\n]*[shdc\u2660-\u2667]|of[^\S\n]+[a-z]|reveal|show"
+                            r"|cards|fold|check|call|raise|all", re.IGNORECASE)
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _near(word: str) -> str | None:
+    """The action word ``word`` is one typo away from (edit or swap), for verbs of 4+ letters."""
+    w = word.lower()
+    for v in ("raise", "raises", "fold", "folds", "check", "checks", "call", "calls", "reveal",
+              "reveals"):
+        if abs(len(v) - len(w)) > 1 or w == v:
+            continue
+        if len(v) == len(w):
+            diff = [i for i in range(len(v)) if v[i] != w[i]]
+            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and v[diff[0]] == w[diff[1]] and v[diff[1]] == w[diff[0]]):
+                return v
+        else:
+            a, b = (v, w) if len(v) > len(w) else (w, v)
+            if any(a[:i] + a[i + 1:] == b for i in range(len(a))):
+                return v
+    return None
