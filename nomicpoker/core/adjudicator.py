@@ -31,6 +31,7 @@ from typing import Any
 
 from nomicpoker.core import engine, grammar, hand_log
 from nomicpoker.core import notices as say
+from nomicpoker.core.advance_fold import Advance
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.days_state import REMINDER, DaysState
@@ -60,6 +61,7 @@ class _Folder:
         self.draw_phase = DrawPhase(self)
         self.days = Days(self)
         self.controls = Controls(self)
+        self.advance = Advance(self)
         if state is not None:
             self.st = state
             return
@@ -235,9 +237,7 @@ class _Folder:
 
     def _rules_for(self, hs: HandStart) -> tuple[Ruleset, list[str]]:
         """The ruleset hand ``hs`` is played under, and the announcement of the amendments
-        applied since the last hand (empty if none).
-
-        The recorded hand must be played under the ruleset the amendments (dealer events) say
+        applied since the last hand (empty if none). The recorded hand must be played under the ruleset the amendments (dealer events) say
         applies now, or the previous hand's (the table's) if none: a hand row naming another
         is an inconsistent ledger, refused rather than replayed under rules nobody applied."""
         previous = self.rules
@@ -287,6 +287,8 @@ class _Folder:
             return  # the table is frozen: adjudicated when it runs again
         if rev.deleted:
             self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
+            return
+        if self.advance.comment(rev, h, number):
             return
         bare = not self.rules.require_hand_and_round
         parsed = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
@@ -393,6 +395,7 @@ class _Folder:
             return
         h.hand = res
         h.since = rev.created
+        self.advance.acted(h, rev.author)
         self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
@@ -435,10 +438,8 @@ class _Folder:
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def clock_event(self, ev: DealerEvent) -> None:
-        """A recorded dealer event, by its kind: a passed Hole Card Draw deadline, a passed
-        turn deadline (betting: the player folds or checks; reveal: mucks), or a rule
-        amendment (from the next hand on). Any other kind is an input the fold does not know:
-        an error, never a guessed fold."""
+        """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
+        a kind the fold does not know is an error, never a guessed fold."""
         if ev.kind == DRAW_TIMEOUT:
             self.draw_phase.timeout(ev)
         elif ev.kind == TURN_TIMEOUT:
@@ -472,10 +473,8 @@ class _Folder:
     # -- after every accepted step ----------------------------------------------------------
 
     def _advance(self, h: HandState, cause: str, thread: str) -> None:
-        """After an accepted step: deal what is due, then the turn notice, the call for
-        reveals or the payout. The action that closed a round (or the hand) opens the first
-        comment posted here, so every accepted action is announced once; a turn notice says
-        it itself."""
+        """After an accepted step: deal what is due, fire an advance action or post the turn
+        notice, call for reveals or pay out (the closing action opens the first comment)."""
         number = h.start.number
         self.log_steps(h, cause)
         need = engine.need(h.hand)
@@ -499,6 +498,8 @@ class _Folder:
         if need.kind == "action":
             self._diff(number, cause)
             h.phase = "betting"
+            if self.advance.fire(h, cause, thread):
+                return
             if self.days.away_to_act(h):
                 return
             legal = engine.legal_actions(h.hand)

@@ -48,6 +48,9 @@ class HandState:
     logged: int = 0
     bets: dict[str, int] = field(default_factory=dict)
     step: tuple[str, str] = ("", "")
+    #: advance actions waiting for their player's turn: player -> the action's canonical text
+    #: (:mod:`nomicpoker.core.advance`), read again when it is tried
+    advance: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

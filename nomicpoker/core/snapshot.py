@@ -126,6 +126,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "noted": [] if h.start.thread in seal else sorted(h.noted),
             "redraws": dict(h.redraws), "timed_out": dict(h.timed_out),
             "steps": h.steps, "logged": h.logged, "bets": dict(h.bets), "step": list(h.step),
+            "advance": dict(h.advance),
         })
     return {
         "format": FORMAT, "seq": state.seq, "action_seq": state.action_seq, "money": dict(state.money),
@@ -180,7 +181,8 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           false_reveals=list(d["false_reveals"]), since=d["since"], record=d["record"],
                           noted=set(d["noted"]), redraws=dict(d["redraws"]), timed_out=dict(d["timed_out"]),
                           steps=int(d["steps"]), logged=int(d["logged"]),
-                          bets={p: int(b) for p, b in d["bets"].items()}, step=(str(d["step"][0]), str(d["step"][1])))
+                          bets={p: int(b) for p, b in d["bets"].items()}, step=(str(d["step"][0]), str(d["step"][1])),
+                          advance={p: str(t) for p, t in d.get("advance", {}).items()})
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")

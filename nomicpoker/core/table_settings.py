@@ -19,6 +19,9 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
 - ``vacation_can_win``: a player on vacation may win a contested hand other than the one
   they left in (default ``False``, as at WRGPT: they muck at the showdown).
 - ``floorman``: an account that receives protests by private message (default none).
+- ``advance_actions``: players may post WRGPT-style advance and conditional actions before
+  their turn (``CALL *``, ``IF/B=0 POT``; docs/comment-grammar.md). ``None`` (the default):
+  the ruleset decides, see :func:`advance_allowed`.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class TableSettings:
     flood_threshold: int = 5
     vacation_can_win: bool = False
     floorman: str = ""
+    advance_actions: bool | None = None
 
     def __post_init__(self) -> None:
         self.calendar()  # CalendarError for a bad zone or hours
@@ -87,6 +91,21 @@ class TableSettings:
 NAMES = tuple(f.name for f in fields(TableSettings))
 
 
+def advance_allowed(settings: TableSettings, require_hand_and_round: bool) -> bool:
+    """Whether advance actions are taken at this table.
+
+    The table's ``advance_actions`` if set; otherwise off when the ruleset has every action
+    name its hand and round (blognomic-2008: each player posts "HANDx ROUNDy ..." at his
+    turn, and "The next Seated Player then acts", so an action before one's turn is not in the
+    text; a Dealer may turn it on, as a proposal would), on when it does not (roberts-nlhe,
+    whose rule 7 lets "An action or verbal declaration out of turn" be "ruled binding if there
+    is no bet, call, or raise by an intervening player"; the conditions of an advance action
+    say what happens when there is one)."""
+    if settings.advance_actions is not None:
+        return bool(settings.advance_actions)
+    return not require_hand_and_round
+
+
 def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(values) - set(NAMES))
     if unknown:
@@ -104,4 +123,5 @@ def settings_from(values: Mapping[str, Any] | None, ruleset_deadline: int | None
         raise SettingsError("bad_setting", str(exc)) from exc
 
 
-__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "NAMES"]
+__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "NAMES",
+           "advance_allowed"]
