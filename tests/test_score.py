@@ -1,0 +1,41 @@
+"""Standings across tables (WRGPT's SCORE): the pure ranking, and ``nomicpoker score`` over a
+game with two tables."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from _game_kit import HOSTILE, blognomic_game, roberts_game
+from nomicpoker.cli import app
+from nomicpoker.core.standings import TableMoney, render, standings
+
+
+def test_money_is_summed_over_tables_and_ranked_most_first():
+    rows = [TableMoney("A", "ann", 50), TableMoney("B", "ann", 70), TableMoney("A", "bo", 100),
+            TableMoney("B", "cy", 0, out_hand=3), TableMoney("A", "di", 0, out_hand=7)]
+    got = standings(rows)
+    assert [(s.player, s.money, s.tables) for s in got] == [("ann", 120, ("A", "B")),
+                                                             ("bo", 100, ("A",))]
+    # "SCORE/L": eliminated players too, "in reverse order of elimination" (di went out later)
+    full = standings(rows, full=True)
+    assert [s.player for s in full] == ["ann", "bo", "di", "cy"]
+    assert [s.rank for s in full] == [1, 2, 3, 4]
+    text = render(full)
+    assert "out hand 7" in text and text.splitlines()[0].startswith("+-")
+    assert len({len(line) for line in text.splitlines()}) == 1  # a fixed-width table
+
+
+def test_score_command_over_two_tables(tmp_path):
+    t = blognomic_game(tmp_path)
+    r = roberts_game(tmp_path)
+    want: dict[str, int] = {}
+    for table in (t, r):
+        for p, (money, _turn, pot) in table.gndt().items():
+            want[p] = want.get(p, 0) + money + pot
+    res = CliRunner().invoke(app, ["score", "--state", str(t.state)])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.startswith("|") and "Name" not in ln]
+    got = [(ln.split("|")[2].strip(), int(ln.split("|")[3])) for ln in lines]
+    assert sorted(got) == sorted((p, m) for p, m in want.items() if m > 0)
+    assert [m for _p, m in got] == sorted((m for _p, m in got), reverse=True)
+    assert HOSTILE in res.output  # names printed as text
