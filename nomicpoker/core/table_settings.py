@@ -59,6 +59,9 @@ class TableSettings:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
                 raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number >= {low}")
+        if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
+            raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
+                                "true, false, or unset (the ruleset decides)")
 
     def calendar(self, start: int | None = None) -> Calendar:
         """The office-hours calendar, with a player's own start of day if given."""
