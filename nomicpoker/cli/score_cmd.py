@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
-from sqlmodel import Session, select
 
 
 def register(app: typer.Typer) -> None:
@@ -16,6 +15,8 @@ def register(app: typer.Typer) -> None:
                                         "(WRGPT's SCORE/L)."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
         """Standings across every table: Money summed per player, most first."""
+        from sqlmodel import Session, select  # here: `--help` must not load the database layer
+
         from nomicpoker.core.standings import TableMoney, render, standings
         from nomicpoker.shell import ledger
         from nomicpoker.shell.store import TableRow
