@@ -12,9 +12,9 @@ from nomicpoker.core.grammar import GrammarError, Intent, NoAction, parse_commen
 from _bot_kit import Table
 
 
-def rr_table(tmp_path) -> Table:
+def rr_table(tmp_path, **settings) -> Table:
     t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False,
-              seed="nlhe")
+              seed="nlhe", settings={"reminders": 0, **settings})
     t.start(ante=0, blinds=(1, 2))  # button carol acts first: 2 to call
     t.new_dealer()
     return t
@@ -79,10 +79,19 @@ def test_bare_actions_act_under_roberts_nlhe(tmp_path):
 
 
 def test_a_bare_action_out_of_turn_is_answered_and_chat_with_action_words_is_not(tmp_path):
-    t = rr_table(tmp_path)
+    t = rr_table(tmp_path, advance_actions=False)
     out = t.act("alice", "fold")
     v = t.verdicts()[-1]
     assert v.status == "rejected" and v.code == "not_your_turn" and out
+    t.act("alice", "I call bullshit on that raise")
+    assert t.verdicts()[-1].status == "chat"
+
+
+def test_a_bare_fold_out_of_turn_is_an_advance_action_where_the_table_takes_them(tmp_path):
+    t = rr_table(tmp_path)  # roberts-nlhe: advance actions on by default (issue 14)
+    out = t.act("alice", "fold")
+    v = t.verdicts()[-1]
+    assert v.status == "accepted" and v.canonical == "FOLD" and any("advance action" in b for b in out)
     t.act("alice", "I call bullshit on that raise")
     assert t.verdicts()[-1].status == "chat"
 
