@@ -94,6 +94,11 @@ class Table:
     def dealer_bodies(self) -> list[str]:
         return [c.body for c in self.comments() if c.author == "Dealer"]
 
+    def dealer_bodies_all(self) -> list[str]:
+        """The dealer's comments in every thread of the forum (all hands)."""
+        return [c.body for th in self.forum.threads() for c in self.forum.list_comments(th.ref)
+                if c.author == "Dealer"]
+
     def new_dealer(self) -> list[str]:
         bodies = self.dealer_bodies()
         new = bodies[self.seen:]

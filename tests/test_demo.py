@@ -20,7 +20,12 @@ def test_the_demo_plays_a_full_hand_and_its_hand_verifies(tmp_path):
                  "Shown hands:", "Secrets of this hand"):
         assert step in out, step
     assert "| **Total** | 400 |" in out  # Money is conserved: 4 x 100
-    assert (state / "ledger.html").read_text().startswith("<!DOCTYPE html>")
+    # the auditors' site: the hand page with the rejected check and its rule sentence
+    page = (state / "site" / "demo" / "hand-1.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "check_before_flop" in page
+    assert "No Player may Check before the Flop." in page
+    # the verdicts, in words
+    assert "alice: rejected check_before_flop:" in out and "accepted: alice raises" in out
     assert "nomicpoker audit verify" in out
     res = run(app, ["audit", "verify", "--table", "demo", "--hand", "1", "--state", str(state)])
     assert res.exit_code == 0 and "FAIL" not in res.output, res.output

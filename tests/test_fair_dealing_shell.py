@@ -65,13 +65,30 @@ def test_no_secret_appears_anywhere_before_its_hand_ends(tmp_path, caplog):
     for args in (["ledger", "--table", "T", "--format", "json", "--log"], ["audit"],
                  ["audit", "export", "--table", "T", "--hand", "1"], ["table", "show", "--table", "T"],
                  ["poll"], ["poll", "--dry-run"], ["audit", "verify", "--table", "T"],
-                 ["deck", "issue", "--table", "T"]):
+                 ["deck", "issue", "--table", "T"], ["verdicts", "--table", "T"],
+                 ["phh", "export", "--table", "T", "--hand", "1"],
+                 ["site", "build", "--out", str(tmp_path / "www")],
+                 ["export", "public-db", "-o", str(tmp_path / "public.db")]):
         res = CliRunner().invoke(app, args + ["--state", str(t.state)])
         assert res.exit_code == 0, res.output
         outputs.append(res.output)
     to_showdown(t)
+    res = CliRunner().invoke(app, ["site", "build", "--out", str(tmp_path / "www2"), "--state", str(t.state)])
+    assert res.exit_code == 0, res.output
     outputs.append(caplog.text)
+    # the site (pages, records, PHH), mid-hand and at the showdown, and the public database
+    exported = [p for d in ("www", "www2") for p in (tmp_path / d).rglob("*") if p.is_file()]
+    assert any(p.suffix == ".json" for p in exported) and any(p.suffix == ".phh" for p in exported)
+    outputs += [p.read_bytes().decode("latin-1") for p in exported]
+    outputs.append((tmp_path / "public.db").read_bytes().decode("latin-1"))
     assert scan_for(t.hands[1], everything_public_and_stored(t, outputs)) == []
+    # nor the decks sent privately: no card line of a player's deck in anything exported
+    for p in t.players:
+        deck_lines = [ln.strip() for ln in t.forum.inbox(p)[0].body.splitlines() if "♠" in ln or "♥" in ln]
+        assert deck_lines
+        for text in outputs[-len(exported) - 1:]:
+            utf8 = text.encode("latin-1").decode("utf-8", "replace")
+            assert not [ln for ln in deck_lines if ln in utf8]
     # The secrets file is owner-only.
     path = secrets_store.secret_path(t.state, "T", 1)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

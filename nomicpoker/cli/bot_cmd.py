@@ -54,14 +54,15 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     url = paths.db_url(st, db)
     engine = None
     try:
-        if create:
-            st.mkdir(parents=True, exist_ok=True)
-        elif need_state and not st.is_dir():
-            fail(f"no nomicpoker state directory at {st} (from {paths.state_source(state)}): run "
-                 "nomicpoker init there, or pass --state DIR (cron: cd to the game's directory or "
-                 "set NOMICPOKER_STATE)")
-        engine = open_engine(url, create=create)
-        yield st, engine
+        with paths.private_files(st):
+            if create:
+                st.mkdir(parents=True, exist_ok=True)
+            elif need_state and not st.is_dir():
+                fail(f"no nomicpoker state directory at {st} (from {paths.state_source(state)}): run "
+                     "nomicpoker init there, or pass --state DIR (cron: cd to the game's directory or "
+                     "set NOMICPOKER_STATE)")
+            engine = open_engine(url, create=create)
+            yield st, engine
     except CodedError as exc:  # store, secrets, forum, ruleset, poll, service: one base
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except SQLAlchemyError as exc:  # a database failing under us: full, locked, damaged
@@ -308,14 +309,16 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
 def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
              dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; change nothing."),
              quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures (what cron runs)."),
+             site: Optional[str] = typer.Option(None, "--site", help="Rebuild the auditors' site here when something changed (default NOMICPOKER_SITE, else <state>/site; 'off' to skip)."),
              verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
+    from nomicpoker.shell.paths import site_dir
     from nomicpoker.shell.poll import poll
 
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
-        report = poll(engine, st, table=table, dry_run=dry_run)
+        report = poll(engine, st, table=table, dry_run=dry_run, site=site_dir(st, site))
         if report.busy:
             log.info("another nomicpoker poll is running (it holds the lock of %s): nothing to do "
                      "this time", report.busy_where or "this state directory")
@@ -331,6 +334,10 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 log.error("%s", line)
             else:
                 log.info("%s", line)
+        if report.site.startswith("FAILED") and report.ok:  # else the table's line says why
+            log.error("site: %s", report.site)
+        elif report.site:
+            log.debug("site: %s", report.site)
         if not report.ok:
             raise typer.Exit(1)
 

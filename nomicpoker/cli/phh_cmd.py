@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 
 import typer
 
@@ -142,5 +142,33 @@ def register(app: typer.Typer) -> None:
         summary = replay_paths(files, rs, limit)
         typer.echo(render_summary(summary, quiet))
         raise typer.Exit(0 if summary.ok else 1)
+
+    @phh.command("export")
+    def export_cmd(
+        table: str = typer.Option(..., "--table", help="Table name."),
+        hand: int = typer.Option(..., "--hand", help="Hand number."),
+        output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE instead of stdout."),
+        state: Optional[str] = typer.Option(None, "--state", help="State directory (default ./state or NOMICPOKER_STATE)."),
+        db: Optional[str] = typer.Option(None, "--db", help="Ledger database URL."),
+    ) -> None:
+        """Export a played hand as PHH (PokerKit reads it). roberts-nlhe hands are exact;
+        blognomic-2008 hands are marked _nomicpoker_exact = false with what PHH cannot say."""
+        from nomicpoker.cli.bot_cmd import fail, opened
+        from nomicpoker.core.phh import write_phh
+        from nomicpoker.core.phh_export import export_phh
+        from nomicpoker.shell.audit import records
+        from nomicpoker.shell.rulesets import load_ruleset
+
+        with opened(state, db) as (_st, engine):
+            rec = records(engine, table, hand)[0]
+            try:
+                text = write_phh(export_phh(rec, load_ruleset(rec["ruleset"])))
+            except PhhError as exc:
+                fail(f"hand {hand} of {table} cannot be written as PHH: {exc.message}")
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            output.write_text(text, "utf-8")
+            typer.echo(f"wrote {output} (hand {hand} of {table})")
 
     app.add_typer(phh, name="phh")

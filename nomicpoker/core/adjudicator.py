@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from nomicpoker.core import engine, grammar, hand_log
+from nomicpoker.core import engine, grammar, hand_log, sealed
 from nomicpoker.core import notices as say
 from nomicpoker.core.advance_fold import Advance
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
@@ -58,6 +58,7 @@ class _Folder:
     def __init__(self, config: TableConfig, state: TableState | None = None):
         self.c = config
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
+        self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
         self.draw_phase = DrawPhase(self)
         self.days = Days(self)
         self.controls = Controls(self)
@@ -101,8 +102,12 @@ class _Folder:
         n = self.st.n_out.get(hand, 0) + 1
         self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand}-{n:03d}"
+        # The ledger keeps a seal, the shell sends the body from the secrets folder
+        # (nomicpoker.core.sealed says why).
+        self.private[key] = body
         self._row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
-                  recipient=user, subject=subject, body=body)
+                  recipient=user, subject=subject,
+                  body=sealed.seal(self.st.hands[hand].start.secrets, hand, user, body))
 
     def _verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
                  message: str = "", citation: str = "", canonical: str = "") -> None:
@@ -201,8 +206,10 @@ class _Folder:
         h = HandState(start=hs, hand=hand, since=hs.started_at)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
         h.step = ("", hs.started_at)
+        started = (f"hand {hs.number} start (ante {hs.ante})"
+                   + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
         for step in hand_log.forced_bets(hand):
-            self._action(h, step, f"hand {hs.number} start")
+            self._action(h, step, started)
         h.bets = {s.name: s.total_bet for s in hand.seats}
         self.st.hands[hs.number] = h
         self.st.by_thread[hs.thread] = hs.number
@@ -216,8 +223,7 @@ class _Folder:
                 h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
         if self.rules.deck == "shared":
             self._deal_shared(h, seated)
-        self._diff(hs.number, f"hand {hs.number} start (ante {hs.ante})"
-                   + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
+        self._diff(hs.number, started)
         days = self.st.days
         draw_due = days.due_text("", hs.started_at) if h.phase == "draw" else None
         self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
@@ -597,4 +603,4 @@ def fold_stream(config: TableConfig, state: TableState | None,
     d = f.st.days
     return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt), current=current,
                       records=records, state=f.st, frozen=d.frozen, sitting_out=tuple(sorted(d.sitting_out)),
-                      settings=d.settings)
+                      settings=d.settings, private=dict(f.private))

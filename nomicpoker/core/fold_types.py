@@ -190,3 +190,6 @@ class FoldResult:
     frozen: str = ""
     sitting_out: tuple[str, ...] = ()
     settings: Any = None
+    #: outbox key -> body of each private message the fold queued: the ledger stores a seal
+    #: (:mod:`nomicpoker.core.sealed`), the shell keeps these in the owner-only secrets folder
+    private: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)

@@ -63,30 +63,23 @@ def forced_bets(hand: Any) -> list[dict[str, Any]]:
 def words(step: Mapping[str, Any], raise_to: bool) -> str:
     """A step in words, as a reader of the thread would say it: ``alice raises 10`` (chips
     added), ``bob raises to 40`` (a raise-to ruleset), ``carol calls 10``, ``dave checks``,
-    ``alice's deadline passed: folds``. ``raise_to``: the ruleset's raise amounts are totals."""
+    ``alice mucks``. ``raise_to``: the ruleset's raise amounts are totals."""
+    return "".join(word_parts(step, raise_to))
+
+
+def word_parts(step: Mapping[str, Any], raise_to: bool) -> tuple[str, str]:
+    """:func:`words` as (the player's name, the rest): a page sets the untrusted name apart
+    (bidi-isolated) from the words around it."""
     p, ev, chips = str(step.get("player", "?")), step.get("event"), step.get("chips") or 0
     amount = step.get("amount")
-    if ev == "post":
-        return f"{p} posts {chips}"
-    if ev == "fold":
-        return f"{p} folds"
-    if ev == "check":
-        return f"{p} checks"
-    if ev == "call":
-        return f"{p} calls {chips}"
-    if ev == "raise":
-        return f"{p} raises to {amount}" if raise_to else f"{p} raises {amount}"
-    if ev == "all_in":
-        return f"{p} goes all in ({chips})"
-    if ev == "reveal":
-        return f"{p} shows {' '.join(step.get('cards') or ())}"
-    if ev == "muck":
-        return f"{p} mucks"
-    if ev == "timeout":
-        return f"{p}'s deadline passed: " + (f"calls {chips}" if chips else "checks or folds")
-    if ev == "fold_out":
-        return f"{p} folded out (no Hole Card Draw in time)"
-    return f"{p} {ev}"
+    rest = {
+        "post": f" posts {chips}", "fold": " folds", "check": " checks", "call": f" calls {chips}",
+        "raise": f" raises to {amount}" if raise_to else f" raises {amount}",
+        "all_in": f" goes all in ({chips})", "muck": " mucks",
+        "reveal": f" shows {' '.join(step.get('cards') or ())}",
+        "fold_out": " folded out (no Hole Card Draw in time)",
+    }.get(str(ev), f" {ev}")
+    return p, rest
 
 
 def summary(actions: Sequence[Mapping[str, Any]], raise_to: bool) -> list[str]:

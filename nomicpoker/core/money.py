@@ -42,7 +42,7 @@ def _label(i: int, a: Mapping[str, Any]) -> str:
     return f"action {n} ({' '.join(bits)})"
 
 
-def _event(a: Mapping[str, Any], hand: Any) -> Any | str:
+def event_of(a: Mapping[str, Any], hand: Any) -> Any | str:
     """The engine event of a recorded step (naming the hand's current hand and round, as
     the accepted comment did), or why it is malformed."""
     p, ev = a.get("player"), a.get("event")
@@ -66,7 +66,7 @@ def _event(a: Mapping[str, Any], hand: Any) -> Any | str:
     return cls(player=p, hand=hand.number, round=hand.round)
 
 
-def _deal(hand: Any, board: list[str], dealt: int) -> tuple[Any, int, str]:
+def deal_recorded(hand: Any, board: list[str], dealt: int) -> tuple[Any, int, str]:
     """Deal the recorded board cards the engine asks for now: (hand, dealt, problem)."""
     while True:
         nd = need(hand)
@@ -81,7 +81,7 @@ def _deal(hand: Any, board: list[str], dealt: int) -> tuple[Any, int, str]:
         hand, dealt = r, dealt + nd.cards
 
 
-def _start(record: Mapping[str, Any], ruleset: Ruleset, checks: list[Check]) -> Any | None:
+def start_from_record(record: Mapping[str, Any], ruleset: Ruleset, checks: list[Check]) -> Any | None:
     seats, button, ante, blinds = (record.get(k) for k in ("seats", "button", "ante", "blinds"))
     if not (isinstance(seats, list) and seats and all(
             isinstance(s, Mapping) and isinstance(s.get("player"), str) and _int(s.get("money"))
@@ -106,7 +106,7 @@ def verify_money(record: Mapping[str, Any], ruleset: Ruleset) -> list[Check]:
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, Mapping) for a in actions):
         return [Check("actions", False, f"key 'actions' must be a list of steps, found {type(actions).__name__}")]
-    hand = _start(record, ruleset, checks)
+    hand = start_from_record(record, ruleset, checks)
     if hand is None:
         return checks
     board = record.get("board") if isinstance(record.get("board"), list) else []
@@ -122,11 +122,11 @@ def verify_money(record: Mapping[str, Any], ruleset: Ruleset) -> list[Check]:
         if a.get("event") == "post":
             continue
         item = _label(i, a)
-        hand, dealt, problem = _deal(hand, board, dealt)
+        hand, dealt, problem = deal_recorded(hand, board, dealt)
         if problem:
             checks.append(Check(item, False, f"before this step the hand {problem}"))
             return checks
-        ev = _event(a, hand)
+        ev = event_of(a, hand)
         if isinstance(ev, str):
             checks.append(Check(item, False, ev))
             return checks
@@ -146,7 +146,7 @@ def verify_money(record: Mapping[str, Any], ruleset: Ruleset) -> list[Check]:
             checks.append(Check(item, True, f"{chips} chips into the pot, as the rules give"))
         else:
             checks.append(Check(item, False, f"expected {chips} chips into the pot, found {found!r}"))
-    hand, dealt, _problem = _deal(hand, board, dealt)
+    hand, dealt, _problem = deal_recorded(hand, board, dealt)
     _check_result(record, hand, checks)
     return checks
 
@@ -171,3 +171,29 @@ def _check_result(record: Mapping[str, Any], hand: Any, checks: list[Check]) -> 
     exp = hand.result.destroyed
     checks.append(Check("destroyed", destroyed == exp, f"{exp} odd chips left the game" if destroyed == exp
                         else f"expected {exp} odd chips destroyed, found {destroyed!r}"))
+
+
+def replay(record: Mapping[str, Any], ruleset: Ruleset) -> Any | None:
+    """The engine's hand after every recorded step and board card (the shown hands' names,
+    the pots and their winners are in its ``result``), or None when the record does not
+    replay (``verify_money`` says why)."""
+    checks: list[Check] = []
+    hand = start_from_record(record, ruleset, checks)
+    actions = record.get("actions")
+    if hand is None or not isinstance(actions, list):
+        return None
+    board = record.get("board") if isinstance(record.get("board"), list) else []
+    dealt = 0
+    for a in actions:
+        if not isinstance(a, Mapping) or a.get("event") == "post":
+            continue
+        hand, dealt, problem = deal_recorded(hand, board, dealt)
+        ev = event_of(a, hand)
+        if problem or isinstance(ev, str):
+            return None
+        r = apply(hand, ev)
+        if isinstance(r, Rejection):
+            return None
+        hand = r
+    hand, dealt, _ = deal_recorded(hand, board, dealt)
+    return hand

@@ -22,8 +22,10 @@ from sqlmodel import Session, select
 from nomicpoker.shell import ledger, poll as poll_mod, service
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.core.cards import parse_card
-from nomicpoker.core.gndt import change_log, gndt
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.core.gndt import gndt
+from nomicpoker.shell.paths import forum_db_path, site_dir
+from nomicpoker.shell.site import build_site
+from nomicpoker.shell.verdicts import verdict_lines
 from nomicpoker.shell.store import TableRow
 
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
@@ -174,32 +176,31 @@ def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, t
     with Session(engine) as s:
         t = ledger.get_table(s, name)
         rows = ledger.gndt(s, t)
-        log = ledger.change_log(s, name)
-        verdicts = ledger.stored_rows(s, name, "verdict")
+        verdicts = verdict_lines(s, t, h)
     echo(f"Table {name}: alice, bob, carol and dave, 100 Money each, ante 5, on the local forum.\n"
          "Below is the story post's thread as a reader sees it, then the dealer's verdicts and the GNDT.\n")
     echo(reader_view(forum, started.thread))
-    echo("==== The dealer's verdicts (from the ledger) ====")
-    for v in verdicts:
-        what = v.status + (f" ({v.code})" if v.code else "")
-        echo(f"#{v.forum_id} {v.author}: {what}" + (f": {v.canonical}" if v.canonical else ""))
+    echo("==== The dealer's verdicts (from the ledger; nomicpoker verdicts prints them) ====")
+    for line in verdicts:
+        echo(line)
     echo("")
     echo(gndt(rows, "md", title=f"GNDT of table {name} after hand #{h}"))
-    html_path = state / "ledger.html"
-    html_path.write_text(
-        gndt(rows, "html", title=f"GNDT of table {name}", standalone=True).replace(
-            "</body>", change_log(log, "html", title="Change log") + "</body>"), "utf-8")
+    site = site_dir(state) or state / "site"
+    build_site(engine, site, None, state)
     st = f" --state {state}"
     echo("\n".join([
-        f"The ledger is written as HTML to {html_path}.",
+        f"The auditors' site is written to {site / 'index.html'} (hand pages: {site / name}/).",
         "Next, try:",
         f"  nomicpoker forum show{st} {started.thread}",
         f"  nomicpoker forum post{st} --as alice {started.thread} \"HAND{h} ROUND1 raise 10\"",
         f"  nomicpoker poll{st}",
+        f"  nomicpoker verdicts{st} --table {name} --hand {h}",
         f"  nomicpoker ledger{st} --table {name} --format md --log",
         f"  nomicpoker audit{st} --table {name}",
-        f"  nomicpoker audit verify{st} --table {name} --hand {h}",
+        f"  nomicpoker audit export{st} --table {name} --hand {h} -o hand-{h}.json",
+        f"  nomicpoker audit verify --record hand-{h}.json",
+        f"  nomicpoker phh export{st} --table {name} --hand {h} -o hand-{h}.phh",
         f"  nomicpoker hand start{st} --table {name} --ante 5",
     ]))
     return {"table": name, "thread": started.thread, "hand": h, "problems": problems,
-            "gndt": rows, "html": html_path}
+            "gndt": rows, "site": site}

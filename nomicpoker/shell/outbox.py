@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from sqlalchemy.engine import Engine
@@ -36,10 +37,12 @@ from sqlmodel import Session, select
 from nomicpoker.core import delivery
 from nomicpoker.core.dialects import in_dialect
 from nomicpoker.core.fold_types import same_account
+from nomicpoker.core.sealed import is_sealed
 from nomicpoker.core.tags import find_tag, find_tags, reference_tag
 from nomicpoker.ports import Forum, ForumError, RemoteComment
 from nomicpoker.shell.deadlines import Clock, iso
 from nomicpoker.shell import ledger, logs
+from nomicpoker.shell.secrets_store import SecretsError, read_message
 from nomicpoker.shell.store import OutboxRow, transaction
 
 #: thread -> {reference tag key: comment id} of the dealer's comments the forum showed
@@ -76,16 +79,28 @@ def posted_tags(comments: Sequence[RemoteComment], dealer: str) -> dict[str, str
     return found
 
 
-def already_delivered(forum: Forum, row: OutboxRow) -> str | None:
+def already_delivered(forum: Forum, row: OutboxRow, body: str) -> str | None:
     """A private message delivered before a crash, where the forum lets the Dealer read back
     what it sent (``abilities.private_read``). Forums without that may deliver it twice; the
     body is the same either way."""
     if not forum.abilities.private_read:
         return None
     for msg in forum.sent_private(row.recipient):
-        if msg.subject == row.subject and msg.body == row.body:
+        if msg.subject == row.subject and msg.body == body:
             return msg.id
     return None
+
+
+def private_body(state: Path | None, table: str, row: OutboxRow) -> str:
+    """The body to send for a private row: the ledger holds a seal (nomicpoker.core.sealed),
+    the body is in the owner-only secrets folder. (A row stored before bodies were sealed
+    still holds its body.)"""
+    if not is_sealed(row.body):
+        return row.body
+    if state is None:
+        raise SecretsError("missing", f"the private message {row.key} is sealed in the ledger: "
+                           "sending it needs the state folder")
+    return read_message(state, table, row.key)
 
 
 def pending_rows(session: Session, table: str) -> list[OutboxRow]:
@@ -150,7 +165,8 @@ def _hand_thread(engine: Engine, table: str, hand: int | None) -> str | None:
 
 
 def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: Deliveries,
-                tags: PostedTags | None = None, pacer: Pacer | None = None) -> None:
+                tags: PostedTags | None = None, pacer: Pacer | None = None,
+                state: Path | None = None) -> None:
     """Send pending dealer messages in order (see the module docstring for holds, pacing,
     combining and refusals). Any other forum error propagates and stops the run for this
     table; what was not sent stays pending for the next run. A comment whose tag the thread
@@ -189,7 +205,7 @@ def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: De
     for n, batch in enumerate(plan):
         if batch[0].kind == "private":
             _send_private(engine, table, forum, now, report, batch[0], privates[batch[0].id],
-                          pacer, shown)
+                          pacer, shown, state)
             continue
         fresh = []
         for row in batch:
@@ -250,17 +266,18 @@ def _park_comments(engine: Engine, forum: Forum, now: Clock, report: Deliveries,
 
 def _send_private(engine: Engine, table: str, forum: Forum, now: Clock, report: Deliveries,
                   due: delivery.Due, meta: tuple[str, str, int | None], pacer: Pacer,
-                  shown: Callable[[str, str], str | None]) -> None:
+                  shown: Callable[[str, str], str | None], state: Path | None = None) -> None:
     recipient, subject, hand = meta
     with Session(engine) as s:
         row = s.get(OutboxRow, due.id)
-        remote = already_delivered(forum, row) if row is not None else None
+        body = private_body(state, table, row) if row is not None else due.body
+        remote = already_delivered(forum, row, body) if row is not None else None
     if remote is not None:
         _mark(engine, [due.id], "sent", remote, iso(now()))
         report.already += 1
         return
     try:
-        remote = forum.send_private(recipient, subject, due.body)
+        remote = forum.send_private(recipient, subject, body)
     except ForumError as exc:
         if not exc.permanent:
             raise

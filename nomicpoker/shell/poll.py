@@ -34,6 +34,7 @@ from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
+from nomicpoker.shell.paths import private_files
 from nomicpoker.shell.replay import adjudicate
 from nomicpoker.shell.store import TableRow, transaction
 
@@ -94,6 +95,9 @@ class PollReport:
     busy: bool = False
     busy_where: str = ""
     tables: list[TableReport] = field(default_factory=list)
+    #: the auditors' site: "" (not rebuilt: nothing changed, or turned off), "rebuilt ..." or
+    #: "FAILED: ..." (a site that cannot be written never fails the poll itself)
+    site: str = ""
 
     @property
     def ok(self) -> bool:
@@ -146,7 +150,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             table = ledger.get_table(s, table_name)
             tags = update_table(s, table, forum, state, now(), report, incremental)
             dealer = table.dealer
-        send_outbox(engine, table_name, forum, now, report, tags, pacer)
+        send_outbox(engine, table_name, forum, now, report, tags, pacer, state=state)
         if report.held:
             report.notes.append(
                 f"the forum holds the Dealer's comments for moderation: the account {dealer!r} "
@@ -167,24 +171,48 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
 def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = False,
          forum_factory: ForumFactory = default_forum_factory, now: Clock = utcnow,
          lock_timeout: float = 0, sleep: Callable[[float], None] = time.sleep,
-         clock: Callable[[], float] = time.monotonic, incremental: bool = True) -> PollReport:
+         clock: Callable[[], float] = time.monotonic, incremental: bool = True,
+         site: Path | None = None) -> PollReport:
     """One poll cycle under the run lock (:mod:`nomicpoker.shell.locks`: this host's file lock,
     and the shared ledger's advisory lock on PostgreSQL). ``busy`` when another run holds it.
     ``sleep`` and ``clock`` pace posting on forums that want an interval between posts (tests
     pass a simulated clock). ``incremental`` False: every table replays from its first input
-    (what the poll did before snapshots; for benchmarks)."""
-    state.mkdir(parents=True, exist_ok=True)
+    (what the poll did before snapshots; for benchmarks). With ``site`` (a directory), the auditors' site there is rebuilt
+    when the run changed anything (or it is not there yet), still under the lock so two runs
+    never write it at once. Everything the run writes under ``state`` is owner-only."""
+    with private_files(state):
+        state.mkdir(parents=True, exist_ok=True)
+        try:
+            with run_lock(engine, state, lock_timeout):
+                return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock,
+                                    incremental, site)
+        except Busy as exc:
+            return PollReport(busy=True, busy_where=exc.where)
+
+
+def _changed(t: TableReport) -> bool:
+    return bool(t.archived or t.verdicts or t.queued or t.sent or t.already)
+
+
+def rebuild_site(engine: Engine, state: Path, site: Path, report: PollReport) -> None:
+    """Rebuild the site after a run that changed something; a failure is reported, not raised
+    (the table's adjudication is done and stored either way)."""
+    missing = not (site / "index.html").exists() and report.ok
+    if not (any(_changed(t) for t in report.tables) or missing):
+        return
+    from nomicpoker.shell.site import build_site
+
     try:
-        with run_lock(engine, state, lock_timeout):
-            return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock,
-                                incremental)
-    except Busy as exc:
-        return PollReport(busy=True, busy_where=exc.where)
+        written = build_site(engine, site, None, state)
+        report.site = f"rebuilt {len(written)} files in {site}"
+    except (CodedError, OSError) as exc:
+        report.site = f"FAILED: cannot write {site}: {exc}"
 
 
 def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                  forum_factory: ForumFactory, now: Clock, sleep: Callable[[float], None],
-                 clock: Callable[[], float], incremental: bool = True) -> PollReport:
+                 clock: Callable[[], float], incremental: bool = True,
+                 site: Path | None = None) -> PollReport:
     with Session(engine) as s:
         if table is not None:
             names = [ledger.get_table(s, table).name]
@@ -195,4 +223,6 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
     for name in names:
         report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
                                         Pacer(sleep=sleep, clock=clock), incremental))
+    if site is not None and not dry_run:
+        rebuild_site(engine, state, site, report)
     return report

@@ -89,6 +89,7 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
             break
         result, last_key = _fold_all(session, table, cfg, state)
     added = ledger.store_fold(session, table.name, result)
+    keep_private_bodies(state, table.name, result)
     snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
     return Adjudication(added, False, why)
 
@@ -125,6 +126,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
         result = fold_stream(cfg, fold_state, stream)
         for kind, rows in ledger.store_new(session, table.name, result).items():
             added.setdefault(kind, []).extend(rows)
+        keep_private_bodies(state, table.name, result)
         fold_state, current = result.state, result.current
         if stream:
             last_key = stream[-1][0]
@@ -145,3 +147,16 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
     if fold_state is not None:
         snapshots.save(session, table.name, cfg, state, fold_state, current, last_key, loaded.sealed)
     return added
+
+
+def keep_private_bodies(state: Path, table: str, result: FoldResult) -> None:
+    """Write the body of every private message the fold queued to the owner-only secrets
+    folder (the ledger stores its seal, :mod:`nomicpoker.core.sealed`): the sender reads it
+    from there. A full replay writes every body again (a secrets folder copied without them is
+    filled again); a resumed fold, those of the messages it queued."""
+    from nomicpoker.shell import secrets_store
+
+    for key, body in result.private.items():
+        path = secrets_store.message_path(state, table, key)
+        if not path.exists() or path.read_text("utf-8") != body:
+            secrets_store.write_message(state, table, key, body)

@@ -91,10 +91,33 @@ def backfill(engine: Engine, state: Path | None) -> list[str]:
         try:
             with transaction(engine) as s:
                 table = ledger.get_table(s, name)
-                ledger.store_fold(s, name, fold_for(s, table, state or Path("/nonexistent")))
+                result = fold_for(s, table, state or Path("/nonexistent"))
+                ledger.store_fold(s, name, result)
+                seal_private_bodies(s, name, result, state)
         except CodedError as exc:
             problems.append(f"{name}: {exc}")
     return problems
+
+
+def seal_private_bodies(session, table: str, result, state: Path | None) -> int:  # type: ignore[no-untyped-def]
+    """Revision 0006: replace each private message body stored in the clear by the seal the
+    fold stores now, keeping the text in the owner-only secrets folder for the sender (when
+    the state directory is known). Returns how many were sealed."""
+    from nomicpoker.core.sealed import is_sealed
+    from nomicpoker.shell import ledger, secrets_store
+
+    seals = {r["key"]: r["body"] for r in result.rows.get("outbox", ()) if r["kind"] == "private"}
+    n = 0
+    for row in ledger.stored_rows(session, table, "outbox"):
+        if row.kind != "private" or is_sealed(row.body) or row.key not in seals:
+            continue
+        if state is not None and state.is_dir():
+            secrets_store.write_message(state, table, row.key, row.body)
+        row.body = seals[row.key]
+        session.add(row)
+        n += 1
+    session.flush()
+    return n
 
 
 def upgrade(engine: Engine, url: str, state: Path | None = None) -> Upgraded:

@@ -25,7 +25,7 @@ from nomicpoker.shell.paths import secrets_dir
 from nomicpoker.core.errors import CodedError
 
 __all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "load",
-           "load_or_none", "secret_path", "write"]
+           "load_or_none", "message_path", "read_message", "secret_path", "write", "write_message"]
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -103,6 +103,38 @@ def load(state: Path, table: str, hand: int) -> HandSecrets:
     except (OSError, ValueError) as exc:
         raise SecretsError("corrupt", f"cannot read the secrets for table {table} hand {hand}: {exc}") from exc
     return from_hex(data)
+
+
+def message_path(state: Path, table: str, key: str) -> Path:
+    """Where the body of the private message with outbox ``key`` is kept (0600)."""
+    if not _SAFE.match(key):
+        raise SecretsError("bad_name", f"outbox key {key!r} cannot name a file")
+    return secret_path(state, table, 0).parent / "messages" / f"{key}.txt"
+
+
+def write_message(state: Path, table: str, key: str, body: str) -> None:
+    """Keep a private message body for the sender (the ledger holds only its seal)."""
+    path = message_path(state, table, key)
+    _private_dir(secrets_dir(state))
+    _private_dir(path.parent.parent)
+    _private_dir(path.parent)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, body.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def read_message(state: Path, table: str, key: str) -> str:
+    path = message_path(state, table, key)
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError as exc:
+        raise SecretsError("missing", f"the private message {key} is not in {path.parent}: "
+                           "run nomicpoker poll on the Dealer's machine (it writes it again)") from exc
 
 
 def load_or_none(state: Path, table: str, hand: int) -> HandSecrets | None:

@@ -301,7 +301,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         report.queued += len(added.get("outbox", []))
     _pending_path(state, table_name, number).unlink(missing_ok=True)  # the hand row has it now
     try:
-        send_outbox(engine, table_name, forum, now, report)
+        send_outbox(engine, table_name, forum, now, report, state=state)
     except ForumError as exc:  # the hand has started; the next poll sends the rest
         report.error = f"forum {exc.code}: {exc.message} (the hand has started; the next poll sends the rest)"
     return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report)

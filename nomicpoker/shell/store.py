@@ -310,7 +310,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
@@ -424,6 +424,8 @@ def open_engine(url: str, create: bool = True, check: bool = True) -> Engine:
                                      "for the right one (nomicpoker init makes a new one)")
                 if create:
                     path.parent.mkdir(parents=True, exist_ok=True)
+                    if not path.exists():  # owner-only from the start (SQLite gives -wal, -shm its mode)
+                        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
                 readonly = path.exists() and not _writable(path)
             elif not create:
                 raise StoreError("no_ledger", f"{shown} is an empty in-memory database, not a ledger: "

@@ -1,0 +1,71 @@
+"""Auditors' commands: ``site build``, ``export public-db``, ``verdicts``.
+
+All three read only the ledger's public rows, so they are safe to run at any moment of a
+hand; none prints a secret or a private message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, opened
+
+site_app = typer.Typer(help="The auditors' static site.", no_args_is_help=True)
+export_app = typer.Typer(help="Exports safe to publish.", no_args_is_help=True)
+
+
+@site_app.command("build")
+def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: the site setting, NOMICPOKER_SITE or <state>/site)."),
+               table: Optional[str] = typer.Option(None, "--table", help="Only this table (the index lists all)."),
+               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Write the static site: tables, GNDT, chip chart, change log, and every hand."""
+    from nomicpoker.shell.paths import site_dir
+    from nomicpoker.shell.site import build_site
+
+    with opened(state, db) as (st, engine):
+        target = out if out is not None else site_dir(st)
+        if target is None:
+            fail("the site is turned off (NOMICPOKER_SITE=off): give --out DIR")
+        written = build_site(engine, target, table, st)
+    typer.echo(f"wrote {len(written)} files to {target} (open {target / 'index.html'})")
+
+
+@export_app.command("public-db")
+def export_public(output: Path = typer.Option(..., "-o", "--output", help="The SQLite file to write."),
+                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Write a copy of the ledger that is safe to publish (datasette FILE serves it)."""
+    from nomicpoker.shell.public_db import export_public_db
+
+    with opened(state, db) as (_st, engine):
+        counts = export_public_db(engine, output)
+    typer.echo(f"wrote {output}: " + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+
+
+def verdicts_cmd(table: str = typer.Option(..., "--table", help="Table name."),
+                 hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+                 state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Print each comment's verdict, in order: accepted in words, rejected with its code and
+    the rule sentence."""
+    from sqlmodel import Session
+
+    from nomicpoker.shell import ledger
+    from nomicpoker.shell.verdicts import verdict_lines
+
+    with opened(state, db) as (_st, engine):
+        with Session(engine) as s:
+            t = ledger.get_table(s, table)
+            numbers = [h.number for h in ledger.hand_rows(s, table)]
+            if hand is not None and hand not in numbers:
+                fail(f"table {table} has no hand {hand}")
+            lines = verdict_lines(s, t, hand)
+    typer.echo("\n".join(lines) if lines else "no verdicts yet")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this group's commands to the main app."""
+    app.add_typer(site_app, name="site")
+    app.add_typer(export_app, name="export")
+    app.command("verdicts")(verdicts_cmd)

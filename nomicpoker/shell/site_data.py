@@ -1,0 +1,226 @@
+"""What the auditors' site shows, gathered from the ledger (shell: it reads the store).
+
+Everything here comes from the ledger's public rows: the comment archive, the verdicts, the
+change log, the action rows, the boards, the hand ends and the public hand records (the very
+records ``audit export`` writes). Nothing reads the secrets folder or the outbox's private
+messages, so the site of a running hand shows nothing a player could not see in the thread.
+
+The values are plain dicts and lists for the templates (:mod:`nomicpoker.shell.site`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, select
+
+from nomicpoker.core.cards import pretty
+from nomicpoker.core.gndt import is_url
+from nomicpoker.core.hand_log import word_parts
+from nomicpoker.core.money import replay
+from nomicpoker.shell import ledger
+from nomicpoker.shell.audit import record_ruleset, verify_hands
+from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.shell.store import CommentRow, DealerEventRow, TableRow, loads
+
+_AT = re.compile(r"passed at (\S+)$")
+_HAND_START = re.compile(r"^hand (\d+) start")
+
+
+def card(c: str) -> dict[str, str]:
+    """A card for display: its symbol form and its suit's colour class."""
+    return {"text": pretty(c), "code": c, "red": c[-1] in "hd"}
+
+
+@dataclass(frozen=True)
+class CommentRef:
+    hand: int | None
+    forum_id: str
+    revision: int
+    author: str
+    created: str
+    permalink: str
+    body: str
+
+    @property
+    def anchor(self) -> str:
+        return f"c-{self.forum_id}" + (f"-r{self.revision}" if self.revision > 1 else "")
+
+
+def _comments(s: Session, table: str, threads: dict[str, int]) -> list[CommentRef]:
+    rows = s.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
+    return [CommentRef(threads.get(r.thread), r.forum_id, r.revision, r.author, r.created, r.permalink,
+                       r.body) for r in rows]
+
+
+def table_summaries(s: Session) -> list[dict[str, Any]]:
+    out = []
+    for t in s.exec(select(TableRow).order_by(TableRow.id)).all():
+        hands = ledger.hand_rows(s, t.name)
+        ended = {r.hand for r in ledger.stored_rows(s, t.name, "hand_end")}
+        last = hands[-1] if hands else None
+        out.append({"name": t.name, "ruleset": t.ruleset, "forum": t.forum_kind, "players": loads(t.players),
+                    "hands": len(hands), "created": t.created,
+                    "status": "no hands yet" if last is None else
+                    (f"hand {last.number} ended" if last.number in ended else f"hand {last.number} running")})
+    return out
+
+
+def _cause_of(cause: str, comments_by_link: dict[str, CommentRef]) -> CommentRef | None:
+    if cause in comments_by_link:
+        return comments_by_link[cause]
+    if cause.startswith("comment "):
+        return comments_by_link.get(cause)
+    return None
+
+
+def change_log_events(s: Session, t: TableRow) -> list[dict[str, Any]]:
+    """The change log grouped into events: consecutive changes with one hand and one cause
+    are one event, with its time, the action in words and the cause (a link to the comment's
+    verdict row on the hand page, and to the comment itself where it has a web address)."""
+    hands = {h.number: h for h in ledger.hand_rows(s, t.name)}
+    threads = {h.thread: h.number for h in hands.values()}
+    comments = _comments(s, t.name, threads)
+    by_link: dict[str, CommentRef] = {}
+    for c in comments:
+        if c.revision == 1:
+            by_link.setdefault(c.permalink or f"comment {c.forum_id}", c)
+            by_link.setdefault(f"comment {c.forum_id}", c)
+    raise_to = load_ruleset(t.ruleset).raise_amount == "raise_to"
+    steps: dict[tuple[int, str], list[tuple[str, str]]] = {}
+    for a in ledger.stored_rows(s, t.name, "action"):
+        st = {"player": a.player, "event": a.event, "amount": a.amount, "cards": loads(a.cards), "chips": a.chips}
+        steps.setdefault((a.hand, a.cause), []).append(word_parts(st, raise_to))
+    verdicts = {(v.forum_id, v.revision): v for v in ledger.stored_rows(s, t.name, "verdict")}
+    events: list[dict[str, Any]] = []
+    for e in ledger.stored_rows(s, t.name, "entry"):
+        key = (e.hand, e.cause)
+        if events and events[-1]["key"] == key:
+            events[-1]["changes"].append(_change(e))
+            continue
+        c = _cause_of(e.cause, by_link)
+        time, action = "", [_text(e.cause)]
+        said = _said(steps.get(key, []))
+        if e.cause == "table created":
+            time, action = t.created, [_text(f"table {t.name} created: {t.money} Money each")]
+        elif (m := _HAND_START.match(e.cause)) and int(m.group(1)) in hands:
+            time = hands[int(m.group(1))].started_at
+            if said:
+                action = [_text(f"hand {m.group(1)} starts: ")] + said
+        elif c is not None:
+            time = c.created
+            if said:
+                action = said
+            else:
+                v = verdicts.get((c.forum_id, 1))
+                action = [{"name": c.author}, _text(f": {v.canonical}" if v is not None and v.canonical else " comments")]
+        else:
+            m = _AT.search(e.cause)
+            time = m.group(1) if m else ""
+            if said:
+                action = [_text("dealer: ")] + said
+        events.append({
+            "key": key, "anchor": f"e{e.seq}", "hand": e.hand, "time": time, "action": action,
+            "cause": e.cause, "cause_url": e.cause if is_url(e.cause) else "",
+            "comment_link": f"hand-{c.hand}.html#{c.anchor}" if c is not None and c.hand else "",
+            "changes": [_change(e)],
+        })
+    return events
+
+
+def _text(t: str) -> dict[str, str]:
+    return {"text": t}
+
+
+def _said(parts: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """Steps in words as segments: each player's name apart from the words after it."""
+    out: list[dict[str, str]] = []
+    for i, (who, rest) in enumerate(parts):
+        if i:
+            out.append(_text("; "))
+        out += [{"name": who}, _text(rest)]
+    return out
+
+
+def _change(e: Any) -> dict[str, str]:
+    return {"player": e.player, "column": e.column, "old": e.old, "new": e.new}
+
+
+def chip_counts(s: Session, t: TableRow) -> tuple[list[str], list[tuple[str, list[int]]]]:
+    """Money of every player at the start and after each ended hand: the hand's starting
+    Money, less the chips its steps put in, plus its payouts (the public record's numbers)."""
+    players = loads(t.players)
+    money = {p: t.money for p in players}
+    labels, values = ["start"], {p: [t.money] for p in players}
+    ends = {r.hand: r for r in ledger.stored_rows(s, t.name, "hand_end")}
+    actions = ledger.stored_rows(s, t.name, "action")
+    for h in ledger.hand_rows(s, t.name):
+        if h.number not in ends:
+            continue
+        for p, m in loads(h.seats):
+            money[p] = m - sum(a.chips for a in actions if a.hand == h.number and a.player == p)
+        for p, got in loads(ends[h.number].payouts).items():
+            money[p] = money.get(p, 0) + got
+        labels.append(f"hand {h.number}")
+        for p in players:
+            values[p].append(money.get(p, 0))
+    return labels, [(p, values[p]) for p in players]
+
+
+def rs_raise_to(t: TableRow) -> bool:
+    return load_ruleset(t.ruleset).raise_amount == "raise_to"
+
+
+def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
+    """Everything the page of one hand shows."""
+    h = next(x for x in ledger.hand_rows(s, t.name) if x.number == number)
+    record = ledger.hand_record(s, t, number)
+    threads = {x.thread: x.number for x in ledger.hand_rows(s, t.name)}
+    comments = {(c.forum_id, c.revision): c for c in _comments(s, t.name, threads)}
+    raise_to = rs_raise_to(t)
+    step_words = {a["comment_id"]: word_parts(a, raise_to) for a in record["actions"] if a["comment_id"]}
+    verdicts = []
+    for v in ledger.stored_rows(s, t.name, "verdict"):
+        if v.hand != number:
+            continue
+        c = comments.get((v.forum_id, v.revision))
+        verdicts.append({
+            "anchor": c.anchor if c else f"c-{v.forum_id}", "forum_id": v.forum_id, "revision": v.revision,
+            "author": v.author, "status": v.status, "code": v.code, "message": v.message,
+            "citation": v.citation, "canonical": v.canonical,
+            "words": step_words.get(v.forum_id) if v.revision == 1 and v.status == "accepted" else None,
+            "time": c.created if c else "", "permalink": c.permalink if c else "",
+            "url": c.permalink if c and is_url(c.permalink) else "",
+            "body": (c.body if len(c.body) <= 400 else c.body[:399] + "…") if c else "",
+        })
+    board = [{"street": b.street, "cards": [card(x) for x in loads(b.cards)]}
+             for b in ledger.stored_rows(s, t.name, "board") if b.hand == number]
+    rs, problem = record_ruleset(record)
+    final = replay(record, rs) if rs is not None else None
+    result = final.result if final is not None else None
+    shown = [{"player": sh.player, "hole": [card(c) for c in sh.hole], "best": [card(c) for c in sh.best_five],
+              "name": sh.name} for sh in (result.shown if result else ())]
+    pots = [{"amount": a.amount, "eligible": list(a.eligible), "winners": list(a.winners),
+             "shares": dict(a.shares), "remainder": a.remainder} for a in (result.awards if result else ())]
+    (_, checks), = verify_hands([record])
+    pot = 0
+    steps = []
+    for a in record["actions"]:
+        pot += a["chips"]
+        steps.append({**a, "pot": pot, "parts": word_parts(a, raise_to), "cards": [card(c) for c in a["cards"]]})
+    timeouts = [ev for ev in s.exec(select(DealerEventRow).where(DealerEventRow.table_name == t.name,
+                                                                  DealerEventRow.hand == number)).all()]
+    return {
+        "number": number, "thread": h.thread, "thread_url": h.thread if is_url(h.thread) else "",
+        "started_at": h.started_at, "button": h.button, "ante": h.ante, "blinds": loads(h.blinds),
+        "seats": record["seats"], "verdicts": verdicts, "board": board, "shown": shown, "pots": pots,
+        "payouts": record["payouts"], "destroyed": record["destroyed"], "steps": steps,
+        "commitments": record["commitments"], "secrets": record["secrets"],
+        "checks": [{"item": c.item, "ok": c.ok, "detail": c.detail} for c in checks],
+        "failed": sum(not c.ok for c in checks), "ended": record["secrets"] is not None,
+        "money_problem": problem.detail if problem is not None else "",
+        "timeouts": [{"player": ev.player, "kind": ev.kind, "at": ev.at} for ev in timeouts],
+        "record": record,
+    }

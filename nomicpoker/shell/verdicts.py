@@ -1,0 +1,41 @@
+"""Each comment's verdict as a line (``nomicpoker verdicts``): what the demo used to print
+alone. Accepted actions are given in words (``alice raises 10``), rejections with their code,
+message and the rule sentence they rest on."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from nomicpoker.core.gndt import one_line
+from nomicpoker.core.hand_log import words
+from nomicpoker.shell import ledger
+from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.shell.store import TableRow, loads
+
+
+def verdict_lines(s: Session, t: TableRow, hand: int | None = None) -> list[str]:
+    raise_to = load_ruleset(t.ruleset).raise_amount == "raise_to"
+    said = {}
+    for a in ledger.stored_rows(s, t.name, "action"):
+        if a.comment_id:
+            said[(a.hand, a.comment_id)] = words({"player": a.player, "event": a.event, "amount": a.amount,
+                                                  "cards": loads(a.cards), "chips": a.chips}, raise_to)
+    out = []
+    for v in ledger.stored_rows(s, t.name, "verdict"):
+        if hand is not None and v.hand != hand:
+            continue
+        where = f"hand {v.hand}" if v.hand is not None else "no hand"
+        head = f"{where} #{v.forum_id}" + (f" (edit {v.revision})" if v.revision > 1 else "")
+        who = one_line(v.author)
+        if v.status == "accepted":
+            what = said.get((v.hand, v.forum_id)) if v.revision == 1 else None
+            out.append(f"{head} {who}: accepted: {what or v.canonical}")
+        elif v.status == "rejected":
+            out.append(f"{head} {who}: rejected {v.code}: {one_line(v.message)}")
+            if v.citation:
+                out.append(f"    rule: \"{one_line(v.citation)}\"")
+        elif v.status == "chat":
+            out.append(f"{head} {who}: chat")
+        else:
+            out.append(f"{head} {who}: {v.status} {v.code}: {one_line(v.message)}".rstrip(": "))
+    return out
