@@ -102,8 +102,7 @@ class _Folder:
         n = self.st.n_out.get(hand, 0) + 1
         self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand}-{n:03d}"
-        # The ledger keeps a seal, the shell sends the body from the secrets folder
-        # (nomicpoker.core.sealed says why).
+        # The ledger keeps a seal; the shell sends the body (nomicpoker.core.sealed says why).
         self.private[key] = body
         self._row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
                   recipient=user, subject=subject,
@@ -162,19 +161,14 @@ class _Folder:
         self.st.gndt = snap
 
     def _action(self, h: HandState, step: dict[str, Any], cause: str) -> None:
-        """One public step of a hand (:mod:`nomicpoker.core.hand_log`). Action rows count
-        their own ``seq`` so that adding them did not renumber the ledgers stored before."""
+        """One public step (action rows count their own ``seq``: older ledgers keep theirs)."""
         self.st.action_seq += 1
         h.steps += 1
-        comment_id, at = h.step
-        self.out["action"].append({
-            "seq": self.st.action_seq, "hand": h.start.number, "n": h.steps, "player": step["player"],
-            "event": step["event"], "amount": step["amount"], "cards": list(step["cards"]),
-            "chips": step["chips"], "comment_id": comment_id, "at": at, "cause": cause})
+        self.out["action"].append(hand_log.action_row(self.st.action_seq, h.start.number, h.steps,
+                                                      step, h.step, cause))
 
     def log_steps(self, h: HandState, cause: str) -> None:
-        """Write the engine's newly accepted steps as action rows (called after every
-        accepted step, before the board is dealt)."""
+        """Action rows for the engine's newly accepted steps (after each, before the board)."""
         for step in hand_log.steps(h.hand, h.logged, h.bets):
             self._action(h, step, cause)
         h.logged = len(h.hand.log)

@@ -53,6 +53,15 @@ def steps(hand: Any, logged: int, bets: Mapping[str, int]) -> list[dict[str, Any
     return out
 
 
+def action_row(seq: int, hand: int, n: int, step: Mapping[str, Any], made_by: tuple[str, str],
+               cause: str) -> dict[str, Any]:
+    """The ``np_action`` row of step ``n`` of ``hand``; ``made_by``: (comment id, time)."""
+    comment_id, at = made_by
+    return {"seq": seq, "hand": hand, "n": n, "player": step["player"], "event": step["event"],
+            "amount": step["amount"], "cards": list(step["cards"]), "chips": step["chips"],
+            "comment_id": comment_id, "at": at, "cause": cause}
+
+
 def forced_bets(hand: Any) -> list[dict[str, Any]]:
     """The antes and blinds posted when the hand started, one ``post`` step per seat that put
     chips in (GNDT order)."""
