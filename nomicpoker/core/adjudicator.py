@@ -524,14 +524,14 @@ class _Folder:
             self.st.money[seat.name] = seat.money  # the engine credits the payout to the seat
         self._diff(number, cause)
         secrets = h.start.secrets.published()
-        held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals
-                if p in h.decks and p in h.draws}
+        held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals if p in h.decks and p in h.draws}
         held.update({p: h.holes[p] for p in h.false_reveals if p in h.holes})
         own = sorted(p for p in h.draws if p not in h.decks)
         self._row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
         self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
+        self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
         self.days.hand_ended(h)
 
 

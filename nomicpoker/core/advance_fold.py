@@ -19,22 +19,11 @@ from nomicpoker.core import engine, grammar
 from nomicpoker.core.actions import AllIn, Call, Check, Fold, Raise
 from nomicpoker.core.advance import AdvanceError, PlayerIn, Program, Undo, looks_like_advance, parse
 from nomicpoker.core.advance_eval import Concrete, describe, evaluate, view_of
+from nomicpoker.core.advance_private import PRIVATE_THREAD, Private, first_line, shown_on_request
 from nomicpoker.core.fold_state import HandState
 from nomicpoker.core.gndt import md_escape
-from nomicpoker.core.markup import read_visible
 from nomicpoker.core.table_settings import advance_allowed
 from nomicpoker.core.tags import reference_tag
-
-
-def _line(body: str, body_format: str) -> str:
-    """The first non-empty visible line of a comment: where an advance action is written."""
-    reading = read_visible(body, body_format)
-    if not reading.complete:
-        return ""
-    for line in reading.text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
 
 
 def _event(name: str, a: Concrete, hand: int, rnd: int):
@@ -50,6 +39,11 @@ def _event(name: str, a: Concrete, hand: int, rnd: int):
     return Raise(name, hand, rnd, a.amount)
 
 
+def _chosen(p: Program, arm: int):
+    """The command of arm ``arm`` (``-1``: the ELSE or the plain command)."""
+    return p.otherwise if arm < 0 else p.arms[arm].action
+
+
 def _conditions_seats(p: Program) -> list[int]:
     return [c.seat for arm in p.arms for c in arm.conditions if isinstance(c, PlayerIn)]
 
@@ -59,18 +53,23 @@ class Advance:
 
     def __init__(self, fold: Any):
         self.f = fold
+        self.private = Private(self)
 
     def on(self) -> bool:
         return advance_allowed(self.f.st.days.settings, self.f.rules.require_hand_and_round)
 
     def comment(self, rev, h: HandState | None, number: int | None) -> bool:
-        """Take ``rev`` as an advance action if it is one (True: handled)."""
+        """Take ``rev`` as an advance action if it is one (True: handled). A private message
+        (:data:`~nomicpoker.core.advance_private.PRIVATE_THREAD`) is always handled here: it
+        is about the running hand, and is answered privately, never in the thread."""
+        if rev.thread == PRIVATE_THREAD:
+            return self.private.comment(rev)
         if h is None or number is None or h.phase in ("reveal", "complete") or not self.on():
             return False
         seats = [s.name for s in h.hand.seats]
         if rev.author not in seats or h.hand.seat(rev.author).folded:
             return False
-        line = _line(rev.body, rev.body_format)
+        line = first_line(rev.body, rev.body_format)
         if not line or not looks_like_advance(line):
             return False
         to_act = h.hand.to_act
@@ -83,23 +82,34 @@ class Advance:
             if isinstance(normal, grammar.Intent) or not e.code.startswith("advance_"):
                 return False  # an ordinary action ("call", "HAND1 ROUND1 fold"): not ours
             self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-            self.f._reject(rev, number, e.code, e.message)
+            self.reject(rev, number, e.code, e.message)
             return True
         if my_turn and isinstance(grammar.parse_comment(
                 rev.body, rev.body_format, bare=not self.f.rules.require_hand_and_round),
                 grammar.Intent):
             return False  # in turn, an action the ordinary grammar reads acts as it always did
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        return self.take(rev, h, number, p, my_turn)
+
+    def take(self, rev, h: HandState, number: int, p: Program | Undo, my_turn: bool) -> bool:
+        """Keep (or withdraw) the advance action ``p`` of ``rev``'s author, confirm it, and try
+        it at once when it is his turn."""
         ref = rev.permalink or rev.forum_id
+        secret = rev.thread == PRIVATE_THREAD
         if isinstance(p, Undo):
             had = h.advance.pop(rev.author, None)
-            self.f._verdict(rev, number, "accepted", canonical="UNDO")
+            asked = rev.author in h.reveal_asked
+            h.reveal_asked.discard(rev.author)
+            self.f._verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
+            if secret:
+                h.private_advance.append([rev.author, rev.created, "UNDO"])
             what = f"your advance action {had} is withdrawn" if had else "you had no advance action"
+            what += " and your cards will not be shown unasked" if asked else ""
             self._reply(rev, number, f"{md_escape(rev.author)}: {what}.")
             return True
         if p.hand is not None and p.hand != number:
             if p.hand > number:
-                self.f._reject(rev, number, "advance_future_hand",
+                self.reject(rev, number, "advance_future_hand",
                                f"/H={p.hand} names a future hand; this is hand {number} (the "
                                f"manual: \"you cannot use the /H comand to specify an action "
                                f"for a future hand\")")
@@ -107,15 +117,21 @@ class Advance:
                 self.f._verdict(rev, number, "ignored", "advance_past_hand",
                                 f"/H={p.hand}: hand {number} is in play, so it is ignored")
             return True
+        seats = [s.name for s in h.hand.seats]
         bad = [n for n in _conditions_seats(p) if n > len(seats)]
         if bad:
-            self.f._reject(rev, number, "advance_bad_player",
+            self.reject(rev, number, "advance_bad_player",
                            f"/I:{bad[0]} or /O:{bad[0]}: players are numbered 1 to {len(seats)} "
                            f"at this table")
             return True
         text = p.text()
         h.advance[rev.author] = text
-        self.f._verdict(rev, number, "accepted", canonical=text)
+        if p.reveal:
+            h.reveal_asked.add(rev.author)
+        self.f._verdict(rev, number, "accepted", canonical="" if secret else text,
+                        message="a private advance action: published when the hand ends" if secret else "")
+        if secret:
+            h.private_advance.append([rev.author, rev.created, text])
         if not p.quiet:
             rt = h.hand.ruleset.raise_amount == "raise_to"
             amounts = ("MAKE $x and $x make your total for the round x (raise-to)" if rt else
@@ -124,14 +140,38 @@ class Advance:
                         f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. It is tried "
                         f"at your next turn in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
-                        f"{amounts} under {h.hand.ruleset.name}; UNDO withdraws it.")
+                        f"{amounts} under {h.hand.ruleset.name}"
+                        f"{'; your cards are shown when the hand ends' if p.reveal else ''}"
+                        f"; UNDO withdraws it.")
         if my_turn:
-            self.fire(h, f"{ref}", rev.thread)
+            self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
         return True
 
     def _reply(self, rev, number: int, text: str) -> None:
+        """Answer ``rev`` where it came from: in the thread, or privately."""
+        if rev.thread == PRIVATE_THREAD:
+            self.f._private(number, rev.author, f"Your advance action in hand {number} "
+                            f"({self.f.c.name})", text + "\n")
+            return
         self.f._post(number, lambda k: f"{text}\n\n{reference_tag(k)}\n", rev.thread,
                      reply_to=rev.forum_id)
+
+    def reject(self, rev, number: int, code: str, message: str) -> None:
+        """A refused advance action: in the thread as any rejection, or privately (the
+        ledger's verdict then keeps the code, not the words, until the hand ends)."""
+        if rev.thread != PRIVATE_THREAD:
+            self.f._reject(rev, number, code, message)
+            return
+        self.f._verdict(rev, number, "rejected", code)
+        self._reply(rev, number, f"{md_escape(rev.author)}: your private advance action was not "
+                    f"taken ({code}): {message}.")
+
+    def hand_ended(self, h: HandState, thread: str) -> None:
+        """The hand is over: show the cards asked for with ``/R`` and publish the advance
+        actions that came privately (one dealer comment, none if there is nothing to say)."""
+        body = shown_on_request(h)
+        if body:
+            self.f._post(h.start.number, lambda k: f"{body}\n\n{reference_tag(k)}\n", thread)
 
     def acted(self, h: HandState, player: str) -> None:
         """The player acted himself: "your next "real" action will wipe it out"."""
@@ -154,11 +194,26 @@ class Advance:
             del h.advance[name]
         if out.action is None:
             why = out.failure or "it did not apply"
+            away = self.f.st.days.away(name)
+            if away and out.arm is not None and _chosen(p, out.arm).sticky | p.sticky:
+                # "sticky actions take precedence over vacations. Unless of course your sticky
+                # action translates into an insufficient bet (possible with MAKE or RAISE), in
+                # which case you will be folded."
+                h.advance.pop(name, None)
+                return self._act(h, name, Concrete("fold"), cause, thread,
+                                 f" (on vacation; {text} did not act: {why})")
             self.f._private(number, name, f"Hand {number}: your advance action",
                             f"Your advance action {text} did not act: {why}. "
-                            f"It is your turn in hand {number}.")
+                            + ("You are on vacation: the dealer checks or folds for you."
+                               if away else f"It is your turn in hand {number}."))
             return False
-        res = engine.apply(h.hand, _event(name, out.action, number, h.hand.round))
+        return self._act(h, name, out.action, cause, thread, "", text)
+
+    def _act(self, h: HandState, name: str, action: Concrete, cause: str, thread: str,
+             note: str, text: str = "") -> bool:
+        """Apply the advance action's concrete ``action`` for ``name`` and say so."""
+        number = h.start.number
+        res = engine.apply(h.hand, _event(name, action, number, h.hand.round))
         if isinstance(res, engine.Rejection):  # the view said legal: the player acts himself
             h.advance.pop(name, None)
             self.f._private(number, name, f"Hand {number}: your advance action",
@@ -166,7 +221,7 @@ class Advance:
                             f"It is your turn in hand {number}.")
             return False
         h.hand = res
-        words = describe(out.action, h.hand.ruleset.raise_amount == "raise_to")
+        words = describe(action, h.hand.ruleset.raise_amount == "raise_to") + md_escape(note)
         self.f.days.acted(name, number)
         self.f._post(number, lambda k: f"{md_escape(name)} (advance action): {words}\n\n"
                      f"{reference_tag(k)}\n", thread)

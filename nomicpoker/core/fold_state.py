@@ -51,6 +51,12 @@ class HandState:
     #: advance actions waiting for their player's turn: player -> the action's canonical text
     #: (:mod:`nomicpoker.core.advance`), read again when it is tried
     advance: dict[str, str] = field(default_factory=dict)
+    #: players who asked for their cards to be shown at the end (``/R``, "reveal on fold");
+    #: ``UNDO`` takes the wish back
+    reveal_asked: set[str] = field(default_factory=set)
+    #: advance actions sent privately this hand, ``[player, when, text]`` in arrival order:
+    #: published in the thread when the hand ends (:mod:`nomicpoker.core.advance_private`)
+    private_advance: list[list[str]] = field(default_factory=list)
 
 
 @dataclass

@@ -126,7 +126,8 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "noted": [] if h.start.thread in seal else sorted(h.noted),
             "redraws": dict(h.redraws), "timed_out": dict(h.timed_out),
             "steps": h.steps, "logged": h.logged, "bets": dict(h.bets), "step": list(h.step),
-            "advance": dict(h.advance),
+            "advance": dict(h.advance), "reveal_asked": sorted(h.reveal_asked),
+            "private_advance": [list(x) for x in h.private_advance],
         })
     return {
         "format": FORMAT, "seq": state.seq, "action_seq": state.action_seq, "money": dict(state.money),
@@ -182,7 +183,9 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           noted=set(d["noted"]), redraws=dict(d["redraws"]), timed_out=dict(d["timed_out"]),
                           steps=int(d["steps"]), logged=int(d["logged"]),
                           bets={p: int(b) for p, b in d["bets"].items()}, step=(str(d["step"][0]), str(d["step"][1])),
-                          advance={p: str(t) for p, t in d.get("advance", {}).items()})
+                          advance={p: str(t) for p, t in d.get("advance", {}).items()},
+                          reveal_asked=set(d.get("reveal_asked", [])),
+                          private_advance=[[str(x) for x in v] for v in d.get("private_advance", [])])
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")
