@@ -464,6 +464,10 @@ class BlogNomicForum:
     def sent_private(self, user: str) -> list[PrivateMessage]:
         return []
 
+    def received_private(self) -> list[PrivateMessage]:
+        """A blog has no private messages: advance actions go in the thread."""
+        return []
+
     def create_thread(self, title: str, body: str) -> str:
         raise ForumError(
             "not_supported",

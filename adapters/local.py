@@ -103,7 +103,7 @@ class LocalForum:
     #: the Dealer creates and finds again; no dice roller (the bot rolls) and no moderation.
     abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="markdown",
                           edits_visible=True, create_thread=True, find_thread=True,
-                          login=False)
+                          login=False, private_inbox=True)
 
     def __init__(self, path: Path | str, dealer: str = "Dealer", clock: Clock | None = None):
         self.path = Path(path)
@@ -366,6 +366,25 @@ class LocalForum:
     def sent_private(self, user: str) -> list[PrivateMessage]:
         """The dealer's private messages to ``user`` (the port's read-back)."""
         return [m for m in self.inbox(user) if m.sender == self.dealer]
+
+    def received_private(self) -> list[PrivateMessage]:
+        """The dealer's inbox: what players sent it (advance actions), oldest first."""
+        return [m for m in self.inbox(self.dealer) if m.sender != self.dealer]
+
+    def send_private_as(self, sender: str, user: str, subject: str, body: str) -> str:
+        """A player's private message (to the dealer, say); return the message id."""
+        sender, user = sender.strip(), user.strip()
+        if not sender or not user:
+            raise ForumError("comment_refused", "a private message needs a sender and a recipient")
+        if not body.strip():
+            raise ForumError("comment_refused", "an empty private message is not sent")
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO messages (recipient, sender, subject, body, created)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (user, sender, subject, body, self._now()),
+            )
+            return f"m{cur.lastrowid}"
 
     def find_thread_with(self, tag: str) -> str | None:
         """A story post by the dealer whose reference tag is ``tag``."""

@@ -406,6 +406,10 @@ class RedditForum:
         """Reddit's sent box is not read: ``abilities.private_read`` is false."""
         return []
 
+    def received_private(self) -> list[PrivateMessage]:
+        """Not read (``abilities.private_inbox`` is false): advance actions go in the thread."""
+        return []
+
     def check(self) -> list[tuple[str, bool, str]]:
         config = self.reddit.config
         rows: list[tuple[str, bool, str]] = []

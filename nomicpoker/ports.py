@@ -57,6 +57,9 @@ class Abilities:
     account the forum names (``False`` for the local forum, where the dealer's name is a
     setting of the table). ``mention``: how a comment names a user so the forum tells them
     (``{name}`` is replaced by the account: ``u/{name}`` on Reddit); reminders use it.
+    ``private_inbox``: the Dealer can list the private messages players send it
+    (:meth:`Forum.received_private`), so a player may send an advance action privately, as
+    WRGPT's players mail theirs to the dealer.
     """
 
     dice: DiceSource = "bot"
@@ -72,6 +75,7 @@ class Abilities:
     find_thread: bool = False
     login: bool = True
     mention: str = "{name}"
+    private_inbox: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
@@ -203,6 +207,11 @@ class Forum(Protocol):
     def sent_private(self, user: str) -> Sequence[PrivateMessage]:
         """Private messages the dealer account has sent to ``user`` (empty where
         ``abilities.private_read`` is false)."""
+        ...
+
+    def received_private(self) -> Sequence[PrivateMessage]:
+        """Private messages sent to the dealer account, oldest first (empty where
+        ``abilities.private_inbox`` is false). Ids are stable."""
         ...
 
     def check(self) -> list[tuple[str, bool, str]]:

@@ -66,6 +66,20 @@ def post(
     typer.echo(f"posted comment {cid} in thread {thread} as {author}")
 
 
+@forum_app.command("message")
+def message(
+    body: str = typer.Argument(..., help="The message, e.g. an advance action: \"CALL/S *\"."),
+    author: str = AsOpt,
+    to: str = typer.Option("Dealer", "--to", help="The recipient (the Dealer's account)."),
+    subject: str = typer.Option("", "--subject", help="Name the table here when you play at several."),
+    state: Optional[str] = StateOpt,
+) -> None:
+    """Send a private message as a player (an advance action the table does not see)."""
+    forum = _local(state)
+    mid = _run(lambda: forum.send_private_as(author, to, subject or "advance action", body))
+    typer.echo(f"sent private message {mid} to {to} as {author}")
+
+
 @forum_app.command("show")
 def show(
     thread: str = typer.Argument(..., help="Thread id or slug."),

@@ -17,6 +17,7 @@ from nomicpoker.core.fold_types import same_account
 from nomicpoker.core.markup import storable
 from nomicpoker.ports import Forum, RemoteComment
 from nomicpoker.shell import ledger
+from nomicpoker.shell.private_inbox import archive_private
 from nomicpoker.shell.store import CommentRow, TableRow, dumps
 
 
@@ -75,12 +76,14 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
 
 def archive_table(session: Session, table: TableRow, forum: Forum, now: str
                   ) -> tuple[int, dict[str, list[RemoteComment]]]:
-    """List and archive every thread the table still polls; return the number of new
-    revisions (not the dealer's) and each thread's listing (for the outbox's posted tags)."""
+    """List and archive every thread the table still polls, then the private messages for it
+    (:mod:`nomicpoker.shell.private_inbox`); return the number of new revisions (not the
+    dealer's) and each thread's listing (for the outbox's posted tags)."""
     added = 0
     listings: dict[str, list[RemoteComment]] = {}
     for thread in threads_to_poll(session, table.name):
         comments = list(forum.list_comments(thread))
         listings[thread] = comments
         added += archive(session, table.name, thread, comments, now, dealer=table.dealer)
+    added += archive_private(session, table, forum, now)
     return added, listings

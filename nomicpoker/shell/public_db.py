@@ -2,11 +2,13 @@
 
 WHY a copy and not the ledger itself: the ledger is the Dealer's working database. What it
 holds is public already (the comment archive is the forum's, the derived rows are posted in
-the thread) with three exceptions, which the copy leaves out:
+the thread) with four exceptions, which the copy leaves out:
 
 - private message bodies: the fold stores only a seal (:mod:`nomicpoker.core.sealed`), but a
   ledger written by an older nomicpoker may still hold a body; any body that is not a seal
   is replaced by ``[private message withheld]``;
+- the text of a private advance action whose hand has not ended (it is the player's secret
+  until then: :mod:`nomicpoker.shell.private_inbox`);
 - the table's forum configuration (it may name a credentials file, a contact address or a
   praw site): only the forum kind is kept;
 - the outbox's delivery state (remote ids, send times) is kept; it is what the thread shows.
@@ -26,13 +28,16 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core.sealed import is_sealed
-from nomicpoker.shell.store import ALL_MODELS, OutboxRow, TableRow, open_engine, transaction
+from nomicpoker.shell.private_inbox import WITHHELD as PRIVATE_WITHHELD, withheld
+from nomicpoker.shell.store import ALL_MODELS, CommentRow, OutboxRow, TableRow, open_engine, transaction
 
 WITHHELD = "[private message withheld]"
 
 
-def _public(row):
+def _public(row, secret: set[tuple[str, str]]):
     values = row.model_dump()
+    if isinstance(row, CommentRow) and (row.table_name, row.forum_id) in secret:
+        values["body"] = PRIVATE_WITHHELD
     if isinstance(row, OutboxRow) and row.kind == "private" and not is_sealed(row.body):
         values["body"] = WITHHELD
     if isinstance(row, TableRow):
@@ -51,11 +56,12 @@ def export_public_db(engine: Engine, out: Path) -> dict[str, int]:
     target = open_engine(f"sqlite:///{tmp}")
     try:
         with Session(engine) as live, transaction(target) as s:
+            secret = {(t.name, fid) for t in live.exec(select(TableRow)).all() for fid in withheld(live, t.name)}
             for model in ALL_MODELS:
                 rows = live.exec(select(model)).all()
                 counts[model.__tablename__] = len(rows)  # type: ignore[attr-defined]
                 for row in rows:
-                    s.add(_public(row))
+                    s.add(_public(row, secret))
     finally:
         target.dispose()
     con = sqlite3.connect(tmp)

@@ -23,6 +23,8 @@ from nomicpoker.core.money import replay
 from nomicpoker.shell import ledger
 from nomicpoker.shell.audit import record_ruleset, verify_hands
 from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.advance_private import PRIVATE_THREAD
+from nomicpoker.shell.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.store import CommentRow, DealerEventRow, TableRow, loads
 
 _AT = re.compile(r"passed at (\S+)$")
@@ -51,8 +53,10 @@ class CommentRef:
 
 def _comments(s: Session, table: str, threads: dict[str, int]) -> list[CommentRef]:
     rows = s.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
+    secret = withheld(s, table)  # private advance actions of hands still running
     return [CommentRef(threads.get(r.thread), r.forum_id, r.revision, r.author, r.created, r.permalink,
-                       r.body) for r in rows]
+                       WITHHELD if r.forum_id in secret and r.thread == PRIVATE_THREAD else r.body)
+            for r in rows]
 
 
 def table_summaries(s: Session) -> list[dict[str, Any]]:

@@ -1,0 +1,88 @@
+"""Private advance actions (shell): the Dealer's inbox, archived like comments.
+
+WHY archived and not just read: the fold is a function of the archive, so a private advance
+action must be in it, in the order it arrived, for the live poll and ``audit`` (a replay from
+nothing) to fire it at the same moment. Where the forum declares ``Abilities.private_inbox``,
+each poll lists the messages players sent the Dealer and appends the new ones for this table
+to ``np_comment`` in the pseudo-thread :data:`~nomicpoker.core.advance_private.PRIVATE_THREAD`
+(forum id ``pm:<message id>``, revision 1: a message cannot be edited). The fold reads one as
+about the hand running when it is archived (:mod:`nomicpoker.core.advance_private`).
+
+Which table a message is for (a player may sit at several tables of a game): the table whose
+name the subject names as a word (the Dealer's own private messages carry it, ``Your hole
+cards for hand 3 (alpha)``, so replying to one keeps it, as WRGPT's ``ID=`` in the subject
+does), or, if the subject names no table of the ledger, the only table the sender sits at. A
+message older than the table is not for it. The site and ``export public-db`` show a private
+message's text only once its hand has ended (:func:`withheld`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timezone
+from typing import Sequence
+
+from sqlmodel import Session, select
+
+from nomicpoker.core.advance_private import PRIVATE_THREAD
+from nomicpoker.core.fold_types import same_account
+from nomicpoker.core.markup import storable
+from nomicpoker.ports import Forum, PrivateMessage
+from nomicpoker.shell.store import CommentRow, TableRow, VerdictRow, HandEndRow, loads
+
+#: shown instead of a private message's text before its hand has ended
+WITHHELD = "[private advance action: shown when the hand ends]"
+
+
+def _names(subject: str, table: str) -> bool:
+    return re.search(r"(?<![\w-])" + re.escape(table) + r"(?![\w-])", subject, re.IGNORECASE) is not None
+
+
+def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) -> bool:
+    """Whether ``msg`` is for ``table`` (see the module docstring)."""
+    if not any(same_account(msg.sender, p) for p in loads(table.players)):
+        return False
+    if msg.created is not None and msg.created.astimezone(timezone.utc).isoformat() < table.created:
+        return False
+    named = [t for t in tables if _names(msg.subject, t.name)]
+    if named:
+        return any(t.name == table.name for t in named)
+    seated = [t for t in tables if t.active and any(same_account(msg.sender, p) for p in loads(t.players))]
+    return [t.name for t in seated] == [table.name]
+
+
+def archive_private(session: Session, table: TableRow, forum: Forum, now: str) -> int:
+    """Append the new private messages for ``table``; return how many."""
+    if not forum.abilities.private_inbox:
+        return 0
+    seen = set(session.exec(select(CommentRow.forum_id).where(
+        CommentRow.table_name == table.name, CommentRow.thread == PRIVATE_THREAD)).all())
+    tables = list(session.exec(select(TableRow).where(TableRow.forum_kind == table.forum_kind)).all())
+    fmt = "markdown" if forum.abilities.markup == "markdown" else "text"
+    added = 0
+    for m in forum.received_private():
+        fid = f"pm:{m.id}"
+        if fid in seen or same_account(m.sender, table.dealer) or not for_table(m, table, tables):
+            continue
+        body = storable(m.body)
+        created = (m.created.astimezone(timezone.utc).isoformat() if m.created is not None else now)
+        session.add(CommentRow(
+            table_name=table.name, thread=PRIVATE_THREAD, forum_id=fid, revision=1,
+            author=storable(m.sender), created=created, body=body, body_format=fmt,
+            sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(), fetched_at=now))
+        session.flush()
+        seen.add(fid)
+        added += 1
+    return added
+
+
+def withheld(session: Session, table: str) -> set[str]:
+    """Forum ids of the table's private messages whose hand has not ended (or that belong to
+    no hand): their text is not published yet."""
+    ended = {r.hand for r in session.exec(select(HandEndRow).where(HandEndRow.table_name == table)).all()}
+    hand_of = {v.forum_id: v.hand for v in session.exec(select(VerdictRow).where(
+        VerdictRow.table_name == table, VerdictRow.forum_id.startswith("pm:"))).all()}  # type: ignore[attr-defined]
+    ids = session.exec(select(CommentRow.forum_id).where(
+        CommentRow.table_name == table, CommentRow.thread == PRIVATE_THREAD)).all()
+    return {fid for fid in ids if hand_of.get(fid) not in ended}
