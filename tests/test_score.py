@@ -39,3 +39,34 @@ def test_score_command_over_two_tables(tmp_path):
     assert sorted(got) == sorted((p, m) for p, m in want.items() if m > 0)
     assert [m for _p, m in got] == sorted((m for _p, m in got), reverse=True)
     assert HOSTILE in res.output  # names printed as text
+
+
+def _score_rows(body: str) -> list[tuple[str, int]]:
+    lines = [ln for ln in body.splitlines() if ln.startswith("|") and "Name" not in ln]
+    return [(ln.split("|")[2].strip(), int(ln.split("|")[3])) for ln in lines]
+
+
+def test_a_score_comment_is_answered_with_every_tables_standings_and_audits_identical(tmp_path):
+    from _bot_kit import Table
+    from nomicpoker.shell.audit import audit
+
+    other = roberts_game(tmp_path, name="R")  # a finished hand at another table of the game
+    t = Table(tmp_path, name="S", players=("alice", "bob", "erin"), ruleset="roberts-nlhe",
+              issue_decks=False, settings={"reminders": 0})
+    t.start(ante=0, blinds=(1, 2))
+    t.new_dealer()
+    said = t.act("erin", "score")
+    answer = [b for b in said if "asked for the SCORE" in b]
+    assert len(answer) == 1, said
+    want: dict[str, int] = {}
+    for table in (other, t):
+        for p, (money, _turn, pot) in table.gndt().items():
+            want[p] = want.get(p, 0) + money + pot
+    got = _score_rows(answer[0])
+    assert sorted(got) == sorted((p, m) for p, m in want.items() if m > 0)
+    assert [c for c in t.comments() if c.author == "Dealer"][-1].parent_id is not None  # a reply
+    t.run()
+    assert t.new_dealer() == []  # answered once
+    said = t.act("alice", "SCORE/L")
+    assert any("SCORE/L" in b for b in said), said
+    assert audit(t.engine, t.state)[1] == []

@@ -15,22 +15,14 @@ def register(app: typer.Typer) -> None:
                                         "(WRGPT's SCORE/L)."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
         """Standings across every table: Money summed per player, most first."""
-        from sqlmodel import Session, select  # here: `--help` must not load the database layer
+        from sqlmodel import Session  # here: `--help` must not load the database layer
 
-        from nomicpoker.core.standings import TableMoney, render, standings
-        from nomicpoker.shell import ledger
-        from nomicpoker.shell.store import TableRow
+        from nomicpoker.core.standings import render, standings
+        from nomicpoker.shell.scores import table_money
 
         with opened(state, db, need_state=False) as (_st, engine):
             with Session(engine) as s:
-                rows = []
-                for t in s.exec(select(TableRow).order_by(TableRow.id)).all():
-                    out: dict[str, int | None] = {}
-                    for e in ledger.stored_rows(s, t.name, "entry"):
-                        if e.column == "Money":
-                            out[e.player] = e.hand if e.new == "0" else None
-                    rows += [TableMoney(t.name, g.player, g.money + g.pot, out.get(g.player))
-                             for g in ledger.gndt(s, t)]
+                rows = table_money(s)
         if not rows:
             typer.echo("no tables")
             return

@@ -38,7 +38,6 @@ from nomicpoker.core.days_state import REMINDER, DaysState
 from nomicpoker.core.dealer_controls import CONTROL_KINDS, Controls
 from nomicpoker.core.draws import DrawPhase, draw_clock, waiting_for_draws
 from nomicpoker.core.over_days import Days, alarms
-from nomicpoker.core.named_player import other_player_named
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
 from nomicpoker.core.fold_types import (
@@ -46,6 +45,7 @@ from nomicpoker.core.fold_types import (
     Revision, TableConfig,
 )
 from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.score_fold import SCORE
 from nomicpoker.core.whose import BETTING, other_player_named
 
 
@@ -393,8 +393,7 @@ class _Folder:
         if isinstance(res, engine.Rejection):
             self._reject(rev, number, res.code, res.message)
             return
-        h.hand = res
-        h.since = rev.created
+        h.hand, h.since = res, rev.created
         self.advance.acted(h, rev.author)
         self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
         self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
@@ -450,6 +449,8 @@ class _Folder:
             self.days.reminder(ev)
         elif ev.kind in CONTROL_KINDS:
             self.controls.event(ev)
+        elif ev.kind == SCORE:
+            self.advance.score.event(ev)
         else:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
@@ -463,8 +464,7 @@ class _Folder:
         res = engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
             return
-        h.hand = res
-        h.since = ev.at
+        h.hand, h.since = res, ev.at
         cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
         note = self.days.timed_out(ev.player)
         self._post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k, note), h.start.thread)

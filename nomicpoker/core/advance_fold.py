@@ -21,6 +21,7 @@ from nomicpoker.core.advance import AdvanceError, PlayerIn, Program, Undo, looks
 from nomicpoker.core.advance_eval import Concrete, describe, evaluate, view_of
 from nomicpoker.core.advance_private import PRIVATE_THREAD, Private, first_line, shown_on_request
 from nomicpoker.core.fold_state import HandState
+from nomicpoker.core.score_fold import Score
 from nomicpoker.core.gndt import md_escape
 from nomicpoker.core.table_settings import advance_allowed
 from nomicpoker.core.tags import reference_tag
@@ -54,6 +55,7 @@ class Advance:
     def __init__(self, fold: Any):
         self.f = fold
         self.private = Private(self)
+        self.score = Score(fold)
 
     def on(self) -> bool:
         return advance_allowed(self.f.st.days.settings, self.f.rules.require_hand_and_round)
@@ -64,6 +66,8 @@ class Advance:
         is about the running hand, and is answered privately, never in the thread."""
         if rev.thread == PRIVATE_THREAD:
             return self.private.comment(rev)
+        if self.score.comment(rev, number):
+            return True  # SCORE: the standings across every table (nomicpoker.core.score_fold)
         if h is None or number is None or h.phase in ("reveal", "complete") or not self.on():
             return False
         seats = [s.name for s in h.hand.seats]

@@ -81,3 +81,6 @@ class TableState:
     amendments: list[DealerEvent] = field(default_factory=list)
     #: play over days: settings in force, vacations, timeouts, a freeze, floods, reminders
     days: DaysState = field(default_factory=DaysState)
+    #: SCORE comments waiting for the standings (:mod:`nomicpoker.core.score_fold`):
+    #: ``[thread, comment id, author, "L" or "", hand number or "0"]``
+    score_pending: list[list[str]] = field(default_factory=list)

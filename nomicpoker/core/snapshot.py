@@ -138,6 +138,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
         "first_kind": [[t, c, k] for (t, c), k in state.first_kind.items() if t not in seal],
         "first_verdict": [[t, c, *v] for (t, c), v in state.first_verdict.items() if t not in seal],
         "amendments": [asdict(e) for e in state.amendments],
+        "score_pending": [list(r) for r in state.score_pending],
         "days": state.days.to_data(),
         "sealed": sorted(seal), "hands": hands,
     }
@@ -165,6 +166,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
             first_kind={(t, c): k for t, c, k in data["first_kind"]},
             first_verdict={(t, c): (s, canon, code) for t, c, s, canon, code in data["first_verdict"]},
             amendments=[DealerEvent(**e) for e in data["amendments"]],
+            score_pending=[[str(x) for x in r] for r in data.get("score_pending", [])],
             days=DaysState.from_data(data["days"]),
         )
         for d in data["hands"]:

@@ -25,7 +25,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
-from nomicpoker.shell import deadlines, ledger, pinned, snapshots
+from nomicpoker.shell import deadlines, ledger, pinned, scores, snapshots
 from nomicpoker.shell.store import TableRow
 
 
@@ -85,7 +85,8 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
                 why = f"resume failed: {exc!r}"
     result, last_key = _fold_all(session, table, cfg, state)
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
-        if not deadlines.record_due(session, table, result.current, now):
+        if not (deadlines.record_due(session, table, result.current, now)
+                or scores.record(session, table, result.state, now)):
             break
         result, last_key = _fold_all(session, table, cfg, state)
     added = ledger.store_fold(session, table.name, result)
@@ -141,7 +142,10 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
         fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id),
                 ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
-        if not deadlines.record_due(session, table, current, now):
+        if fold_state is None and loaded.state_data().get("score_pending"):
+            fold_on([], [], [])  # a request the last run left unanswered
+        if not (deadlines.record_due(session, table, current, now)
+                or scores.record(session, table, fold_state, now)):
             break
         fold_on([], [], ledger.dealer_event_rows(session, table.name, after_id=event_id))
     if fold_state is not None:
