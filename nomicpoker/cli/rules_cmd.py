@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from nomicpoker.core.ruleset import PARAM_NAMES, Citation, Ruleset
+from nomicpoker.core.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, Citation, Ruleset
 from nomicpoker.core.ruleset_diff import diff_lines, toml_value
 from nomicpoker.shell.rulesets import (
     RulesetError, RulesetFiles, bundled_rulesets, load_ruleset, load_ruleset_file, read_ruleset,
@@ -58,6 +58,10 @@ def render_ruleset(rs: Ruleset, width: int = 100) -> str:
     ]
     for p in PARAM_NAMES:
         out.append(f"  {p} = {format_value(rs.value(p))}")
+        if p in OPTIONAL_PARAMS and p not in rs.params:
+            out.append("    rule: (optional, not in this ruleset's file: the value it had before "
+                       "the parameter existed; docs/rulesets.md)")
+            continue
         out += _citation_lines(rs.params.get(p), width)
     out += ["", "Rejections (the sentence each rejection quotes)"]
     if not rs.rejections:

@@ -58,7 +58,7 @@ class Advance:
         self.score = Score(fold)
 
     def on(self) -> bool:
-        return advance_allowed(self.f.st.days.settings, self.f.rules.require_hand_and_round)
+        return advance_allowed(self.f.st.days.settings, self.f.rules.advance_actions)
 
     def comment(self, rev, h: HandState | None, number: int | None) -> bool:
         """Take ``rev`` as an advance action if it is one (True: handled). A private message

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Callable, Literal, Mapping
 
 RaiseAmount = Literal["added", "raise_to"]
 MinRaise = Literal["more_than_call", "previous_bet_or_raise"]
@@ -71,6 +71,11 @@ class Ruleset:
     - ``deadline_hours``: ``None`` (the text sets no deadline) or hours to act.
     - ``deadline_action``: what happens on expiry: check if legal, else fold.
     - ``showdown_order``: ``"last_aggressor"`` shows first, else first seat after the button.
+    - ``advance_actions``: players may post WRGPT-style advance actions before their turn
+      (:mod:`nomicpoker.core.advance`); a table's ``advance_actions`` setting overrides it.
+      *Optional* in a ruleset file (:data:`OPTIONAL_PARAMS`): a ruleset pinned before the
+      parameter existed reads as it did then, on exactly when actions need not name their
+      hand and round.
     """
 
     name: str = "blognomic-2008"
@@ -96,6 +101,7 @@ class Ruleset:
     deadline_hours: int | None = None
     deadline_action: DeadlineAction = "check_or_fold"
     showdown_order: ShowdownOrder = "after_button"
+    advance_actions: bool = False
     #: where the ruleset comes from (the proposal or rulebook); shown by ``rules show``
     source: str = ""
     #: parameter name -> the sentence it encodes
@@ -131,8 +137,25 @@ PARAM_NAMES: tuple[str, ...] = (
     "short_all_in_reopens", "all_in_for_less", "side_pots", "return_uncalled",
     "min_hole_cards", "odd_chips", "split_pots_separately", "five_of_a_kind", "deck",
     "hole_cards", "redraw_identical_dice", "require_hand_and_round", "deadline_hours",
-    "deadline_action", "showdown_order",
+    "deadline_action", "showdown_order", "advance_actions",
 )
+
+
+def _advance_default(values: Mapping[str, object]) -> object:
+    """Before ``advance_actions`` was a parameter, advance actions were taken exactly under a
+    ruleset whose actions need not name their hand and round (roberts-nlhe, not
+    blognomic-2008's "The next Seated Player then acts")."""
+    return not values.get("require_hand_and_round", True)
+
+
+#: Parameters a ruleset file may leave out, each with the value it then has (a function of the
+#: values given). WHY: a table's ruleset is pinned in the ledger as the TOML it was created
+#: with; a parameter added by a later release must not make that text unloadable, nor change
+#: how its hands replay (``audit`` must stay identical). A new parameter is optional, with the
+#: default the code applied before it existed.
+OPTIONAL_PARAMS: Mapping[str, Callable[[Mapping[str, object]], object]] = MappingProxyType({
+    "advance_actions": _advance_default,
+})
 
 #: Rejection codes the engine and grammar emit. A ruleset TOML may cite a sentence for each.
 REJECTION_CODES: tuple[str, ...] = (
@@ -208,4 +231,5 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "deadline_hours": ParamSpec("hours"),
     "deadline_action": _choice("check_or_fold"),
     "showdown_order": _choice("last_aggressor", "after_button"),
+    "advance_actions": _BOOL,
 })

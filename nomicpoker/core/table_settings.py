@@ -21,7 +21,7 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
 - ``floorman``: an account that receives protests by private message (default none).
 - ``advance_actions``: players may post WRGPT-style advance and conditional actions before
   their turn (``CALL *``, ``IF/B=0 POT``; docs/comment-grammar.md). ``None`` (the default):
-  the ruleset decides, see :func:`advance_allowed`.
+  the ruleset's ``advance_actions`` parameter decides, see :func:`advance_allowed`.
 """
 
 from __future__ import annotations
@@ -94,19 +94,19 @@ class TableSettings:
 NAMES = tuple(f.name for f in fields(TableSettings))
 
 
-def advance_allowed(settings: TableSettings, require_hand_and_round: bool) -> bool:
+def advance_allowed(settings: TableSettings, by_ruleset: bool) -> bool:
     """Whether advance actions are taken at this table.
 
-    The table's ``advance_actions`` if set; otherwise off when the ruleset has every action
-    name its hand and round (blognomic-2008: each player posts "HANDx ROUNDy ..." at his
-    turn, and "The next Seated Player then acts", so an action before one's turn is not in the
-    text; a Dealer may turn it on, as a proposal would), on when it does not (roberts-nlhe,
-    whose rule 7 lets "An action or verbal declaration out of turn" be "ruled binding if there
-    is no bet, call, or raise by an intervening player"; the conditions of an advance action
-    say what happens when there is one)."""
+    The table's ``advance_actions`` if set; otherwise the ruleset's parameter of the same
+    name (``by_ruleset``): off under blognomic-2008 (each player posts "HANDx ROUNDy ..." at
+    his turn, and "The next Seated Player then acts", so an action before one's turn is not in
+    the text; a Dealer may turn it on, as a proposal would, by the setting or by amending the
+    parameter), on under roberts-nlhe (rule 7 lets "An action or verbal declaration out of
+    turn" be "ruled binding if there is no bet, call, or raise by an intervening player"; the
+    conditions of an advance action say what happens when there is one)."""
     if settings.advance_actions is not None:
         return bool(settings.advance_actions)
-    return not require_hand_and_round
+    return by_ruleset
 
 
 def _checked(values: Mapping[str, Any]) -> dict[str, Any]:

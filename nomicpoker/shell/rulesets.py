@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.ruleset import (
     DEADLINE_NONE,
+    OPTIONAL_PARAMS,
     PARAM_NAMES,
     PARAM_SPECS,
     REJECTION_CODES,
@@ -224,7 +225,7 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
             params[pname] = c
     _check_supported(values, err)
     for pname in PARAM_NAMES:  # (not when the whole [params] table is missing: said once above)
-        if isinstance(raw_params, dict) and pname not in raw_params:
+        if isinstance(raw_params, dict) and pname not in raw_params and pname not in OPTIONAL_PARAMS:
             err("missing_param", f"params.{pname}",
                 f"missing; every parameter must be given: add [params.{pname}] with value "
                 f"({PARAM_SPECS[pname].allowed()}) and cite (the rule sentence it encodes)")
@@ -240,13 +241,16 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
         raise RulesetErrors(errs)
     if values.get("deadline_hours", 0) == DEADLINE_NONE:
         values["deadline_hours"] = None
+    for pname, default in OPTIONAL_PARAMS.items():  # left out: the value it had before it existed
+        if pname not in values:
+            values[pname] = default(values)
     assert src.text is not None  # no errors implies the text was read
     return Ruleset(
         name=name,
         title=doc["title"],
         source=doc.get("source", ""),
         content_hash=content_hash(src.toml, src.text),
-        params=MappingProxyType({p: params[p] for p in PARAM_NAMES}),
+        params=MappingProxyType({p: params[p] for p in PARAM_NAMES if p in params}),
         rejections=MappingProxyType({c: rejections[c] for c in REJECTION_CODES if c in rejections}),
         **values,
     )
