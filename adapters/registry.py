@@ -27,17 +27,23 @@ Config keys per kind (all optional unless marked):
     a crash, finds it again), ``timeout`` (seconds per request), ``oauth_url``/``reddit_url``
     (only to point praw at another server, as the tests do).
 
-See docs/forums.md for setting each one up.
+``irc``
+    ``server`` and ``channel`` (required), ``port``, ``tls``, ``tls_verify``, ``listing``,
+    ``nick``, ``nickserv``, ``credentials_file``, ``log``, ``line_interval``, ``burst``: see
+    :mod:`nomicpoker.adapters.irc` and docs/irc.md. A live chat: ``nomicpoker serve`` runs
+    its bridge (:func:`open_bridges`).
+
+See docs/forums.md (and docs/irc.md) for setting each one up.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from nomicpoker.ports import Abilities, Forum, ForumError
+from nomicpoker.ports import Abilities, Bridge, Forum, ForumError
 
-KINDS = ("local", "blognomic", "reddit")
+KINDS = ("local", "blognomic", "reddit", "irc")
 
 
 def _str(config: Mapping[str, object], key: str, kind: str, default: str | None = None) -> str | None:
@@ -89,6 +95,10 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
 
         _known(config, kind, reddit_config_keys())
         return RedditForum.from_config(config)
+    if kind == "irc":
+        from nomicpoker.adapters.irc import IrcForum
+
+        return IrcForum.from_config(config, state)
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
 
 
@@ -110,4 +120,35 @@ def declared_abilities(kind: str, config: Mapping[str, object]) -> Abilities:
         from nomicpoker.adapters.reddit import RedditForum
 
         return RedditForum.abilities
+    if kind == "irc":
+        from nomicpoker.adapters.irc import IRC_ABILITIES
+
+        return IRC_ABILITIES
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
+
+
+# -- live chats: the bridges ``nomicpoker serve`` runs (IRC) -----------------------------------
+
+
+def open_bridges(tables: Sequence[tuple[str, str, Mapping[str, object]]], state: Path) -> list[Bridge]:
+    """The live connections for ``tables`` (``(name, kind, config)``): one per network and
+    nick, serving every table there; tables on forums that are not live get none. Credentials
+    are read here, from the environment or the owner-only file (``ForumError('config')``)."""
+    groups: dict[tuple[object, ...], list[tuple[str, object]]] = {}
+    creds: dict[tuple[object, ...], object] = {}
+    for name, kind, config in tables:
+        if kind != "irc":
+            continue
+        from nomicpoker.adapters.irc import load_credentials, settings_from
+
+        settings = settings_from(config, state)
+        key = (settings.network, settings.nick.lower(), str(settings.log))
+        groups.setdefault(key, []).append((name, settings))
+        found = load_credentials(settings.credentials_file)
+        if key in creds and creds[key] != found:
+            raise ForumError("config", f"tables on {settings.network} as {settings.nick} name "
+                             "different credentials: they share one connection")
+        creds[key] = found
+    from nomicpoker.adapters.irc_bridge import IrcBridge
+
+    return [IrcBridge(members, creds[key]) for key, members in groups.items()]  # type: ignore[arg-type]

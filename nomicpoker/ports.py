@@ -27,7 +27,7 @@ from nomicpoker.core.tags import find_tag, find_tags, reference_tag
 
 __all__ = [
     "Abilities", "Forum", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
-    "DiceSource", "Markup", "carries_tag", "tag_key", "find_tag", "find_tags", "reference_tag",
+    "DiceSource", "Markup", "GameListing", "Bridge", "carries_tag", "tag_key", "find_tag", "find_tags", "reference_tag",
 ]
 
 #: Who rolls a player's DICE52: the forum's own in-comment roller (results arrive with the
@@ -57,7 +57,7 @@ class Abilities:
     account the forum names (``False`` for the local forum, where the dealer's name is a
     setting of the table). ``mention``: how a comment names a user so the forum tells them
     (``{name}`` is replaced by the account: ``u/{name}`` on Reddit); reminders use it.
-    ``private_inbox``: the Dealer can list the private messages players send it
+    ``live``: see the field. ``private_inbox``: the Dealer can list the private messages players send it
     (:meth:`Forum.received_private`), so a player may send an advance action privately, as
     WRGPT's players mail theirs to the dealer.
     """
@@ -76,6 +76,10 @@ class Abilities:
     login: bool = True
     mention: str = "{name}"
     private_inbox: bool = False
+    #: A live chat (IRC): lines exist only as they pass, so a long-running ``nomicpoker serve``
+    #: must be connected to hear them (it archives each at once and polls the table); the
+    #: adapter's :func:`open_bridges` in the registry starts that connection.
+    live: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
@@ -236,3 +240,42 @@ def carries_tag(body: str, tag: str) -> bool:
     any forum shows it, and the keys must be equal."""
     key = tag_key(tag)
     return bool(key) and (find_tag(body) == key or key in find_tags(body))
+
+
+# -- live chats (IRC): the bridge that ``nomicpoker serve`` runs ------------------------------
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """What a live chat announces about a table (pokprot's ``newgame`` listing): the shell
+    computes it from the ledger, the adapter writes it in its network's format. ``open``:
+    at least two players have Money (else the game is announced as ended). ``started``: when
+    the table was created, timezone-aware UTC."""
+
+    table: str
+    ruleset: str
+    seats: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    money: int
+    started: datetime
+    open: bool = True
+
+
+@runtime_checkable
+class Bridge(Protocol):
+    """A live connection to a chat network for the tables in ``tables``: ``start`` connects
+    (``ForumError`` with the usual codes), ``step`` runs the connection for up to ``timeout``
+    seconds (sending what the poll spooled, logging what is said) and returns the tables whose
+    channel got a new line, ``announce`` lists the games, ``close`` leaves."""
+
+    tables: tuple[str, ...]
+
+    def start(self) -> None: ...
+
+    def step(self, timeout: float) -> set[str]: ...
+
+    def announce(self, listings: Sequence[GameListing]) -> None: ...
+
+    def close(self) -> None: ...

@@ -43,3 +43,14 @@ if ! have_pg || ! id postgres >/dev/null 2>&1; then
         done
     fi
 fi
+
+# ngIRCd for the IRC adapter's tests (tests/test_forum_irc.py, tests/test_irc_hand.py): the
+# server binary only. The tests start their own ngircd in the foreground (-n) on a free
+# loopback port with a generated config in a temp dir (tests/_ircd.py), and skip with the
+# reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
+if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
+    apt_install ngircd
+    if command -v invoke-rc.d >/dev/null 2>&1; then
+        $SUDO invoke-rc.d ngircd stop >/dev/null 2>&1 || true
+    fi
+fi

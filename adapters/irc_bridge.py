@@ -1,0 +1,305 @@
+"""The IRC bridge: the dealer bot's live connection, run by ``nomicpoker serve``.
+
+It does three things, in this order of importance:
+
+1. **Logs every line** said in a table's channel (and to the Dealer by /msg) to the IRC log
+   *before* anything else happens to it, so the poll cycle reads it as a comment with a
+   stable id. A line the log has is never lost; a line said while no bridge is connected is
+   never heard (IRC keeps no history: docs/irc.md says how a bouncer helps).
+2. **Transmits the spool**: the Dealer's comments as PRIVMSGs to the channel, hole cards and
+   decks as NOTICEs to the player's nick (RFC 2812: automatic replies are NOTICEs, which
+   clients never answer automatically), story posts, one message per line, paced by
+   ``burst``/``line_interval`` to stay under the network's flood limits. Progress is recorded
+   per line, so after a crash only the line in flight may be sent twice (at least once,
+   never silently dropped). A private message waits until its nick is in one of the bot's
+   channels: a NOTICE to a nick that is not online would be lost.
+3. **Answers ``@`` questions** at once (:mod:`nomicpoker.adapters.irc_commands`): ``@help``
+   and ``@games`` privately, ``@status`` and mistakes in the channel; and announces the games
+   in the listing channel in pokprot's ``newgame`` format.
+
+Everything the fold decides comes from the poll cycle, never from here.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime, timezone
+from typing import Callable, Sequence
+
+from nomicpoker.adapters.irc import IrcCredentials, IrcSettings
+from nomicpoker.adapters.irc_client import IrcConnection
+from nomicpoker.adapters.irc_commands import AtAction, AtError, AtQuery, help_lines, read_command, usage
+from nomicpoker.adapters.irc_log import IrcLog, LogLine
+from nomicpoker.adapters.irc_wire import Message, command, split_text
+from nomicpoker.ports import ForumError, GameListing
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+#: seconds between two heartbeats in the log (``forum check`` shows the last one)
+HEARTBEAT_EVERY = 30.0
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def on_the_wire(text: str) -> list[str]:
+    """The IRC lines for a spooled message: fences dropped, ``**bold**`` as IRC bold (^B),
+    long lines cut to fit (:func:`~nomicpoker.adapters.irc_wire.split_text`)."""
+    kept = [line for line in text.split("\n") if not _FENCE.match(line)]
+    return split_text(_BOLD.sub("\x02\\1\x02", "\n".join(kept)))
+
+
+def listing_line(listing: GameListing, channel: str) -> str:
+    """One game in pokprot's listing format (seed 003): ``#chan UNIX-timestamp "user-defined
+    string" nlcash num-seats SB BB ante minBB maxBB``. Every table here is a no-limit game
+    played for the table's Money (``nlcash``); the buy-in is the fixed starting Money, so
+    ``minBB`` = ``maxBB`` = Money / BB (0 where the ruleset has no blinds)."""
+    described = f"{listing.table}: {listing.ruleset}, {listing.money} chips".replace('"', "'")
+    bb = listing.big_blind
+    buy_in = listing.money // bb if bb else 0
+    return (f'{channel} {int(listing.started.timestamp())} "{described}" nlcash {listing.seats} '
+            f"{listing.small_blind} {bb} {listing.ante} {buy_in} {buy_in}")
+
+
+class IrcBridge:
+    """One connection (one network, one nick) serving the tables in ``tables``."""
+
+    def __init__(self, tables: Sequence[tuple[str, IrcSettings]], credentials: IrcCredentials,
+                 clock: Callable[[], str] = _now, monotonic: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep):
+        if not tables:
+            raise ForumError("config", "a bridge needs at least one table")
+        first = tables[0][1]
+        for name, s in tables:
+            if (s.network, s.nick.lower(), s.log) != (first.network, first.nick.lower(), first.log):
+                raise ForumError("config", f"table {name} is on another network or nick: it "
+                                 "needs its own bridge")
+        self.settings = first
+        self.tables = tuple(name for name, _ in tables)
+        self.channels = {s.channel.lower(): (name, s) for name, s in tables}
+        self.listings = {s.listing.lower(): s.listing for _, s in tables if s.listing}
+        self.credentials = credentials
+        self.log = IrcLog(first.log, first.network)
+        self.conn: IrcConnection | None = None
+        self.present: dict[str, set[str]] = {}
+        self.announced: dict[str, str] = {}
+        self.games: list[str] = []
+        self._clock, self._mono, self._sleep = clock, monotonic, sleep
+        self._tokens = float(first.burst)
+        self._refilled = monotonic()
+        self._beat = 0.0
+
+    # -- connection ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        s = self.settings
+        self.conn = IrcConnection(s.server, s.port, s.nick, tls=s.tls, tls_verify=s.tls_verify,
+                                  password=self.credentials.server_password)
+        self.present = {}
+        for msg in self.conn.connect():
+            self._handle(msg)
+        if self.credentials.nickserv_password:
+            self.conn.identify(s.nickserv, self.credentials.nickserv_password)
+        joined = [s2.channel for _, s2 in self.channels.values()] + list(self.listings.values())
+        for msg in self.conn.join(joined):
+            self._handle(msg)
+        self.announced = {}  # a new connection announces again
+        self._heartbeat(force=True)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close("the Dealer is leaving; the game resumes when it is back")
+            self.conn = None
+
+    @property
+    def nick(self) -> str:
+        return self.conn.nick if self.conn else self.settings.nick
+
+    def _heartbeat(self, force: bool = False) -> None:
+        if force or self._mono() - self._beat >= HEARTBEAT_EVERY:
+            self.log.heartbeat(self.nick, self._clock())
+            self._beat = self._mono()
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def step(self, timeout: float) -> set[str]:
+        """Send what is spooled, then listen for up to ``timeout`` seconds; return as soon as
+        a table's channel has a new line (the caller polls that table)."""
+        if self.conn is None:
+            raise ForumError("network", "the bridge is not connected", retry=True)
+        touched: set[str] = set()
+        end = self._mono() + timeout
+        while True:
+            self.transmit()
+            for msg in self.conn.read(max(0.0, min(0.25, end - self._mono()))):
+                touched |= self._handle(msg)
+            if touched or self._mono() >= end:
+                break
+        self._heartbeat()
+        return touched
+
+    def _take_token(self) -> None:
+        """Wait for the right to send one more line (a token bucket: ``burst`` at once, then
+        one every ``line_interval`` seconds)."""
+        interval = self.settings.line_interval
+        if interval <= 0:
+            return
+        now = self._mono()
+        self._tokens = min(float(self.settings.burst), self._tokens + (now - self._refilled) / interval)
+        self._refilled = now
+        if self._tokens < 1:
+            self._sleep((1 - self._tokens) * interval)
+            self._tokens = 1.0
+            self._refilled = self._mono()
+        self._tokens -= 1
+
+    def _online(self, nick: str) -> bool:
+        return any(nick.lower() in members for members in self.present.values())
+
+    def transmit(self) -> int:
+        """Send every spooled message that can go now; return the number of lines sent."""
+        assert self.conn is not None
+        sent = 0
+        for row in self.log.pending():
+            if row.kind == "private" and not self._online(row.target):
+                continue  # waits until the player is here (JOIN/NAMES)
+            lines = self._lines(row)
+            verb = "NOTICE" if row.kind == "private" else "PRIVMSG"
+            if not lines:
+                self.log.progress(row.id, 0, True)
+                continue
+            for i in range(row.sent_lines, len(lines)):
+                self._take_token()
+                self.conn.send(command(verb, row.target, lines[i]))
+                self.log.progress(row.id, i + 1, i + 1 == len(lines))
+                sent += 1
+        return sent
+
+    @staticmethod
+    def _lines(row: LogLine) -> list[str]:
+        if row.kind == "private":
+            subject = f"[{row.subject}] " if row.subject else ""
+            lines = on_the_wire(row.body)
+            return [subject + lines[0], *lines[1:]] if lines else ([subject.strip()] if subject else [])
+        return on_the_wire(row.text if row.kind == "story" else row.body)
+
+    # -- what the server says ---------------------------------------------------------------------
+
+    def _handle(self, msg: Message) -> set[str]:
+        cmd, p = msg.command, msg.params
+        if cmd == "353" and len(p) >= 3:  # NAMES: = #chan :@op +voice nick
+            members = self.present.setdefault(p[-2].lower(), set())
+            members.update(n.lstrip("@+%~&!").lower() for n in p[-1].split())
+        elif cmd == "JOIN" and p:
+            self.present.setdefault(p[0].lower(), set()).add(msg.nick.lower())
+        elif cmd == "PART" and p:
+            self.present.get(p[0].lower(), set()).discard(msg.nick.lower())
+        elif cmd == "KICK" and len(p) >= 2:
+            self.present.get(p[0].lower(), set()).discard(p[1].lower())
+        elif cmd == "QUIT":
+            for members in self.present.values():
+                members.discard(msg.nick.lower())
+        elif cmd == "NICK" and p:
+            for members in self.present.values():
+                if msg.nick.lower() in members:
+                    members.discard(msg.nick.lower())
+                    members.add(p[0].lower())
+            if msg.nick.lower() == self.nick.lower() and self.conn:
+                self.conn.nick = p[0]
+        elif cmd == "PRIVMSG" and len(p) >= 2 and msg.nick:
+            return self._said(msg, p[0], p[1])
+        return set()
+
+    def _said(self, msg: Message, target: str, text: str) -> set[str]:
+        nick = msg.nick
+        if nick.lower() == self.nick.lower():
+            return set()
+        if text.startswith("\x01"):  # CTCP: /me is chat, the rest (VERSION, PING) unanswered
+            inner = text.strip("\x01")
+            if not inner.upper().startswith("ACTION "):
+                return set()
+            text = f"* {nick} {inner[7:]}"
+        when = msg.tag("time") or self._clock()
+        cmd = read_command(text)
+        body = cmd.body if isinstance(cmd, AtAction) else text
+        private = target.lower() == self.nick.lower()
+        where = target.lower()
+        asked = isinstance(cmd, (AtQuery, AtError))
+        if (private and not asked) or where in self.channels:
+            logged = self.log.record_in(nick if private else self.channels[where][1].channel, nick,
+                                        text, body, _iso(when), private=private,
+                                        msgid=msg.tag("msgid"))
+        else:
+            logged = None  # the listing channel: questions only
+        if isinstance(cmd, (AtQuery, AtError)):
+            self._answer(cmd, nick, None if private or where not in self.channels else target)
+        if logged is None:
+            return set()
+        return set(self.tables) if private else {self.channels[where][0]}
+
+    def _answer(self, cmd: AtQuery | AtError, nick: str, channel: str | None) -> None:
+        """Answer a question: privately (``@help``, ``@games``, anything asked by /msg) or in
+        the channel it was asked in (``@status``, a mistake), naming the asker."""
+        assert self.conn is not None
+
+        def say(lines: list[str], public: bool) -> None:
+            for line in lines:
+                self._take_token()
+                if public and channel is not None:
+                    self.conn.send(command("PRIVMSG", channel, f"{nick}: {line}"))
+                else:
+                    self.conn.send(command("NOTICE", nick, line))
+
+        if isinstance(cmd, AtError):
+            say([cmd.message], True)
+        elif cmd.name == "help":
+            one = usage(cmd.arg) if cmd.arg else None
+            say([one] if one else help_lines(), False)
+        elif cmd.name == "games":
+            say(self.games or ["no games are running"], False)
+        elif cmd.name == "status":
+            latest = self.log.latest_out(channel) if channel else None
+            if channel is None:
+                say(["ask @status in the table's channel"], False)
+            elif latest is None:
+                say(["the Dealer has said nothing here yet"], True)
+            else:
+                for line in on_the_wire(latest.text if latest.kind == "story" else latest.body):
+                    self._take_token()
+                    self.conn.send(command("PRIVMSG", channel, line))
+
+    # -- the listing channel ----------------------------------------------------------------------
+
+    def announce(self, listings: Sequence[GameListing]) -> None:
+        """Announce each game whose listing changed since this connection last said it:
+        ``newgame <listing>`` while it is open, ``endgame #chan UNIX-timestamp`` once nobody
+        can play (pokprot: "games starting up, and games shutting down")."""
+        by_table = {name: s for name, s in self.channels.values()}
+        games: list[str] = []
+        for listing in listings:
+            s = by_table.get(listing.table)
+            if s is None:
+                continue
+            line = listing_line(listing, s.channel)
+            if listing.open:
+                games.append(line)
+            said = f"newgame {line}" if listing.open else f"endgame {s.channel} {int(listing.started.timestamp())}"
+            if s.listing is None or self.announced.get(listing.table) == said or self.conn is None:
+                continue
+            if not listing.open and listing.table not in self.announced:
+                self.announced[listing.table] = said  # never announced open: nothing to end
+                continue
+            self._take_token()
+            self.conn.send(command("PRIVMSG", s.listing, said))
+            self.announced[listing.table] = said
+        self.games = games
+
+
+def _iso(moment: str) -> str:
+    """The server's ``time`` tag (``2026-11-23T14:00:00.000Z``) or our clock, as ISO UTC."""
+    try:
+        return datetime.fromisoformat(moment.replace("Z", "+00:00")).astimezone(timezone.utc).isoformat()
+    except ValueError:
+        return _now()
