@@ -7,6 +7,8 @@ lists as legal is accepted, and that the amounts just outside the listed range a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -22,10 +24,10 @@ SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _start(data, rs) -> Hand:
+def _start(data, rs, blinds: bool = True) -> Hand:
     n = data.draw(st.integers(2, 6), label="players")
     names = [f"p{i}" for i in range(n)]
-    if rs.blinds:
+    if rs.blinds and blinds:
         stacks = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n), label="stacks")
         sb = data.draw(st.integers(1, 10))
         bb = data.draw(st.integers(sb, 20))
@@ -59,8 +61,8 @@ def _refused(h: Hand, ev) -> bool:
     return isinstance(apply(h, ev), Rejection)
 
 
-def _play(data, rs) -> None:
-    h = _start(data, rs)
+def _play(data, rs, blinds: bool = True) -> None:
+    h = _start(data, rs, blinds)
     total = sum(s.money for s in h.seats) + h.pot
     for _ in range(3000):
         assert all(s.money >= 0 for s in h.seats)
@@ -91,6 +93,11 @@ def _play(data, rs) -> None:
             else:
                 assert _refused(h, Call(p, **tag))
             if la.raise_min is not None:
+                s = next(x for x in h.seats if x.name == p)
+                added = la.raise_min if rs.raise_amount == "added" else la.raise_min - s.round_bet
+                # a raise always adds more than the call, unless it is the whole stack
+                assert added > h.high_bet - s.round_bet or added == s.money, (la, h.high_bet)
+                assert added >= 1
                 amt = data.draw(st.integers(la.raise_min, la.raise_max), label="raise")
                 options += [Raise(p, amount=amt, **tag), Raise(p, amount=la.raise_min, **tag),
                             Raise(p, amount=la.raise_max, **tag)]
@@ -134,3 +141,18 @@ def test_random_legal_play_under_roberts_rules_conserves_chips_and_finishes(data
 @given(st.data())
 def test_random_legal_play_under_dealing_and_play_conserves_chips_and_finishes(data):
     _play(data, BLOG)
+
+
+@SETTINGS
+@given(st.data())
+def test_random_play_under_dealing_and_play_amended_to_a_minimum_raise_never_offers_a_raise_of_0(data):
+    """issue 10: blognomic-2008 amended to ``min_raise = "previous_bet_or_raise"`` has no blinds,
+    so no bring-in: the legal actions offered a raise of 0 that the engine refused. The
+    smallest bet is one chip in every round (Robert's no-limit rule 4, the smallest chip)."""
+    _play(data, replace(BLOG, min_raise="previous_bet_or_raise"))
+
+
+@SETTINGS
+@given(st.data())
+def test_random_play_under_roberts_rules_without_blinds_never_offers_a_raise_of_0(data):
+    _play(data, RR, blinds=False)

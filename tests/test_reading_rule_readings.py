@@ -66,3 +66,34 @@ def test_hand_start_refuses_numbers_out_of_range_before_posting_anything(tmp_pat
     assert e.value.code == code and "\n" not in str(e.value)
     assert list(t.forum.threads()) == before  # no story post announcing the refused start
     t.start(ante=0, blinds=(1, 2))  # and a correct start still works
+
+
+def test_amended_minimum_raise_without_blinds_opens_every_round_at_one_chip():
+    """blognomic-2008 amended to min_raise = "previous_bet_or_raise" has no blinds and so no
+    bring-in: the smallest bet of every round is one chip ("The smallest chip that may be
+    wagered", Robert's no-limit rule 4), never 0; after a bet of 7 the smallest raise adds 7
+    over the call (rule 3, "at least the size of the previous bet or raise")."""
+    from dataclasses import replace
+
+    from nomicpoker.core.actions import Call, Check, DealBoard, Raise
+    from nomicpoker.core.engine import Rejection, apply, legal_actions, start_hand
+    from nomicpoker.shell.rulesets import load_ruleset
+
+    rs = replace(load_ruleset("blognomic-2008"), min_raise="previous_bet_or_raise")
+    h = start_hand(rs, 1, [("alice", 100), ("bob", 100), ("carol", 100)], "carol")
+    boards = {2: ("2c", "3d", "4h"), 3: ("5s",), 4: ("9c",)}
+    for rnd in (1, 2, 3, 4):
+        if rnd > 1:
+            h = apply(h, DealBoard(boards[rnd]))
+        la = legal_actions(h)
+        assert (la.player, la.raise_min) == ("alice", 1), rnd
+        assert isinstance(apply(h, Raise("alice", 1, rnd, amount=0)), Rejection)
+        h = apply(h, Raise("alice", 1, rnd, amount=7))
+        la = legal_actions(h)
+        assert (la.player, la.call, la.raise_min) == ("bob", 7, 14), rnd  # 7 to call + 7 more
+        r = apply(h, Raise("bob", 1, rnd, amount=13))
+        assert isinstance(r, Rejection) and r.code == "raise_too_small"
+        h = apply(h, Call("bob", 1, rnd))
+        h = apply(h, Call("carol", 1, rnd))
+        assert not isinstance(h, Rejection)
+    assert h.round == 5

@@ -38,8 +38,14 @@ def put(seat: Seat, chips: int) -> Seat:
 
 def full_raise(hand: Hand) -> int:
     """The smallest increment that is a full bet or raise: the previous bet or raise in the
-    round, and never less than the minimum bet (Robert's no-limit rules 2 and 3)."""
-    return hand.last_raise if hand.last_raise > hand.min_bet else hand.min_bet
+    round, and never less than the minimum bet (Robert's no-limit rules 2 and 3).
+
+    The minimum bet is the big blind; a hand without blinds (blognomic-2008 amended to
+    ``min_raise = "previous_bet_or_raise"``, or a blindless table) has no bring-in, and
+    then "the smallest chip that may be wagered" (Robert's no-limit rule 4) is one chip:
+    a bet or raise of 0 is no bet, so the floor is 1 in every round."""
+    m = hand.min_bet if hand.min_bet > 1 else 1
+    return hand.last_raise if hand.last_raise > m else m
 
 
 def may_raise(hand: Hand, i: int) -> bool:
