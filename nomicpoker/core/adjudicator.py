@@ -119,12 +119,12 @@ class _Folder:
             self.days.acted(rev.author, hand)
 
     def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
-                cite_as: str | None = None, hint: str | None = None) -> None:
+                cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None:
         """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
-        when the code's own sentence is not the one this case rests on, and with ``hint`` when
-        the code's usual advice does not fit it either."""
+        when the code's own sentence is not the one this case rests on (or ``cite``, the
+        engine's own quotation), and with ``hint`` when the code's usual advice does not fit."""
         rules = self.st.hands[hand].hand.ruleset if hand in self.st.hands else self.rules
-        citation = rules.cite(cite_as or code) or rules.cite(code)
+        citation = cite or rules.cite(cite_as or code) or rules.cite(code)
         if self.days.flood_gate(rev, hand, code, message, citation):
             return  # past the flood threshold: one notice, then silence
         self._verdict(rev, hand, "rejected", code, message, citation)
@@ -391,7 +391,7 @@ class _Folder:
         h.step = (rev.forum_id, rev.created)
         res = engine.apply(h.hand, action)
         if isinstance(res, engine.Rejection):
-            self._reject(rev, number, res.code, res.message)
+            self._reject(rev, number, res.code, res.message, cite=res.citation)
             return
         h.hand, h.since = res, rev.created
         self.advance.acted(h, rev.author)

@@ -24,6 +24,7 @@ from nomicpoker.core.hand import (
     Hand, LegalActions, Rejection, Seat, evolve, evolve_with, reject, seat_index, seat_with,
 )
 from nomicpoker.core.showdown import do_muck, needs_reveal, settle_if_done
+from nomicpoker.core.turn_reading import first_actor_facing_a_raise, not_your_turn
 
 #: board size once the dealer has dealt for betting round r (index r; 5 = showdown)
 BOARD_FOR_ROUND = (0, 0, 3, 4, 5, 5)
@@ -200,8 +201,7 @@ def _check_turn(hand: Hand, ev) -> int | Rejection:
         return reject(hand, "betting_closed",
                       f"no betting is open in hand {hand.number} now")
     if hand.to_act != i:
-        return reject(hand, "not_your_turn",
-                      f"it is {hand.seats[hand.to_act].name}'s turn, not {ev.player}'s")
+        return not_your_turn(hand, ev.player)
     return i
 
 
@@ -322,6 +322,9 @@ def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
                       f"{s.name} has only {s.money}; a raise of {ev.amount} needs {added}")
     if rs.min_raise == "more_than_call":
         if added <= owe:
+            explained = first_actor_facing_a_raise(hand, s.name, owe, added)
+            if explained is not None:
+                return explained
             return reject(hand, "raise_not_more_than_call",
                           f"{s.name} must add more than {owe} to raise; {added} is not enough")
     else:
