@@ -65,6 +65,17 @@ def test_the_baseline_revision_is_the_0_1_0_schema(tmp_path):
     assert _shape(built) == _shape(old) and len(_shape(old)) == 13
 
 
+def _same_adjudication(res) -> None:
+    """The replay of the 0.1.0 ledger adjudicates every comment as 0.1.0 did. Its words may
+    differ where a later release words a dealer comment better (issue 10 names the first actor
+    in a ``not_your_turn``): docs/ledger.md, audit reports those rows as ``wording only``."""
+    if res.exit_code == 0:
+        assert "identical" in res.output, res.output
+        return
+    lines = [ln for ln in res.output.splitlines() if ln.startswith("demo: ")]
+    assert lines and all("wording only, the adjudication is the same" in ln for ln in lines), res.output
+
+
 def _copy_state(tmp_path: Path) -> Path:
     st = tmp_path / "state"
     st.mkdir()
@@ -93,12 +104,12 @@ def test_a_0_1_0_ledger_is_refused_until_db_upgrade_then_plays_on_and_audits_cle
     # the GNDT and change log read exactly as 0.1.0 printed them, and the replay agrees
     res = run("ledger", "--table", "demo", "--format", "md", "--log")
     assert res.exit_code == 0 and res.output == (FIXTURE / "ledger.md").read_text("utf-8")
-    res = run("audit")
-    assert res.exit_code == 0 and "identical" in res.output, res.output
+    _same_adjudication(run("audit"))
     # ... and the next hand starts on the upgraded ledger
     res = run("hand", "start", "--table", "demo", "--ante", "5")
     assert res.exit_code == 0 and "hand 2 of demo started" in res.output, res.output
-    assert run("poll").exit_code == 0 and run("audit").exit_code == 0
+    assert run("poll").exit_code == 0
+    _same_adjudication(run("audit"))
     engine = create_engine(f"sqlite:///{st / 'ledger.db'}")
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata()) == []
