@@ -52,13 +52,14 @@ class Table:
         self.thread = ""
         self.p: dict[str, Player] = {}
 
-    def start(self, ante: int = 5, secrets: HandSecrets | None = None, blinds: tuple[int, ...] = ()):
+    def start(self, ante: int = 5, secrets: HandSecrets | None = None, blinds: tuple[int, ...] = (), now=None):
         with Session(self.engine) as s:
             number = len(ledger.hand_rows(s, self.name)) + 1
         value = secrets or fixed_secrets(f"{self.seed}:{number}")
         secrets_store.write(self.state, self.name, number, value)
         self.hands[number] = value
-        started = service.start_hand(self.engine, self.state, self.name, ante, blinds=blinds)
+        started = service.start_hand(self.engine, self.state, self.name, ante, blinds=blinds,
+                                     **({"now": now} if now else {}))
         assert not started.report.error, started.report.error
         self.thread = started.thread
         self.seen = 0

@@ -107,9 +107,14 @@ def table_create(
     deadline_hours: Optional[int] = typer.Option(None, "--deadline-hours", help="Hours to act before the dealer checks or folds."),
     button: Optional[str] = typer.Option(None, "--button", help="The first hand's button (default: the last player)."),
     thread: Optional[str] = typer.Option(None, "--thread", help="A thread the players have commented on (a sign-up post): warn about seats that match nobody there."),
+    setting: Optional[list[str]] = typer.Option(None, "--setting", help="Play over days: NAME=VALUE, repeatable "
+                                                "(deadline_hours=4, tz=Europe/London, day_start=9, day_length=10, "
+                                                "weekends_off=yes, cap_hours=24, reminders=1, max_timeouts=3, "
+                                                "flood_threshold=5, vacation_can_win=no, floorman=NAME)."),
     state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 ) -> None:
     """Create a table."""
+    from nomicpoker.core.table_settings import parse_assignments
     from nomicpoker.shell.service import create_table
 
     config = {}
@@ -123,7 +128,8 @@ def table_create(
     with opened(state, db, create=True) as (st, engine):
         row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                            forum_config=config, dealer=dealer, issue_decks=issue_decks,
-                           deadline_hours=deadline_hours, button=button)
+                           deadline_hours=deadline_hours, button=button,
+                           settings=parse_assignments(setting or []))
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             words = _decks_word(s, row)
@@ -194,8 +200,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
             rs = pinned.current_ruleset(s, t)
             typer.echo(f"table {t.name}: ruleset {rs.name} ({rs.content_hash[:12]}), forum {t.forum_kind}, "
-                       f"dealer {t.dealer}, {_decks_word(s, t)}, deadline "
-                       f"{str(t.deadline_hours) + ' h' if t.deadline_hours else 'none'}")
+                       f"dealer {t.dealer}, {_decks_word(s, t)}")
             for a in pinned.amendments(s, name):
                 typer.echo(f"amended at {a.at} from hand {a.hand + 1}: ruleset "
                            f"{pinned.ruleset(s, t, a.ruleset_hash).name} ({a.ruleset_hash[:12]})"
@@ -203,13 +208,18 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"ruleset {h.ruleset_hash[:12]}, {'ended' if h.number in ended else 'running'}")
-            if ledger.hand_rows(s, name):
-                from nomicpoker.shell.replay import fold_for
+            from nomicpoker.shell.replay import fold_for
 
-                cur = fold_for(s, t, _st).current
+            res = fold_for(s, t, _st)  # the settings in force (table set changes them) and the hand
+            typer.echo(f"settings: {res.settings.describe()}" + (f"; FROZEN ({res.frozen})" if res.frozen else "")
+                       + (f"; sitting out: {', '.join(res.sitting_out)}" if res.sitting_out else ""))
+            if ledger.hand_rows(s, name):
+                cur = res.current
                 if cur is not None and cur.phase != "complete":
                     waiting = ", ".join(cur.waiting) or "nobody"
                     typer.echo(f"now: hand {cur.number}, {cur.phase}; waiting for {waiting} since {cur.since}")
+                    for a in cur.alarms:
+                        typer.echo(f"due: {a.kind}{' ' + str(a.n) if a.n else ''} for {a.player} at {a.at}")
             typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
 
 
@@ -329,6 +339,8 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
         for t in report.tables:
             for item in t.would_post:
                 typer.echo(item)
+            for protest in t.protests:  # for the Dealer, even with --quiet
+                log.warning("%s: %s", t.table, protest)
             line = ("(dry run) " if dry_run else "") + t.line()
             if t.error:
                 log.error("%s", line)

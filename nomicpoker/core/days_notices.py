@@ -83,8 +83,8 @@ def protest_private(player: str, table: str, ref: str, text: str) -> str:
 def resumed(by: str, note: str, to_act: str | None, due: str | None, held: int, key: str) -> str:
     parts = [f"{by}. The table runs again" + (f": {md_escape(note)}" if note else ".")]
     if held:
-        parts.append(f"The {held} comment{'s' if held != 1 else ''} posted during the freeze "
-                     "are adjudicated now, in order.")
+        parts.append("The comment posted during the freeze is adjudicated now." if held == 1 else
+                     f"The {held} comments posted during the freeze are adjudicated now, in order.")
     if to_act:
         parts.append(f"**{md_escape(to_act)}** to act" + (f"; deadline {md_escape(due)}." if due else "."))
     return _done(parts, key)

@@ -8,8 +8,8 @@ sense before recording it (a void needs a running hand, a seat needs none); the 
 what it is given and ignores, without a word, one that no longer applies.
 
 - **pause / resume**: a paused (or protested) table runs no deadline and applies no action;
-  the comments posted meanwhile are kept and adjudicated in order when it resumes. The clock
-  of whoever is waited on starts again at the resume.
+  the comments posted meanwhile are kept and adjudicated in order when it resumes, as if
+  posted at the resume. The clock of whoever is waited on starts again at the resume.
 - **void**: every chip goes back where it was at the hand's start; the hand's secrets are
   published as at any hand end, so the cards dealt can still be checked.
 - **fold**: the player is folded out at once (at a showdown: mucks); their chips stay in.
@@ -19,6 +19,7 @@ what it is given and ignores, without a word, one that no longer applies.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nomicpoker.core import days_notices as words
@@ -26,6 +27,7 @@ from nomicpoker.core import engine
 from nomicpoker.core.actions import FoldOut, Muck
 from nomicpoker.core.draws import waiting_for_draws
 from nomicpoker.core.fold_types import DealerEvent, FoldError
+from nomicpoker.core.office_hours import parse_moment
 
 if TYPE_CHECKING:  # pragma: no cover
     from nomicpoker.core.fold_state import HandState
@@ -97,8 +99,12 @@ class Controls:
         if thread or posted_in:
             self.f._post(number, lambda k: words.resumed(by, note, to_act, due, len(held), k),
                          thread or posted_in)
+        resumed = parse_moment(at)
         for rev in held:
-            self.f.comment(rev)
+            # A kept comment counts from the moment the table runs again: the clock it starts
+            # (the next player's deadline) must not have run during the freeze.
+            made = parse_moment(rev.created)
+            self.f.comment(replace(rev, created=at) if made and resumed and made < resumed else rev)
 
     def _void(self, ev: DealerEvent) -> None:
         h = self._running()

@@ -126,5 +126,35 @@ def settings_from(values: Mapping[str, Any] | None, ruleset_deadline: int | None
         raise SettingsError("bad_setting", str(exc)) from exc
 
 
-__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "NAMES",
+_BOOLS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+
+
+def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """``["deadline_hours=4", "weekends_off=yes", "cap_hours=none"]`` as setting values, each
+    read by its setting's type (whole numbers, yes/no, ``none`` where a setting may be unset,
+    text). One coded error naming the first bad pair."""
+    types = {f.name: f.default for f in fields(TableSettings)}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or name not in types:
+            raise SettingsError("bad_setting", f"{pair!r}: write NAME=VALUE with NAME one of {', '.join(NAMES)}")
+        default = types[name]
+        if text.lower() == "none" and name in ("deadline_hours", "cap_hours", "advance_actions"):
+            out[name] = None
+        elif isinstance(default, bool) or name == "advance_actions":
+            if text.lower() not in _BOOLS:
+                raise SettingsError("bad_setting", f"{pair!r}: {name} is yes or no")
+            out[name] = _BOOLS[text.lower()]
+        elif isinstance(default, int) or name in ("deadline_hours", "cap_hours"):
+            if not text.isdigit():
+                raise SettingsError("bad_setting", f"{pair!r}: {name} is a whole number")
+            out[name] = int(text)
+        else:
+            out[name] = text
+    return out
+
+
+__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "parse_assignments", "NAMES",
            "advance_allowed"]

@@ -64,6 +64,8 @@ class TableReport:
     notes: list[str] = field(default_factory=list)
     error: str = ""
     would_post: list[str] = field(default_factory=list)
+    #: protests filed this run, for the Dealer (``PROTEST by alice: <text>``): always printed
+    protests: list[str] = field(default_factory=list)
     #: how the fold ran: "resumed" from the table's snapshot, else why it replayed from the start
     folded: str = ""
 
@@ -116,6 +118,8 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     report.folded = "resumed" if done.resumed else done.why
     report.verdicts += len(added.get("verdict", []))
     report.queued += len(added.get("outbox", []))
+    report.protests += [f"PROTEST by {v.author} ({v.thread} #{v.forum_id}): {v.message or '(no text)'}"
+                        for v in added.get("verdict", []) if v.canonical == "PROTEST"]
     return {thread: posted_tags(comments, table.dealer) for thread, comments in listings.items()}
 
 

@@ -233,7 +233,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                                "still running: finish it (nomicpoker poll) before starting another")
         players = loads(table.players)
         money = ledger.current_money(s, table)
-        seated = [p for p in players if money.get(p, 0) > 0]
+        away = set(fold_for(s, table, state).sitting_out)  # after timeouts, or unseated by the Dealer
+        seated = [p for p in players if money.get(p, 0) > 0 and p not in away]
         if len(seated) < 2:
             raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
         rs = pinned.current_ruleset(s, table)

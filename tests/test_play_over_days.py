@@ -1,0 +1,204 @@
+"""A table played over two simulated weeks with a fake clock, end to end: the real local forum,
+the real SQLite ledger, the poll cycle and the Dealer's controls, every moment injected.
+
+The table: roberts-nlhe, alice, bob, carol with 100 each, blinds 1/2; deadline 4 office hours,
+office hours 9:00-18:00 New York time, weekends off; one reminder (halfway); out after 3
+timeouts in a row; a flood notice after 2 invalid comments. Every moment below is worked out
+by hand from those settings (4 December 2026 is a Friday).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, select
+
+from nomicpoker.adapters.local import LocalForum
+from nomicpoker.ports import ForumError
+from nomicpoker.shell import ledger
+from nomicpoker.shell.audit import audit
+from nomicpoker.shell.controls import control
+from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.store import DealerEventRow
+
+from _bot_kit import Table
+
+NY = ZoneInfo("America/New_York")
+SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,
+            "weekends_off": True, "reminders": 1, "max_timeouts": 3, "flood_threshold": 2}
+
+
+def ny(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 12, day, hour, minute, tzinfo=NY).astimezone(timezone.utc)
+
+
+class Clock:
+    def __init__(self, moment: datetime):
+        self.t = moment
+
+    def __call__(self) -> datetime:
+        return self.t
+
+
+class CrashingForum(LocalForum):
+    """The local forum whose posting fails: a run that crashes after recording its events."""
+
+    def post_comment(self, *a, **kw):
+        raise ForumError("network", "connection reset (simulated)")
+
+
+def events(t: Table) -> list[tuple[str, str, int]]:
+    with Session(t.engine) as s:
+        return [(e.kind, e.player, e.hand) for e in s.exec(select(DealerEventRow).where(
+            DealerEventRow.table_name == t.name).order_by(DealerEventRow.id))]
+
+
+def poll(t: Table, clock: Clock, moment: datetime, **kw) -> list[str]:
+    clock.t = moment
+    report = t.poll(now=clock, **kw)
+    assert report.ok, [x.error for x in report.tables]
+    return t.new_dealer()
+
+
+def say(t: Table, clock: Clock, who: str, moment: datetime, body: str) -> list[str]:
+    clock.t = moment
+    t.p[who].say(body)
+    return poll(t, clock, moment)
+
+
+def hole(t: Table, who: str, number: int) -> str:
+    msg = next(m for m in reversed(t.forum.inbox(who)) if f"hand {number}," in m.body)
+    return re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body).group(1)
+
+
+def table(tmp_path) -> tuple[Table, Clock]:
+    clock = Clock(ny(4, 16))
+    t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False,
+              seed="days", settings=dict(SETTINGS))
+    t.forum = LocalForum(forum_db_path(t.state), clock=clock)
+    return t, clock
+
+
+def start(t: Table, clock: Clock, moment: datetime) -> list[str]:
+    clock.t = moment
+    t.start(ante=0, blinds=(1, 2), now=clock)
+    return t.new_dealer()
+
+
+def test_two_weeks_of_play_over_days(tmp_path):
+    t, clock = table(tmp_path)
+
+    # -- Hand 1, Friday 17:00: a deadline across the weekend -------------------------------
+    (opening, notice) = start(t, clock, ny(4, 17))
+    # Button carol acts first. 4 office hours from Friday 17:00: one on Friday (17-18), three
+    # on Monday from 9:00: Monday 12:00 New York, 17:00 UTC.
+    assert "**carol** to act" in notice
+    assert r"Deadline: 2026-12-07 17:00 UTC (Mon 2026-12-07 12:00 America/New\_York)." in notice
+    # Saturday and Sunday, and Monday before halfway (two office hours: Monday 10:00): nothing.
+    for moment in (ny(5, 12), ny(6, 23), ny(7, 9, 59)):
+        assert poll(t, clock, moment) == []
+    assert events(t) == []
+    # Monday 10:00: the reminder is due; the run records it and crashes while posting. The next
+    # run posts it (one reminder in the thread, naming carol, one in her inbox); later runs
+    # post nothing more: it is never sent twice.
+    clock.t = ny(7, 10)
+    crashed = t.poll(now=clock, forum_factory=lambda kind, cfg, st: CrashingForum(forum_db_path(st)))
+    assert not crashed.ok and t.new_dealer() == []
+    (reminder,) = poll(t, clock, ny(7, 10, 5))
+    assert reminder.startswith("carol: hand 1 is waiting for you to act. Your deadline: 2026-12-07 17:00 UTC")
+    assert sum("hand 1 at table T is waiting for you to act" in m.body for m in t.forum.inbox("carol")) == 1
+    assert poll(t, clock, ny(7, 10, 10)) == []
+    assert poll(t, clock, ny(7, 11)) == []
+    assert events(t) == [("reminder", "carol", 1)]
+
+    # Monday 12:00: the deadline. carol faces the big blind: she cannot check, so she folds,
+    # and is AWOL (1 of 3).
+    out = poll(t, clock, ny(7, 12))
+    assert out[0].startswith("carol's deadline passed at 2026-12-07T17:00:00+00:00: the dealer acts for "
+                             "them and checks if that is legal, otherwise folds")
+    assert "carol is AWOL until they act (1 of 3 timeouts in a row before sitting out)." in out[0]
+    assert "**alice** to act" in out[-1] and "AWOL" in out[-1]  # the status table marks her
+    assert poll(t, clock, ny(7, 12, 10)) == []  # repeated: still one timeout
+    assert events(t) == [("reminder", "carol", 1), ("timeout", "carol", 1)]
+
+    # alice goes on vacation at her turn: the dealer acts for her at once (1 to call: she folds);
+    # bob, the big blind, takes the pot; the table hears of the vacation at the hand's end.
+    out = say(t, clock, "alice", ny(7, 12, 30), "GONE 13 Dec")
+    assert out[0].startswith("alice is away: the dealer folds for them.")
+    assert any("On vacation: alice (until 13 Dec)" in b for b in out)
+    assert t.money() == {"alice": 99, "bob": 101, "carol": 100}
+
+    # -- Hand 2, Monday 13:00 (button alice, away: folded at once) ---------------------------
+    out = start(t, clock, ny(7, 13))
+    assert any(b.startswith("alice is away: the dealer folds for them.") for b in out)
+    # The status table: the until-string's first six characters where the status would be.
+    assert re.search(r"\| D  alice +\| +99 \| +0 \| 13 Dec \|", out[-1])
+    # bob floods: two invalid comments get their replies, the third one notice, the fourth none.
+    assert "(`not_your_turn`)" in say(t, clock, "carol", ny(7, 13, 5), "HAND2 ROUND1 raise 10")[0]
+    assert len(say(t, clock, "carol", ny(7, 13, 6), "HAND2 ROUND1 raise 11")) == 1
+    (flood,) = say(t, clock, "carol", ny(7, 13, 7), "HAND2 ROUND1 raise 12")
+    assert "further invalid comments from you are ignored" in flood
+    assert say(t, clock, "carol", ny(7, 13, 8), "HAND2 ROUND1 raise 13") == []
+    # bob (small blind) calls; carol's turn.
+    out = say(t, clock, "bob", ny(7, 13, 10), "HAND2 ROUND1 call")
+    assert "**carol** to act" in out[-1]
+    # carol protests: the table freezes; her check meanwhile is kept, her deadline does not run.
+    (filed,) = say(t, clock, "carol", ny(7, 13, 20), "PROTEST my timeout in hand 1 came early")
+    assert "carol has filed a protest" in filed and "came early" not in filed
+    assert say(t, clock, "carol", ny(7, 13, 30), "HAND2 ROUND1 check") == []
+    assert poll(t, clock, ny(8, 17)) == []  # far past her deadline: nothing while frozen
+    assert [k for k, _, _ in events(t)] == ["reminder", "timeout"]
+    # The Dealer resolves it: the kept check applies, clearing carol's AWOL.
+    clock.t = ny(8, 17, 30)
+    done = control(t.engine, t.state, t.name, "resume", "the hand-1 timeout was right", now=clock)
+    assert not done.report.error
+    out = t.new_dealer()
+    assert out[0].startswith("The Dealer resumes the table. The table runs again: the hand-1 timeout was right")
+    assert "The comment posted during the freeze is adjudicated now." in out[0]
+    assert any("**Flop**" in b for b in out)
+    # The Dealer voids hand 2: every chip back where it was at the hand's start.
+    clock.t = ny(8, 17, 40)
+    control(t.engine, t.state, t.name, "void", "misdeal", now=clock)
+    (void,) = t.new_dealer()
+    assert "The Dealer voids hand 2: misdeal. Every chip goes back where it was at the hand's start: " \
+           "alice 99, bob 101, carol 100." in void
+    assert t.money() == {"alice": 99, "bob": 101, "carol": 100}
+
+    # -- Hand 3, Wednesday 9:00 (button bob): alice's big blind is posted for her -----------
+    out = start(t, clock, ny(9, 9))
+    assert "Blinds 1/2: collected from 3 seated players, the pot is 3." in out[0]
+    assert re.search(r"\| V  alice +\| +97 \| +2 \| 13 Dec \|", out[0])  # V, and her big blind posted
+    # bob lets his deadline pass (13:00): he folds, AWOL 1.
+    out = poll(t, clock, ny(9, 13))
+    assert "bob is AWOL until they act (1 of 3" in out[0]
+    # carol calls; alice (away) checks at once; the flop.
+    out = say(t, clock, "carol", ny(9, 13, 30), "HAND3 ROUND1 call")
+    assert any(b.startswith("alice is away: the dealer checks for them.") for b in out)
+    # carol then times out three times in a row (flop, turn, river checks, a day apart), alice
+    # checking at once after each: after the third she sits out later hands.
+    for n, day in ((1, 10), (2, 11), (3, 14)):  # Saturday and Sunday (12, 13) are off
+        out = poll(t, clock, ny(day, 17, 45))
+        assert f"carol is AWOL until they act ({n} of 3" in out[0] if n < 3 else \
+            "carol has timed out 3 times in a row and sits out the next hands until they comment `BACK`." in out[0]
+    # The showdown: alice left in hand 1, so she cannot win this contested hand: she mucks.
+    assert any(b.startswith("alice is away: the dealer mucks for them.") for b in out)
+    out = say(t, clock, "carol", ny(15, 9, 30), f"HAND3 reveal {hole(t, 'carol', 3)}")
+    assert t.money() == {"alice": 97, "bob": 101, "carol": 102}
+
+    # -- Hand 4: carol sits out until BACK; alice still away ----------------------------------
+    out = start(t, clock, ny(15, 10))
+    assert "Not seated this hand: carol" in out[0]
+    back = say(t, clock, "carol", ny(15, 10, 30), "BACK")
+    assert back[0].startswith("carol is back") and "dealt into the next hand" in back[0]
+
+    # Across all of it, each reminder and timeout once (worked out above: the polls on the days
+    # of carol's hand-3 timeouts came after her deadlines, so those reminders were moot), the
+    # Dealer's controls in between; and audit rebuilds everything identically.
+    assert events(t) == [
+        ("reminder", "carol", 1), ("timeout", "carol", 1), ("resume", "", 2), ("void", "", 2),
+        ("timeout", "bob", 3), ("timeout", "carol", 3), ("timeout", "carol", 3), ("timeout", "carol", 3),
+    ]
+    names, diffs = audit(t.engine, t.state)
+    assert names == ["T"] and diffs == []
