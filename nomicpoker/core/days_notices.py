@@ -81,7 +81,7 @@ def protest_private(player: str, table: str, ref: str, text: str) -> str:
 
 
 def resumed(by: str, note: str, to_act: str | None, due: str | None, held: int, key: str) -> str:
-    parts = [f"{by}. The table runs again" + (f": {md_escape(note)}" if note else ".")]
+    parts = [f"{by}. The table runs again" + (f": {md_escape(note)}." if note else ".")]
     if held:
         parts.append("The comment posted during the freeze is adjudicated now." if held == 1 else
                      f"The {held} comments posted during the freeze are adjudicated now, in order.")

@@ -91,7 +91,7 @@ class Controls:
                 h.redraws[p] = at
         number, posted_in = self._thread()
         to_act = due = None
-        if h is not None and h.phase == "betting":
+        if h is not None and h.phase == "betting" and not held:  # else the kept comments' notices say
             need = engine.need(h.hand)
             if need.kind == "action":
                 to_act = need.players[0]

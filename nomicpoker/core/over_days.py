@@ -189,8 +189,9 @@ class Days:
 
     def _state_lines(self, p: str, h: "HandState | None") -> list[str]:
         d = self.d
-        lines = [f"Money: {self.f.st.money.get(p, 0)}."]
-        if h is not None and h.phase != "complete":
+        running = h is not None and h.phase != "complete"
+        lines = [] if running and h.hand.seat(p) is not None else [f"Money: {self.f.st.money.get(p, 0)}."]
+        if running:
             seat = h.hand.seat(p)
             lines.append(f"Hand {h.start.number}, {h.phase}; pot {h.hand.pot}.")
             if seat is None:
