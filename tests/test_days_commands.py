@@ -1,6 +1,7 @@
 """The commands and controls of play over days, one at a time, on the real local forum and
 ledger with a fixed clock: WHAT re-sends hole cards, START moves a player's day from the next
-hand, GONE RESIGN has no way BACK, UNDO withdraws only one's own protest, a pause keeps
+hand, GONE RESIGN has no way BACK, UNDO withdraws only one's own protest (and means the protest
+while it freezes the table, an advance action otherwise), a pause keeps
 comments for later, the Dealer folds a player and seats and unseats between hands, table set
 changes the deadline from then on, a vacation folds a player out of an unmade Hole Card Draw,
 and Reddit mentions a user as u/name. Every expected value is worked out by hand."""
@@ -86,9 +87,6 @@ def test_a_resigned_player_cannot_come_back(tmp_path):
     assert "(`resigned`)" in no and "no coming BACK after GONE RESIGN" in no
 
 
-@pytest.mark.xfail(strict=True, reason="real bug found when landing: with advance actions "
-                   "(issue 14) a protester's UNDO is read as withdrawing an advance action, "
-                   "not the protest")
 def test_undo_withdraws_only_ones_own_protest_and_the_kept_comments_then_act(tmp_path):
     t, clock = nlhe(tmp_path, floorman="referee")
     start(t, clock, ny(7, 9))
@@ -102,8 +100,31 @@ def test_undo_withdraws_only_ones_own_protest_and_the_kept_comments_then_act(tmp
     out = say(t, clock, "bob", ny(7, 9, 20), "UNDO")
     assert out[0].startswith("bob withdraws the protest. The table runs again.")
     assert "The 2 comments posted during the freeze are adjudicated now, in order." in out[0]
-    assert any("(`nothing_to_undo`)" in b for b in out)  # alice's UNDO, in its turn
-    assert "**alice** to act" in out[-1] or any("**alice** to act" in b for b in out)
+    # alice's UNDO, in its turn: she has no protest, so it is read as withdrawing her advance
+    # action (roberts-nlhe has them), of which she has none
+    assert "alice: you had no advance action." in out[-1]
+    assert any("**alice** to act" in b for b in out)
+    assert audit(t.engine, t.state)[1] == []
+
+
+def test_a_protesters_undo_withdraws_the_protest_and_leaves_the_advance_action(tmp_path):
+    """UNDO means the protest while the author's protest freezes the table, their advance
+    action otherwise (docs/comment-grammar.md)."""
+    t, clock = nlhe(tmp_path)
+    start(t, clock, ny(7, 9))  # carol (button) to act, then alice (small blind), bob (big blind)
+    (kept,) = say(t, clock, "bob", ny(7, 9, 1), "FOLD")
+    assert kept.startswith("bob's advance action: FOLD.")
+    say(t, clock, "bob", ny(7, 9, 2), "PROTEST the deck looks stacked")
+    (back,) = say(t, clock, "bob", ny(7, 9, 3), "UNDO")
+    assert back.startswith("bob withdraws the protest. The table runs again.")
+    (gone,) = say(t, clock, "bob", ny(7, 9, 4), "UNDO")  # no freeze now: the advance action
+    assert gone.startswith("bob: your advance action FOLD is withdrawn.")
+    say(t, clock, "carol", ny(7, 9, 5), "call")
+    out = say(t, clock, "alice", ny(7, 9, 6), "call")
+    assert "**bob** to act" in out[-1]  # no FOLD fired for him
+    with Session(t.engine) as s:
+        undos = [v for v in ledger.stored_rows(s, t.name, "verdict") if v.canonical == "UNDO"]
+    assert [(v.author, v.status) for v in undos] == [("bob", "accepted")] * 2
     assert audit(t.engine, t.state)[1] == []
 
 

@@ -288,7 +288,7 @@ class _Folder:
         if rev.deleted:
             self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
-        if self.advance.comment(rev, h, number):
+        if not self.days.undoes_protest(rev) and self.advance.comment(rev, h, number):
             return
         bare = not self.rules.require_hand_and_round
         parsed = grammar.parse_comment(rev.body, rev.body_format, bare=bare)

@@ -89,11 +89,23 @@ class Days:
         d = self.d
         if not d.frozen:
             return False
-        if (d.frozen == "protest" and rev.revision == 1 and not rev.deleted and rev.author == d.protester
-                and any(isinstance(c, Command) and c.kind == "undo" for c in read_commands(rev.body, rev.body_format))):
+        if self.undoes_protest(rev):
             return False
         d.held.append(rev)
         return True
+
+    def undoes_protest(self, rev: Revision) -> bool:
+        """``rev`` is the protester's ``UNDO`` while their protest freezes the table.
+
+        WHY it comes before the advance-action reading (where a bare ``UNDO`` withdraws an
+        advance action): a player who has just protested and writes ``UNDO`` means the protest,
+        the one thing of theirs open at a frozen table (no advance action fires during a
+        freeze). Anyone else's ``UNDO``, or the protester's once the freeze is over, is read
+        as withdrawing their advance action (docs/comment-grammar.md)."""
+        d = self.d
+        return (d.frozen == "protest" and rev.revision == 1 and not rev.deleted and rev.author == d.protester
+                and any(isinstance(c, Command) and c.kind == "undo"
+                        for c in read_commands(rev.body, rev.body_format)))
 
     def commands(self, rev: Revision, h: "HandState | None", number: int | None, no_action: bool) -> bool:
         """Apply the comment's commands; True when nothing else in it is to be read (it held
