@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell import ledger, snapshots
 from nomicpoker.shell.audit import audit
+from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import SnapshotRow
 
 from nomicpoker.shell.amendments import amend_table
@@ -37,7 +38,8 @@ def _hand_over(t: Table) -> bool:
 
 def _play_long_game(t: Table, hands: int, amend_before: int = 0) -> list[str]:
     """Hands with bets, rejections, chat, edits, deletions, late comments in the previous
-    hand's thread and deadlines passing (and a rule amendment before hand ``amend_before``);
+    hand's thread, deadlines passing, players sitting out after timeouts and coming BACK (and a
+    rule amendment before hand ``amend_before``);
     the way each poll folded."""
     folded: list[str] = []
     clock = NOW
@@ -65,8 +67,19 @@ def _play_long_game(t: Table, hands: int, amend_before: int = 0) -> list[str]:
             clock += timedelta(hours=3)
             folded.append(_poll(t, clock))
         assert _hand_over(t)
+        # everyone timed out three times in a row at some point: they sit out later hands
+        # (issue 11, max_timeouts 3) until they comment BACK, which each does here
+        for who in _sitting_out(t):
+            t.p[who].say("BACK")
+            folded.append(_poll(t, clock))
+        assert _sitting_out(t) == ()
         prev = old
     return folded
+
+
+def _sitting_out(t: Table) -> tuple[str, ...]:
+    with Session(t.engine) as s:
+        return fold_for(s, ledger.get_table(s, "T"), t.state).sitting_out
 
 
 def test_a_long_game_polled_incrementally_audits_identical(tmp_path):

@@ -236,7 +236,12 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         away = set(fold_for(s, table, state).sitting_out)  # after timeouts, or unseated by the Dealer
         seated = [p for p in players if money.get(p, 0) > 0 and p not in away]
         if len(seated) < 2:
-            raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
+            out = sorted(p for p in away if money.get(p, 0) > 0)
+            if not out:
+                raise ServiceError("no_players", f"only {len(seated)} player(s) have Money left: the game is over")
+            raise ServiceError("no_players", f"only {len(seated)} player(s) can be dealt in: {', '.join(out)} "
+                               f"{'sits' if len(out) == 1 else 'sit'} out (after timeouts, until they "
+                               "comment BACK; unseated by the Dealer, until nomicpoker table seat)")
         rs = pinned.current_ruleset(s, table)
         previous = pinned.ruleset(s, table, hands[-1].ruleset_hash if hands else table.ruleset_hash)
         if blinds and not rs.blinds:
