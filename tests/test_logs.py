@@ -68,3 +68,63 @@ def test_a_log_file_that_cannot_be_written_is_one_line(tmp_path):
     (tmp_path / "a-dir").mkdir()
     res = CliRunner().invoke(app, ["poll", "--log-file", str(tmp_path / "a-dir")] + st)
     assert res.exit_code == 1 and res.output.startswith("error: --log-file ") and len(res.output.splitlines()) == 1
+
+
+def test_log_options_are_global_and_work_for_every_command(tmp_path):
+    """--log-level, --log-format and --log-file come before any command: a command that is not
+    poll or hand start keeps its error line in the file too, as one JSON object in json."""
+    import json
+
+    t, st = _table(tmp_path)
+    log = tmp_path / "all.log"
+    res = CliRunner().invoke(app, ["--log-format", "json", "--log-file", str(log), "table", "show",
+                                   "--table", "NOPE"] + st)
+    assert res.exit_code == 1 and res.output.startswith("error: ") and len(res.output.splitlines()) == 1
+    (line,) = log.read_text("utf-8").splitlines()
+    record = json.loads(line)
+    assert set(record) == {"time", "level", "logger", "message"}
+    assert re.fullmatch(STAMP, record["time"]) and record["level"] == "ERROR"
+    assert record["message"] == res.output.strip()  # the same words the console showed
+    # the same options drive poll: json on the console and in the file, level debug = verbose
+    t.start(ante=5)
+    t.p["alice"].say("HAND#1 DICE52 DICE52")
+    res = CliRunner().invoke(app, ["--log-level", "debug", "--log-format", "json", "--log-file", str(log),
+                                   "poll"] + st)
+    assert res.exit_code == 0, res.output
+    console = [json.loads(x) for x in res.output.splitlines()]
+    assert {r["level"] for r in console} == {"DEBUG", "INFO"}
+    assert any(r["logger"] == "nomicpoker.outbox" and " sent " in r["message"] for r in console)
+    kept = [json.loads(x) for x in log.read_text("utf-8").splitlines()]
+    assert [r["message"] for r in kept[1:]] == [r["message"] for r in console]
+
+
+def test_log_level_warning_quiets_every_command_and_the_environment_sets_the_options(tmp_path, monkeypatch):
+    t, st = _table(tmp_path)
+    t.start(ante=5)
+    log = tmp_path / "env.log"
+    monkeypatch.setenv("NOMICPOKER_LOG_LEVEL", "WARNING")
+    monkeypatch.setenv("NOMICPOKER_LOG_FILE", str(log))
+    t.p["alice"].say("HAND#1 DICE52 DICE52")
+    res = CliRunner().invoke(app, ["poll"] + st)
+    assert (res.exit_code, res.output) == (0, "")  # the INFO line is below the level
+    assert not log.exists() or log.read_text("utf-8") == ""
+    res = CliRunner().invoke(app, ["ledger", "--table", "NOPE"] + st)
+    assert res.exit_code == 1
+    assert re.fullmatch(rf"{STAMP} ERROR nomicpoker\.cli: error: .*NOPE.*\n", log.read_text("utf-8"))
+
+
+def test_bad_log_options_are_one_usage_line(tmp_path):
+    t, st = _table(tmp_path)
+    for args, word in ((["--log-level", "loud"], "--log-level"), (["--log-format", "xml"], "--log-format")):
+        res = CliRunner().invoke(app, args + ["table", "list"] + st)
+        assert res.exit_code == 2 and res.output.startswith(f"error: {word} ") and len(res.output.splitlines()) == 1
+    (tmp_path / "a-dir").mkdir()
+    res = CliRunner().invoke(app, ["--log-file", str(tmp_path / "a-dir"), "table", "list"] + st)
+    assert res.exit_code == 1 and res.output.startswith("error: --log-file ") and len(res.output.splitlines()) == 1
+
+
+def test_a_global_log_file_in_a_missing_state_never_creates_it(tmp_path):
+    missing = tmp_path / "nowhere"
+    res = CliRunner().invoke(app, ["--log-file", str(missing / "poll.log"), "poll", "--state", str(missing)])
+    assert res.exit_code == 1 and res.output.startswith("error: no nomicpoker state directory")
+    assert len(res.output.splitlines()) == 1 and not missing.exists()

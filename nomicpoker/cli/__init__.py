@@ -8,6 +8,9 @@ check), ``deal_cmd`` (deck issue, audit verify), ``db_cmd`` (db version/upgrade)
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 from nomicpoker.cli import bot_cmd, days_cmd, db_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd, score_cmd, site_cmd
@@ -23,8 +26,36 @@ app = typer.Typer(
 
 
 @app.callback()
-def _root() -> None:
-    """A poker dealer for nomic games played in blog and forum comments."""
+def _root(
+    log_level: str = typer.Option("info", "--log-level", envvar="NOMICPOKER_LOG_LEVEL", metavar="LEVEL",
+                                  help="Least severe log line kept: debug, info, warning or error."),
+    log_format: str = typer.Option("text", "--log-format", envvar="NOMICPOKER_LOG_FORMAT", metavar="FORMAT",
+                                   help="text (timestamped lines) or json (one object per line)."),
+    log_file: Optional[Path] = typer.Option(None, "--log-file", envvar="NOMICPOKER_LOG_FILE",
+                                            help="Also append every log line to this file (any command)."),
+) -> None:
+    """A poker dealer for nomic games played in blog and forum comments.
+
+    The log options come before the command and apply to every command
+    (``nomicpoker --log-format json --log-file poll.log poll --quiet``); ``poll`` and
+    ``hand start`` also take ``--verbose``, ``--quiet`` and ``--log-file`` after it."""
+    from nomicpoker.shell import logs
+
+    level, fmt = log_level.strip().lower(), log_format.strip().lower()
+    if level not in logs.LEVELS:
+        _usage(f"--log-level {log_level!r}: expected one of {', '.join(logs.LEVELS)}")
+    if fmt not in logs.FORMATS:
+        _usage(f"--log-format {log_format!r}: expected text or json")
+    try:
+        logs.configure(settings=logs.Settings(level=level, fmt=fmt, log_file=log_file))
+    except OSError as exc:
+        typer.echo(f"error: --log-file {log_file}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1)
+
+
+def _usage(message: str) -> None:
+    typer.echo(f"error: {message} (see nomicpoker --help)", err=True)
+    raise typer.Exit(2)
 
 
 @app.command("version")

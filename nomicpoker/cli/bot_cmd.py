@@ -30,8 +30,14 @@ audit_app = typer.Typer(help="Rebuild the ledger from the archive and compare (n
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """One line on stderr and exit ``code``: the Dealer never sees a traceback."""
+    """One line on stderr and exit ``code``: the Dealer never sees a traceback. The log file
+    (global ``--log-file``) keeps the line too, timestamped, in the chosen format."""
+    import logging
+
     typer.echo(f"error: {message}", err=True)
+    from nomicpoker.shell import logs
+
+    logging.getLogger(f"{logs.ROOT}.cli").error("error: %s", message, extra=logs.FILE_ONLY)
     raise typer.Exit(code)
 
 
@@ -275,8 +281,9 @@ LogFileOpt = typer.Option(None, "--log-file", envvar="NOMICPOKER_LOG_FILE",
 
 
 def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: ignore[no-untyped-def]
-    """The command's logger (:mod:`nomicpoker.shell.logs`); a log file that cannot be opened
-    is one line and exit 1."""
+    """The command's logger (:mod:`nomicpoker.shell.logs`), its own options merged with the
+    global ones (``nomicpoker --log-level ... poll``); a log file that cannot be opened is one
+    line and exit 1."""
     from nomicpoker.shell import logs
 
     try:
