@@ -29,35 +29,42 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
             dealer: str | None = None) -> int:
     """Append new comments and new revisions (edits, deletions) to the archive; never update a
     row. Returns the number of rows added, not counting the dealer's own comments."""
-    latest: dict[str, CommentRow] = {}
-    for row in session.exec(select(CommentRow).where(CommentRow.table_name == table,
-                                                     CommentRow.thread == thread)
-                            .order_by(CommentRow.id)).all():
-        latest[row.forum_id] = row
+    # Only the four columns the comparison needs, as plain tuples: an idle poll compares the
+    # whole listing with the archive, and building one ORM object per archived revision
+    # (~0.1 ms each, pydantic included) made that cost grow with the thread's history.
+    latest: dict[str, tuple[int, bool, str]] = {}
+    for fid, revision, was_deleted, body in session.exec(
+            select(CommentRow.forum_id, CommentRow.revision, CommentRow.deleted, CommentRow.body)
+            .where(CommentRow.table_name == table, CommentRow.thread == thread)
+            .order_by(CommentRow.id)).all():
+        latest[fid] = (revision, bool(was_deleted), body)
     added = 0
     for c in comments:
         # A lone surrogate (a broken emoji from an adapter) can be neither stored nor posted:
         # archive what a reader sees, U+FFFD, so no later poll of the table fails on it.
-        c = replace(c, body=storable(c.body), author=storable(c.author))
+        body, author = storable(c.body), storable(c.author)
+        if body != c.body or author != c.author:
+            c = replace(c, body=body, author=author)
         prev = latest.get(c.id)
         deleted = bool(c.deleted)
         if prev is not None:
-            if prev.deleted or (deleted == prev.deleted and c.body == prev.body):
+            prev_revision, prev_deleted, prev_body = prev
+            if prev_deleted or (deleted == prev_deleted and c.body == prev_body):
                 continue
-            body = prev.body if deleted else c.body  # a deletion keeps the text it had
+            body = prev_body if deleted else c.body  # a deletion keeps the text it had
         else:
             body = c.body
         edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
         row = CommentRow(
             table_name=table, thread=thread, forum_id=c.id,
-            revision=(prev.revision + 1) if prev else 1, author=c.author,
+            revision=(prev[0] + 1) if prev else 1, author=c.author,
             created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
             body_format=c.body_format, sha256=_sha(body), deleted=deleted,
             dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
         )
         session.add(row)
         session.flush()
-        latest[c.id] = row
+        latest[c.id] = (row.revision, deleted, body)
         added += dealer is None or not same_account(c.author, dealer)
     return added
 
