@@ -33,9 +33,9 @@ import praw
 import prawcore
 from praw.exceptions import ClientException, RedditAPIException
 
-from nomicpoker.core.render import find_tag
-
-from nomicpoker.ports import Abilities, PrivateMessage, ForumError, RemoteComment, carries_tag, tag_key
+from nomicpoker.ports import (
+    Abilities, PrivateMessage, ForumError, RemoteComment, carries_tag, find_tag, tag_key,
+)
 
 T = TypeVar("T")
 

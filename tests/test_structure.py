@@ -185,19 +185,62 @@ def test_every_shell_error_is_a_coded_error():
 FORUM_NAMES = frozenset({"local", "blognomic", "reddit", "email", "irc"})
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_forum_name_is_compared_outside_the_adapters(path):
-    """The shell branches on a forum's declared :class:`~nomicpoker.ports.Abilities`, never on
-    its name (``forum_kind == "blognomic"``) nor on a ``getattr`` probe of the adapter."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    bad = []
+def _forum_names_compared(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, name) for each forum name a comparison or a ``match`` tests against: ``==``,
+    ``!=``, ``in ("reddit", ...)``, ``case "blognomic":``; a dict keyed by forum name counts
+    too (``{"reddit": ...}[kind]`` is the same branch spelled as a lookup)."""
+    def names(side: ast.AST) -> list[str]:
+        if isinstance(side, ast.Constant) and side.value in FORUM_NAMES:
+            return [side.value]
+        if isinstance(side, (ast.Tuple, ast.List, ast.Set)):
+            return [e.value for e in side.elts
+                    if isinstance(e, ast.Constant) and e.value in FORUM_NAMES]
+        return []
+
+    out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
-            for side in [node.left, *node.comparators]:
-                if isinstance(side, ast.Constant) and side.value in FORUM_NAMES:
-                    bad.append(f"{path.name}:{node.lineno} compares with {side.value!r}")
+            out += [(node.lineno, n) for side in [node.left, *node.comparators] for n in names(side)]
+        elif isinstance(node, ast.MatchValue):
+            out += [(node.lineno, n) for n in names(node.value)]
+        elif isinstance(node, ast.Dict):
+            out += [(node.lineno, n) for k in node.keys if k is not None for n in names(k)]
+    return out
+
+
+def test_the_forum_name_check_sees_every_spelling_of_the_branch():
+    """The check below must fail on each way of branching on a name, not only ``==``."""
+    for src in ('kind == "reddit"', '"blognomic" != kind', 'kind in ("local", "email")',
+                'kind not in ["irc"]', 'match kind:\n    case "reddit": pass',
+                'x = {"blognomic": 1}[kind]'):
+        assert _forum_names_compared(ast.parse(src)), src
+    assert _forum_names_compared(ast.parse('kind == "blognomic-2008"')) == []
+
+
+@pytest.mark.parametrize("path", sorted([*PACKAGE.rglob("*.py"), *(ROOT / "scripts").glob("*.py")]),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_forum_name_is_compared_outside_the_adapters(path):
+    """The shell, the CLI and the scripts branch on a forum's declared
+    :class:`~nomicpoker.ports.Abilities`, never on its name (``forum_kind == "blognomic"``)
+    nor on a ``getattr`` probe of the adapter."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = [f"{path.name}:{line} compares with {name!r}" for line, name in _forum_names_compared(tree)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in ("getattr", "hasattr") and node.args and \
                 isinstance(node.args[0], ast.Name) and node.args[0].id in ("forum", "opened", "adapter"):
             bad.append(f"{path.name}:{node.lineno} probes the adapter with {node.func.id}()")
+    assert bad == []
+
+
+def test_adapters_read_reference_tags_through_the_port():
+    """Reference tags are made and found in one place (:mod:`nomicpoker.core.tags`) and reach
+    adapters through :mod:`nomicpoker.ports`: an adapter importing them from the renderer or
+    the tags module directly would tie it to the core's layout instead of the port."""
+    bad = []
+    for path in sorted((ROOT / "adapters").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, module, _names in _imports(tree):
+            if module in ("nomicpoker.core.render", "nomicpoker.core.tags"):
+                bad.append(f"{path.name}:{line} imports {module}")
     assert bad == []
