@@ -32,8 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-
-from confusable_homoglyphs.confusables import confusables_data as _TR39_PAIRS
+from functools import lru_cache
 
 _MARKS = "\u200e\u200f"  # the package wraps right-to-left characters in direction marks
 
@@ -46,7 +45,9 @@ def _prototypes() -> dict[str, str]:
     two or more partners is a prototype. A pair where both sides have one partner is resolved
     towards the side that is ASCII, then the longer string, then the lower code point: only
     equality of skeletons matters, and either choice gives both sides one skeleton."""
-    pairs = {k.strip(_MARKS): [e["c"].strip(_MARKS) for e in v] for k, v in _TR39_PAIRS.items()}
+    from confusable_homoglyphs.confusables import confusables_data as tr39_pairs
+
+    pairs = {k.strip(_MARKS): [e["c"].strip(_MARKS) for e in v] for k, v in tr39_pairs.items()}
     proto: dict[str, str] = {}
     for k, partners in pairs.items():
         if len(k) != 1 or len(partners) != 1:
@@ -62,17 +63,13 @@ def _prototypes() -> dict[str, str]:
     return proto
 
 
-#: TR39 prototype of each source character (``"Ꭺ" -> "A"``, ``"m" -> "rn"``, ``"0" -> "O"``).
-PROTOTYPES: dict[str, str] = _prototypes()
-
-
-def _ascii_form(ch: str) -> str | None:
+def _ascii_form(ch: str, prototypes: dict[str, str]) -> str | None:
     """The ASCII letter or digit a non-ASCII character imitates, if any."""
-    for cand in (PROTOTYPES.get(ch), unicodedata.normalize("NFKC", ch)):
+    for cand in (prototypes.get(ch), unicodedata.normalize("NFKC", ch)):
         if cand and cand.isascii() and cand.isalnum():
             return cand[0]
-        if cand and len(cand) == 1 and cand in PROTOTYPES:  # a prototype's own prototype
-            p = PROTOTYPES[cand]
+        if cand and len(cand) == 1 and cand in prototypes:  # a prototype's own prototype
+            p = prototypes[cand]
             if p.isascii() and p.isalnum():
                 return p[0]
     if unicodedata.category(ch) == "Nd":
@@ -80,7 +77,7 @@ def _ascii_form(ch: str) -> str | None:
     return None
 
 
-def _grammar_table() -> dict[int, str]:
+def _grammar_table(prototypes: dict[str, str]) -> dict[int, str]:
     """Every non-ASCII character with an ASCII look-alike -> that letter or digit, as a
     :meth:`str.translate` table. Characters mapping to several letters (``ﬁ``) keep the first:
     the character is flagged whatever it maps to, so the choice only decides that an attempt
@@ -90,17 +87,34 @@ def _grammar_table() -> dict[int, str]:
         ch = chr(cp)
         if 0xD800 <= cp < 0xE000 or not (unicodedata.category(ch)[0] in "LNS"):
             continue
-        a = _ascii_form(ch)
+        a = _ascii_form(ch, prototypes)
         if a is not None:
             table[cp] = a
     return table
 
 
-_TO_ASCII: dict[int, str] = _grammar_table()
 #: Fullwidth digits and punctuation: read silently (they cannot spell another command).
 _SILENT = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in range(0xFF01, 0xFF5F)
            if not unicodedata.normalize("NFKC", chr(cp)).isalpha()}
-_SKELETON_TABLE: dict[int, str] = {**_TO_ASCII, **_SILENT}
+
+
+@lru_cache(maxsize=None)
+def _tables() -> tuple[dict[str, str], dict[int, str], dict[int, str]]:
+    """(TR39 prototypes, the grammar's look-alike table, the skeleton table), built on first
+    use. WHY lazily: building them walks every code point up to U+30000 (a few tenths of a
+    second), which every ``nomicpoker`` process paid at import, an idle poll and ``--help``
+    included, though only reading a comment or comparing names needs them."""
+    prototypes = _prototypes()
+    to_ascii = _grammar_table(prototypes)
+    return prototypes, to_ascii, {**to_ascii, **_SILENT}
+
+
+def __getattr__(name: str):
+    """``PROTOTYPES`` (TR39 prototype of each source character: ``"Ꭺ" -> "A"``, ``"m" -> "rn"``,
+    ``"0" -> "O"``), built on first use."""
+    if name == "PROTOTYPES":
+        return _tables()[0]
+    raise AttributeError(name)
 #: Characters the skeleton changes or drops, found with one regex scan.
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
@@ -117,6 +131,7 @@ def skeleton(visible: str) -> Skeleton:
     """The skeleton of ``visible``: look-alikes replaced (and flagged), other whitespace made a
     space, combining marks dropped and flagged. One character in, at most one out, so a
     skeleton index maps back by a table; the work is linear in the non-ASCII characters."""
+    to_ascii = _tables()[1]
     chars = list(visible)
     flagged: dict[int, str] = {}
     drop: list[int] = []
@@ -130,9 +145,9 @@ def skeleton(visible: str) -> Skeleton:
         elif unicodedata.category(ch).startswith("M"):  # combining mark: decorates a letter
             flagged[i] = ch
             drop.append(i)
-        elif o in _TO_ASCII:
+        elif o in to_ascii:
             flagged[i] = ch
-            chars[i] = _TO_ASCII[o]
+            chars[i] = to_ascii[o]
     if not drop:
         return Skeleton("".join(chars), tuple(range(len(visible))), flagged, visible)
     dropped = set(drop)
@@ -143,14 +158,15 @@ def skeleton(visible: str) -> Skeleton:
 def ascii_view(text: str) -> str:
     """The skeleton's text alone, at C speed (no positions): for a quick "could anything act
     here?" scan of text too long or too complex to read exactly."""
-    return text.translate(_SKELETON_TABLE)
+    return text.translate(_tables()[2])
 
 
 def account_skeleton(name: str) -> str:
     """UTS #39 skeleton of an account name, made case-blind: NFKC, casefold, every character
     to its prototype, then NFKC and casefold again. Two names with one skeleton look alike."""
+    prototypes = _tables()[0]
     s = unicodedata.normalize("NFKC", name).casefold()
-    s = "".join(PROTOTYPES.get(ch, ch) for ch in s)
+    s = "".join(prototypes.get(ch, ch) for ch in s)
     return unicodedata.normalize("NFKC", s).casefold()
 
 
@@ -171,8 +187,9 @@ def first_lookalike(name: str) -> str | None:
     """The first character of ``name`` that is not plain but imitates something plain (a
     compatibility form, a TR39 source character outside ASCII), for telling a player why
     their account is not the seat it resembles."""
+    prototypes = _tables()[0]
     for ch in name:
-        if not ch.isascii() and (unicodedata.normalize("NFKC", ch) != ch or ch in PROTOTYPES
+        if not ch.isascii() and (unicodedata.normalize("NFKC", ch) != ch or ch in prototypes
                                  or ch.casefold() != ch.lower()):
             return ch
     return None
