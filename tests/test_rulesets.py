@@ -343,7 +343,7 @@ ONE_ERROR = [
                  "bad_value", "params.deadline_hours.value", ['"none"'],
                  id="zero deadline is refused with the none spelling"),
     pytest.param([("edit", "[params.min_hole_cards]\nvalue = 1", "[params.min_hole_cards]\nvalue = -1")],
-                 "bad_value", "params.min_hole_cards.value", [">= 0"],
+                 "bad_value", "params.min_hole_cards.value", ["from 0 to 5", "got -1"],
                  id="negative hole card minimum is refused"),
     pytest.param([("cut", "[params.five_of_a_kind]", "[params.deck]")],
                  "missing_param", "params.five_of_a_kind", ["true or false"],

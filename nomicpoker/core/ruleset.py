@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Literal, Mapping
 
+from nomicpoker.core.limits import MAX_HOLE_CARDS, MAX_HOURS, MAX_MIN_HOLE_CARDS
+
 RaiseAmount = Literal["added", "raise_to"]
 MinRaise = Literal["more_than_call", "previous_bet_or_raise"]
 FirstToAct = Literal["after_button", "after_big_blind"]
@@ -190,6 +192,8 @@ class ParamSpec:
     kind: Literal["choice", "bool", "int", "hours"]
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    #: the largest allowed integer (``core/limits.py`` says why each bound is where it is)
+    maximum: int | None = None
 
     def allowed(self) -> str:
         """Human description of the allowed values, used verbatim in loader error messages."""
@@ -198,8 +202,10 @@ class ParamSpec:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "int":
+            if self.maximum is not None:
+                return f"an integer from {self.minimum} to {self.maximum:,}"
             return f"an integer >= {self.minimum}"
-        return f'a whole number of hours >= 1, or "{DEADLINE_NONE}" (no deadline)'
+        return f'a whole number of hours from 1 to {MAX_HOURS:,}, or "{DEADLINE_NONE}" (no deadline)'
 
 
 def _choice(*choices: str) -> ParamSpec:
@@ -220,12 +226,12 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "all_in_for_less": _BOOL,
     "side_pots": _BOOL,
     "return_uncalled": _BOOL,
-    "min_hole_cards": ParamSpec("int", minimum=0),
+    "min_hole_cards": ParamSpec("int", minimum=0, maximum=MAX_MIN_HOLE_CARDS),
     "odd_chips": _choice("destroy", "first_left_of_button"),
     "split_pots_separately": _BOOL,
     "five_of_a_kind": _BOOL,
     "deck": _choice("per_player", "shared"),
-    "hole_cards": ParamSpec("int", minimum=1),
+    "hole_cards": ParamSpec("int", minimum=1, maximum=MAX_HOLE_CARDS),
     "redraw_identical_dice": _BOOL,
     "require_hand_and_round": _BOOL,
     "deadline_hours": ParamSpec("hours"),

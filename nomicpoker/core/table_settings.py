@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.limits import MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
 from nomicpoker.core.office_hours import Calendar, CalendarError
 
 
@@ -54,11 +55,13 @@ class TableSettings:
 
     def __post_init__(self) -> None:
         self.calendar()  # CalendarError for a bad zone or hours
-        for name, low in (("deadline_hours", 1), ("reminders", 0), ("max_timeouts", 1),
-                          ("flood_threshold", 1)):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
-                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number >= {low}")
+        for name, low, high in (("deadline_hours", 1, MAX_HOURS), ("reminders", 0, MAX_REMINDERS),
+                                ("max_timeouts", 1, MAX_TIMEOUTS), ("flood_threshold", 1, MAX_FLOOD_THRESHOLD),
+                                ("cap_hours", 1, MAX_HOURS)):
+            value = getattr(self, name)  # the same bounds for table create and table set
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not low <= value <= high):
+                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number from {low} to {high:,}")
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
                                 "true, false, or unset (the ruleset decides)")

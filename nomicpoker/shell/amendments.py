@@ -27,8 +27,8 @@ from nomicpoker.shell.paths import lock_path
 from nomicpoker.shell.deadlines import iso, utcnow
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.rulesets import read_ruleset
-from nomicpoker.shell.service import HAND_START_LOCK_WAIT, ServiceError
-from nomicpoker.shell.store import DealerEventRow, RulesetRow, transaction
+from nomicpoker.shell.service import HAND_START_LOCK_WAIT, ServiceError, check_deck_fits
+from nomicpoker.shell.store import DealerEventRow, RulesetRow, loads, transaction
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ def _amend(s: Session, state: Path, table_name: str, files, note: str, at: str) 
         raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the dealer's "
                            f"one deck, but table {table_name} issues each player a deck: create a new "
                            "table for it (nothing was changed)")
+    check_deck_fits(rs, len(loads(table.players)), "table amend")
     pinned.pin(s, table_name, files, at)
     s.add(DealerEventRow(table_name=table_name, hand=hands[-1].number if hands else 0,
                          after=ledger.max_archive_id(s, table_name), kind=AMEND, player="", at=at,

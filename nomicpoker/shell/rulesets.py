@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator
 
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.limits import MAX_HOLE_CARDS, MAX_HOURS
 from nomicpoker.core.ruleset import (
     DEADLINE_NONE,
     OPTIONAL_PARAMS,
@@ -262,6 +263,16 @@ def _check_supported(values: dict[str, Any], err: Report) -> None:
     Why an error and not a warning: a Dealer's amendment that has no effect is worse than
     one refused with the reason."""
     per_player = values.get("deck", "per_player") == "per_player"
+    holes = values.get("hole_cards")
+    if per_player and holes is not None and holes != 2:
+        err("unsupported", "params.hole_cards.value",
+            f'{holes} is not implemented with deck = "per_player": the Hole Card Draw is two '
+            'DICE52 results, so each player has 2 hole cards; only 2 is allowed (any number '
+            f'from 1 to {MAX_HOLE_CARDS} with deck = "shared")')
+    low = values.get("min_hole_cards")
+    if low is not None and holes is not None and low > holes:
+        err("bad_value", "params.min_hole_cards.value",
+            f"{low} is more than the {holes} hole cards a player has: no hand could be made")
     if values.get("split_pots_separately") is False:
         err("unsupported", "params.split_pots_separately.value",
             "false is not implemented: the engine always splits each pot (main and side) on "
@@ -332,7 +343,7 @@ def _check_value(pname: str, spec: ParamSpec, v: Any, key: str, err: Report) -> 
         if isinstance(v, bool) or not isinstance(v, int):
             err("wrong_type", key, allowed)
             return False, None
-        if v < spec.minimum:
+        if v < spec.minimum or (spec.maximum is not None and v > spec.maximum):
             err("bad_value", key, allowed)
             return False, None
     else:  # hours
@@ -343,7 +354,7 @@ def _check_value(pname: str, spec: ParamSpec, v: Any, key: str, err: Report) -> 
         elif isinstance(v, bool) or not isinstance(v, int):
             err("wrong_type", key, allowed)
             return False, None
-        elif v < 1:
+        elif not 1 <= v <= MAX_HOURS:
             err("bad_value", key, allowed)
             return False, None
     return True, v

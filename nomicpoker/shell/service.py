@@ -39,16 +39,15 @@ from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.core.render import reference_tag
 from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
+from nomicpoker.core import limits
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_types import looks_alike, same_account
 from nomicpoker.core.table_settings import settings_from
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-#: The largest number of chips a Dealer command accepts: what the grammar reads as an amount
-#: (12 digits), far inside what the ledger's integer columns hold.
-MAX_CHIPS = 10**12 - 1
-#: The longest deadline a table may set (ten years): datetime arithmetic overflows past ~10^8.
-MAX_HOURS = 24 * 366 * 10
+#: The bounds of every number a Dealer command takes (``core/limits.py`` says why each).
+MAX_CHIPS = limits.MAX_CHIPS
+MAX_HOURS = limits.MAX_HOURS
 _PLAYER = re.compile(r"^[^\s,][^,\n]{0,39}$")
 
 
@@ -59,6 +58,15 @@ HAND_START_LOCK_WAIT = 120
 
 class ServiceError(CodedError):
     """A Dealer command that cannot be done; ``message`` names what is wrong."""
+
+
+def check_deck_fits(rs, players: int, what: str = "table create") -> None:
+    """A shared-deck ruleset must deal every seat's hole cards and the board from one deck
+    (checked by ``table create`` and ``table amend``, before anything is written)."""
+    if rs.deck == "shared" and not limits.shared_deck_fits(players, rs.hole_cards):
+        raise ServiceError("bad_players", f"{what}: {players} players x {rs.hole_cards} hole cards and "
+                           f"a board of {limits.BOARD_SIZE} do not fit in one deck of {limits.DECK_SIZE} "
+                           f"under ruleset {rs.name}")
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
     files = read_ruleset(ruleset)  # RulesetError names the problem
     rs = files.ruleset
+    check_deck_fits(rs, len(players))
     if rs.deck == "shared":
         if issue_decks:
             raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the "
