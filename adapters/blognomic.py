@@ -25,7 +25,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from nomicpoker.ports import Abilities, PrivateMessage, ForumError, RemoteComment, carries_tag
@@ -466,6 +466,14 @@ class BlogNomicForum:
 
     def received_private(self) -> list[PrivateMessage]:
         """A blog has no private messages: advance actions go in the thread."""
+        return []
+
+    def mark_read(self, ids: Sequence[str]) -> int:
+        """Nothing to mark: the listing is the whole thread each time (``abilities.mark_read``)."""
+        return 0
+
+    def enrol(self, table: str, players: Sequence[str]) -> list[str]:
+        """Players are known by their account names here (``abilities.player_ids``)."""
         return []
 
     def create_thread(self, title: str, body: str) -> str:

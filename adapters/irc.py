@@ -275,6 +275,14 @@ class IrcForum:
                                body=m.body, created=_utc(m.created))
                 for m in self.log.private_in()]
 
+    def mark_read(self, ids) -> int:
+        """Nothing to mark: the log keeps every line (``abilities.mark_read`` is false)."""
+        return 0
+
+    def enrol(self, table: str, players) -> list[str]:
+        """Players are known by their nicks (``abilities.player_ids`` is false)."""
+        return []
+
     def check(self) -> list[tuple[str, bool, str]]:
         """The log opens; the bridge's last sign of life; the server answers on its port. No
         registration: that would take the Dealer's nick from a running bridge."""

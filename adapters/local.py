@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from nomicpoker.ports import Abilities, ForumError, PrivateMessage, RemoteComment, carries_tag, tag_key
 
@@ -370,6 +370,14 @@ class LocalForum:
     def received_private(self) -> list[PrivateMessage]:
         """The dealer's inbox: what players sent it (advance actions), oldest first."""
         return [m for m in self.inbox(self.dealer) if m.sender != self.dealer]
+
+    def mark_read(self, ids: Sequence[str]) -> int:
+        """Nothing to mark: the listing is the whole thread each time (``abilities.mark_read``)."""
+        return 0
+
+    def enrol(self, table: str, players: Sequence[str]) -> list[str]:
+        """Players are known by their account names here (``abilities.player_ids``)."""
+        return []
 
     def send_private_as(self, sender: str, user: str, subject: str, body: str) -> str:
         """A player's private message (to the dealer, say); return the message id."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import praw
 import prawcore
@@ -408,6 +408,14 @@ class RedditForum:
 
     def received_private(self) -> list[PrivateMessage]:
         """Not read (``abilities.private_inbox`` is false): advance actions go in the thread."""
+        return []
+
+    def mark_read(self, ids: Sequence[str]) -> int:
+        """Nothing to mark: the listing is the whole thread each time (``abilities.mark_read``)."""
+        return 0
+
+    def enrol(self, table: str, players: Sequence[str]) -> list[str]:
+        """Players are known by their account names here (``abilities.player_ids``)."""
         return []
 
     def check(self) -> list[tuple[str, bool, str]]:

@@ -33,7 +33,13 @@ Config keys per kind (all optional unless marked):
     :mod:`nomicpoker.adapters.irc` and docs/irc.md. A live chat: ``nomicpoker serve`` runs
     its bridge (:func:`open_bridges`).
 
-See docs/forums.md (and docs/irc.md) for setting each one up.
+``email``
+    play by e-mail as WRGPT does (docs/email.md): ``address``, ``table``, ``roster``,
+    ``imap_host``, ``smtp_host`` (required), ``dealer``, ``imap_port``, ``imap_tls``,
+    ``imap_user``, ``mailbox``, ``smtp_port``, ``smtp_tls``, ``smtp_user``, ``smtp_auth``,
+    ``ca_file``, ``timeout``, ``credentials_file`` (see :mod:`nomicpoker.adapters.email_config`).
+
+See docs/forums.md (and docs/irc.md, docs/email.md) for setting each one up.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from typing import Mapping, Sequence
 
 from nomicpoker.ports import Abilities, Bridge, Forum, ForumError
 
-KINDS = ("local", "blognomic", "reddit", "irc")
+KINDS = ("local", "blognomic", "reddit", "irc", "email")
 
 
 def _str(config: Mapping[str, object], key: str, kind: str, default: str | None = None) -> str | None:
@@ -99,6 +105,11 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
         from nomicpoker.adapters.irc import IrcForum
 
         return IrcForum.from_config(config, state)
+    # -- email (issue 15) --
+    if kind == "email":
+        from nomicpoker.adapters.email import EmailForum
+
+        return EmailForum.from_config(config)
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
 
 
@@ -124,6 +135,11 @@ def declared_abilities(kind: str, config: Mapping[str, object]) -> Abilities:
         from nomicpoker.adapters.irc import IRC_ABILITIES
 
         return IRC_ABILITIES
+    # -- email (issue 15) --
+    if kind == "email":
+        from nomicpoker.adapters.email import EmailForum
+
+        return EmailForum.abilities
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
 
 

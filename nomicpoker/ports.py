@@ -60,6 +60,15 @@ class Abilities:
     ``live``: see the field. ``private_inbox``: the Dealer can list the private messages players send it
     (:meth:`Forum.received_private`), so a player may send an advance action privately, as
     WRGPT's players mail theirs to the dealer.
+    ``mark_read``: the forum lists only what the Dealer has not marked read (a mailbox's
+    unarchived messages): the poll calls :meth:`Forum.mark_read` with a listing's ids once the
+    ledger has committed them, never before, so a run that dies in between reads them again.
+    ``player_ids``: players are named by a secret ID the Dealer assigns (WRGPT's
+    ``ID=xxxxxx``): ``table create`` has the adapter send each player theirs
+    (:meth:`Forum.enrol`). ``players_see_thread``: players read the thread themselves (every
+    forum); ``False`` where they see only what the Dealer sends them (e-mail), so the fold
+    answers one player (a confirmation, a refusal, a reminder) privately rather than in the
+    thread, which goes to everyone.
     """
 
     dice: DiceSource = "bot"
@@ -80,6 +89,9 @@ class Abilities:
     #: must be connected to hear them (it archives each at once and polls the table); the
     #: adapter's :func:`open_bridges` in the registry starts that connection.
     live: bool = False
+    mark_read: bool = False
+    player_ids: bool = False
+    players_see_thread: bool = True
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
@@ -216,6 +228,17 @@ class Forum(Protocol):
     def received_private(self) -> Sequence[PrivateMessage]:
         """Private messages sent to the dealer account, oldest first (empty where
         ``abilities.private_inbox`` is false). Ids are stable."""
+        ...
+
+    def mark_read(self, ids: Sequence[str]) -> int:
+        """The ledger now holds these listed comments: mark them read (where
+        ``abilities.mark_read``; elsewhere nothing to do, 0). Returns how many were marked."""
+        ...
+
+    def enrol(self, table: str, players: Sequence[str]) -> list[str]:
+        """Give each player of a new table what the forum needs to know them by (where
+        ``abilities.player_ids``: their secret ID, privately; elsewhere nothing, ``[]``).
+        Returns the players written to."""
         ...
 
     def check(self) -> list[tuple[str, bool, str]]:

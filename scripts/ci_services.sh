@@ -54,3 +54,16 @@ if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
         $SUDO invoke-rc.d ngircd stop >/dev/null 2>&1 || true
     fi
 fi
+
+# Dovecot (IMAP) for the e-mail adapter's tests (tests/test_forum_email*.py, tests/_mail_kit.py):
+# the binaries only. No service is configured or left running: the tests start their own
+# dovecot in the foreground (-F) with a generated config in a temporary directory (passwd-file
+# auth, maildirs, 127.0.0.1 only) and skip, saying so, when it is absent locally. The SMTP side
+# is aiosmtpd, a PyPI test dependency.
+if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then
+    apt_install dovecot-imapd openssl
+    # Debian's package may start its own daemon; the tests do not use it, so stop it.
+    if command -v doveadm >/dev/null 2>&1; then
+        $SUDO doveadm stop >/dev/null 2>&1 || true
+    fi
+fi

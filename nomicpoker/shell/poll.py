@@ -68,6 +68,8 @@ class TableReport:
     protests: list[str] = field(default_factory=list)
     #: how the fold ran: "resumed" from the table's snapshot, else why it replayed from the start
     folded: str = ""
+    #: the forum ids this run's listings held: marked read once stored (``Abilities.mark_read``)
+    listed: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         if self.error:
@@ -113,6 +115,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     False: replay from the first input even where a snapshot would serve (benchmarks)."""
     archived, listings = archive_table(session, table, forum, iso(now))
     report.archived += archived
+    report.listed += [c.id for comments in listings.values() for c in comments]
     done = adjudicate(session, table, state, now, incremental)
     added = done.added
     report.folded = "resumed" if done.resumed else done.why
@@ -155,6 +158,10 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             tags = update_table(s, table, forum, state, now(), report, incremental)
             dealer = table.dealer
         send_outbox(engine, table_name, forum, now, report, tags, pacer, state=state)
+        if forum.abilities.mark_read and report.listed:
+            # only now, with the ledger committed: a run that died before this point left them
+            # unread, and the next run archives them (once: the archive knows their ids)
+            forum.mark_read(report.listed)
         if report.held:
             report.notes.append(
                 f"the forum holds the Dealer's comments for moderation: the account {dealer!r} "
