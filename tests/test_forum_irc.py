@@ -213,3 +213,18 @@ def test_a_wrong_server_password_is_login_failed_in_one_line(tmp_path, ircd):
     with pytest.raises(ForumError) as e:
         bridge.start()
     assert e.value.code == "login_failed"
+
+
+def test_a_replayed_line_with_the_same_msgid_is_logged_once_and_dated_by_server_time(tmp_path):
+    """What a bouncer's playback sends (IRCv3 message-tags, server-time): read by the bridge
+    without a connection, since no answer is due for a plain line."""
+    _, bridge = bridge_for(tmp_path, 6667)
+    line = parse("@time=2026-11-23T10:00:00.000Z;msgid=abc :alice!u@h PRIVMSG #poker :call")
+    assert bridge._handle(line) == {"T"}
+    assert bridge._handle(line) == set()  # the replay: already logged
+    other = parse("@msgid=abd :alice!u@h PRIVMSG #Poker :fold")
+    assert bridge._handle(other) == {"T"}  # channel names compare without case
+    with bridge.log._connect() as conn:
+        rows = conn.execute("SELECT author, body, created, msgid FROM lines ORDER BY id").fetchall()
+    assert [tuple(r) for r in rows][0] == ("alice", "call", "2026-11-23T10:00:00+00:00", "abc")
+    assert len(rows) == 2

@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from nomicpoker.cli import bot_cmd, days_cmd, db_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd, score_cmd, site_cmd
+from nomicpoker.cli import bot_cmd, days_cmd, db_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd, score_cmd, serve_cmd, site_cmd
 
 app = typer.Typer(
     name="nomicpoker",
@@ -66,7 +66,7 @@ def version() -> None:
     typer.echo(f"nomicpoker {__version__}")
 
 
-for _module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd):
+for _module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd, serve_cmd):
     _module.register(app)
 
 
