@@ -31,7 +31,7 @@ from nomicpoker.adapters.irc import IrcCredentials, IrcSettings
 from nomicpoker.adapters.irc_client import IrcConnection
 from nomicpoker.adapters.irc_commands import AtAction, AtError, AtQuery, help_lines, read_command, usage
 from nomicpoker.adapters.irc_log import IrcLog, LogLine
-from nomicpoker.adapters.irc_wire import Message, command, split_text
+from nomicpoker.adapters.irc_wire import Message, command, split_text, strip_formatting
 from nomicpoker.ports import ForumError, GameListing
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -222,8 +222,9 @@ class IrcBridge:
                 return set()
             text = f"* {nick} {inner[7:]}"
         when = msg.tag("time") or self._clock()
-        cmd = read_command(text)
-        body = cmd.body if isinstance(cmd, AtAction) else text
+        plain = strip_formatting(text)
+        cmd = read_command(plain)
+        body = cmd.body if isinstance(cmd, AtAction) else plain
         private = target.lower() == self.nick.lower()
         where = target.lower()
         asked = isinstance(cmd, (AtQuery, AtError))

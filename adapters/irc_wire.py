@@ -11,6 +11,7 @@ hand-written client (tests/_ircd.py), so our client is never checked against its
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: RFC 1459: a message is at most 512 bytes with its CR LF. The server prefixes what it relays
@@ -86,6 +87,15 @@ def parse(line: str) -> Message:
     if not params:
         return Message("", (), source, tuple(tags))
     return Message(params[0].upper(), tuple(params[1:]), source, tuple(tags))
+
+
+_FORMATTING = re.compile(r"\x03(?:[0-9]{1,2}(?:,[0-9]{1,2})?)?|\x04(?:[0-9A-Fa-f]{6}(?:,[0-9A-Fa-f]{6})?)?|[\x02\x0f\x11\x16\x1d\x1e\x1f]")
+
+
+def strip_formatting(text: str) -> str:
+    """``text`` without mIRC formatting codes (bold, colours, italics, reset...): a player who
+    types a coloured ``call`` means ``call``."""
+    return _FORMATTING.sub("", text)
 
 
 def clean(text: str) -> str:

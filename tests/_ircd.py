@@ -54,6 +54,7 @@ class Ircd:
     port: int
     proc: subprocess.Popen
     conf: Path
+    tls_port: int | None = None
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -65,7 +66,16 @@ class Ircd:
                 self.proc.wait(10)
 
 
-def start_ircd(tmp: Path, password: str = PASSWORD) -> Ircd:
+def self_signed(tmp: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 (openssl), for the TLS listener."""
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def start_ircd(tmp: Path, password: str = PASSWORD, tls: bool = False) -> Ircd:
     binary = ngircd_binary()
     if binary is None:
         pytest.skip("ngircd is not installed")
@@ -74,6 +84,11 @@ def start_ircd(tmp: Path, password: str = PASSWORD) -> Ircd:
     motd.write_text("test server\n")
     for _ in range(3):  # a port taken between choosing and binding: choose again
         port = free_port()
+        tls_port = free_port() if tls else None
+        ssl_section = ""
+        if tls:
+            cert, key = self_signed(tmp)
+            ssl_section = f"[SSL]\nCertFile = {cert}\nKeyFile = {key}\nPorts = {tls_port}\n"
         conf = tmp / "ngircd.conf"
         conf.write_text(f"""[Global]
 Name = irc.test
@@ -95,14 +110,16 @@ PongTimeout = 20
 DNS = no
 Ident = no
 PAM = no
-""")
+""" + ssl_section)
         proc = subprocess.Popen([binary, "-n", "-f", str(conf)], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and proc.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                return Ircd(port, proc, conf)
+                if tls_port:
+                    socket.create_connection(("127.0.0.1", tls_port), timeout=0.5).close()
+                return Ircd(port, proc, conf, tls_port)
             except OSError:
                 time.sleep(0.05)
         if proc.poll() is None:

@@ -195,6 +195,21 @@ def test_at_questions_are_answered_and_games_are_listed_in_pokprots_format(tmp_p
             "unknown command" in t for t in alice.texts("PRIVMSG", "#poker")), alice)
         assert alice.texts("NOTICE", "alice") == [f'#poker {int(started.timestamp())} "T: roberts-nlhe, 100 chips" nlcash 3 1 2 0 50 50']
         assert "alice: unknown command @shove; try @help" in alice.texts("PRIVMSG", "#poker")
+        # @status repeats the Dealer's latest word in the channel; @help answers privately;
+        # a /msg to the Dealer is its private inbox, but a /msg question is only answered
+        thread = forum.create_thread("Poker: Hand #1 (T)", "Hand #1.")
+        forum.post_comment(thread, "**carol** to act, 2 to call.")
+        pump(bridge, lambda: any("carol" in t for t in alice.texts("PRIVMSG", "#poker")), alice)
+        mark = len(alice.lines)
+        alice.say("#poker", "@status")
+        alice.say("#poker", "@help raise")
+        alice.say("dealerbot", "@games")
+        alice.say("dealerbot", "HAND1 IF CHECK THEN FOLD")
+        pump(bridge, lambda: len(alice.texts("NOTICE", "alice", mark)) == 2
+             and len(alice.texts("PRIVMSG", "#poker", mark)) == 1, alice)
+        assert alice.texts("PRIVMSG", "#poker", mark) == ["\x02carol\x02 to act, 2 to call."]
+        assert alice.texts("NOTICE", "alice", mark)[0].startswith("@raise AMOUNT")
+        assert [(m.sender, m.body) for m in forum.received_private()] == [("alice", "HAND1 IF CHECK THEN FOLD")]
         bridge.announce([GameListing("T", "roberts-nlhe", 3, 1, 2, 0, 100, started, open=False)])
         alice.wait(lambda l: "endgame #poker" in l)
         assert sum("newgame" in t for t in alice.texts("PRIVMSG", "#gamelist")) == 1
@@ -222,9 +237,34 @@ def test_a_replayed_line_with_the_same_msgid_is_logged_once_and_dated_by_server_
     line = parse("@time=2026-11-23T10:00:00.000Z;msgid=abc :alice!u@h PRIVMSG #poker :call")
     assert bridge._handle(line) == {"T"}
     assert bridge._handle(line) == set()  # the replay: already logged
-    other = parse("@msgid=abd :alice!u@h PRIVMSG #Poker :fold")
+    other = parse("@msgid=abd :alice!u@h PRIVMSG #Poker :\x0304,01\x02fold\x0f")
     assert bridge._handle(other) == {"T"}  # channel names compare without case
     with bridge.log._connect() as conn:
         rows = conn.execute("SELECT author, body, created, msgid FROM lines ORDER BY id").fetchall()
     assert [tuple(r) for r in rows][0] == ("alice", "call", "2026-11-23T10:00:00+00:00", "abc")
-    assert len(rows) == 2
+    assert len(rows) == 2 and rows[1]["body"] == "fold"  # a coloured, bold fold is a fold
+
+
+@needs_ngircd
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="openssl is not installed")
+def test_tls_connects_and_an_unverifiable_certificate_is_refused_unless_told(tmp_path):
+    from _ircd import start_ircd
+
+    server = start_ircd(tmp_path / "ircd", tls=True)
+    try:
+        _, bridge = bridge_for(tmp_path, server.tls_port, tls=True)
+        with pytest.raises(ForumError) as e:
+            bridge.start()  # a self-signed certificate: not trusted by default
+        assert e.value.code == "network" and "TLS" in e.value.message and e.value.retry
+        forum, bridge = bridge_for(tmp_path, server.tls_port, tls=True, tls_verify=False)
+        alice = Player("alice", server.port)
+        alice.join("#poker")
+        bridge.start()
+        try:
+            forum.create_thread("Poker: Hand #1 (T)", "over TLS")
+            pump(bridge, lambda: "over TLS" in alice.texts("PRIVMSG", "#poker"), alice)
+        finally:
+            bridge.close()
+            alice.close()
+    finally:
+        server.stop()
