@@ -128,10 +128,11 @@ class RedditForum:
     #: Reddit renders Markdown, has private messages (the Dealer cannot read back what it
     #: sent through praw, so a message sent just before a crash may be sent again), shows
     #: edits, has no dice roller (the bot rolls), and lets the Dealer submit and find its
-    #: story posts. A comment is at most 10,000 characters.
+    #: story posts. A comment is at most 10,000 characters. The Dealer reads its inbox (players'
+    #: private advance actions, :meth:`received_private`).
     abilities = Abilities(dice="bot", private_send=True, private_read=False, markup="markdown",
                           edits_visible=True, max_comment_length=10_000, create_thread=True,
-                          find_thread=True, mention="u/{name}")
+                          find_thread=True, mention="u/{name}", private_inbox=True)
 
     def __init__(
         self,
@@ -407,8 +408,29 @@ class RedditForum:
         return []
 
     def received_private(self) -> list[PrivateMessage]:
-        """Not read (``abilities.private_inbox`` is false): advance actions go in the thread."""
-        return []
+        """The Dealer's inbox of private messages (``/message/messages``), oldest first: each
+        conversation and its replies, keeping the messages others sent the Dealer (a reply to
+        one of the Dealer's own messages comes nested in that conversation)."""
+        me = self.dealer.casefold()
+
+        def load() -> list[PrivateMessage]:
+            out: list[PrivateMessage] = []
+            for root in self.reddit.inbox.messages(limit=None):
+                for m in (root, *getattr(root, "replies", ())):
+                    author = getattr(m, "author", None)
+                    dest = getattr(m, "dest", None)
+                    if author is None or str(author).casefold() == me or str(dest).casefold() != me:
+                        continue
+                    out.append(PrivateMessage(
+                        id=str(m.name), sender=str(author), recipient=str(dest), subject=str(m.subject),
+                        body=str(m.body),  # as comments: entities and all (the reader decodes them)
+                        created=datetime.fromtimestamp(float(m.created_utc), tz=timezone.utc)))
+            return out
+
+        got = _call("read the Dealer's inbox", load)
+        unique = {m.id: m for m in got}
+        return sorted(unique.values(), key=lambda m: (m.created or datetime.min.replace(tzinfo=timezone.utc),
+                                                      int(m.id.removeprefix("t4_"), 36)))
 
     def mark_read(self, ids: Sequence[str]) -> int:
         """Nothing to mark: the listing is the whole thread each time (``abilities.mark_read``)."""
