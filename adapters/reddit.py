@@ -121,6 +121,13 @@ def _order(comment: Any) -> tuple[float, int]:
     return (float(comment.created_utc), int(comment.id, 36))
 
 
+#: Conversations read from the Dealer's inbox per poll, newest first (Reddit lists a
+#: conversation by its latest message). WHY a bound: the whole inbox of a long game would be
+#: paged through on every poll; messages already archived are skipped anyway, and 200 new
+#: conversations between two polls is far beyond a table's traffic.
+INBOX_LIMIT = 200
+
+
 class RedditForum:
     """The Forum protocol on a subreddit post, through a ``praw.Reddit`` instance."""
 
@@ -415,7 +422,7 @@ class RedditForum:
 
         def load() -> list[PrivateMessage]:
             out: list[PrivateMessage] = []
-            for root in self.reddit.inbox.messages(limit=None):
+            for root in self.reddit.inbox.messages(limit=INBOX_LIMIT):
                 for m in (root, *getattr(root, "replies", ())):
                     author = getattr(m, "author", None)
                     dest = getattr(m, "dest", None)
