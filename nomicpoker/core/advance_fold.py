@@ -206,12 +206,19 @@ class Advance:
                 h.advance.pop(name, None)
                 return self._act(h, name, Concrete("fold"), cause, thread,
                                  f" (on vacation; {text} did not act: {why})")
-            self.f._private(number, name, f"Hand {number}: your advance action",
+            self._tell(number, name,
                             f"Your advance action {text} did not act: {why}. "
                             + ("You are on vacation: the dealer checks or folds for you."
                                if away else f"It is your turn in hand {number}."))
             return False
         return self._act(h, name, out.action, cause, thread, "", text)
+
+    def _tell(self, number: int, name: str, body: str) -> None:
+        """Tell the player alone why his advance action did not act. Where the forum has no
+        private messages (a blog) nothing is sent: the turn notice that follows says it is his
+        turn, and a private message the forum cannot deliver would hold up the outbox."""
+        if self.f.c.private:
+            self.f._private(number, name, f"Hand {number}: your advance action", body)
 
     def _act(self, h: HandState, name: str, action: Concrete, cause: str, thread: str,
              note: str, text: str = "") -> bool:
@@ -220,7 +227,7 @@ class Advance:
         res = engine.apply(h.hand, _event(name, action, number, h.hand.round))
         if isinstance(res, engine.Rejection):  # the view said legal: the player acts himself
             h.advance.pop(name, None)
-            self.f._private(number, name, f"Hand {number}: your advance action",
+            self._tell(number, name,
                             f"Your advance action {text} did not act: {res.message}. "
                             f"It is your turn in hand {number}.")
             return False
