@@ -135,7 +135,7 @@ def test_two_weeks_of_play_over_days(tmp_path):
     assert any(b.startswith("alice is away: the dealer folds for them.") for b in out)
     # The status table: the until-string's first six characters where the status would be.
     assert re.search(r"\| D  alice +\| +99 \| +0 \| 13 Dec \|", out[-1])
-    # bob floods: two invalid comments get their replies, the third one notice, the fourth none.
+    # carol floods: two invalid comments get their replies, the third one notice, the fourth none.
     assert "(`not_your_turn`)" in say(t, clock, "carol", ny(7, 13, 5), "HAND2 ROUND1 raise 10")[0]
     assert len(say(t, clock, "carol", ny(7, 13, 6), "HAND2 ROUND1 raise 11")) == 1
     (flood,) = say(t, clock, "carol", ny(7, 13, 7), "HAND2 ROUND1 raise 12")
