@@ -444,13 +444,9 @@ def _parse_visible(visible: str, bare: bool = False) -> Result:
     vis = unicodedata.normalize("NFC", visible)
     sk = skeleton(vis)
     res = _parse_skeleton(sk, vis, bare)
-    if not isinstance(res, NoAction) or not sk.flagged:
+    if not isinstance(res, NoAction) or not sk.runs:
         return res
-    where = {i: j for j, i in enumerate(sk.origin) if i in sk.flagged}
-    vis_ = sk.visible
-    spots = [j for i, j in where.items() if sk.text[j] in "liI1oO0"  # inside a Latin word
-             and ((i > 0 and vis_[i - 1].isascii() and vis_[i - 1].isalnum())
-                  or (i + 1 < len(vis_) and vis_[i + 1].isascii() and vis_[i + 1].isalnum()))]
+    spots = sk.ambiguous_spots()
     if not spots:
         return res
     for alt in _ALTERNATIVES:
@@ -495,9 +491,9 @@ def _parse_bounded(sk: Skeleton, vis: str, bare: bool) -> Result:
         a, b = orig_span(sk, start, end)
         if isinstance(res, Intent):
             res = replace(res, text=vis[a:b].strip(), subject=vis[vis.rfind("\n", 0, a) + 1:a].strip())
-        bad = sorted(i for i in sk.flagged if a <= i < b)
-        if bad:
-            ch = sk.flagged[bad[0]]
+        bad = sk.first_flagged(a, b)
+        if bad is not None:
+            ch = vis[bad]
             res = GrammarError(
                 "lookalike",
                 f'"{vis[a:b].strip()}" contains {describe_char(ch)}, which only looks like a plain '
