@@ -200,6 +200,8 @@ class Skeleton:
 
     def first_flagged(self, a: int, b: int) -> int | None:
         """The first flagged visible index in ``[a, b)``, if any (a search, not a scan)."""
+        if a >= b:
+            return None
         k = bisect.bisect_right(self.runs, (a, len(self.visible) + 1)) - 1
         if k >= 0 and self.runs[k][1] > a:
             return a
