@@ -69,7 +69,7 @@ from nomicpoker.core.grammar_lex import (  # the parser's vocabulary
     _LOOSE_HAND, _NEAR_MISS, _NUMBERISH, _NUMBER_WORDS, _POSITIONS, _PRINTED, _PRINTED_LEAD,
     _REST_EMPTY, _REVEAL_LINE_LEAD, _ROUND, _ROUND_TAG, _SEP, _SPACES, _TAIL_LEAD, _TOKEN,
     _UNIT, _UWORD, _VERBS, _WORD,
-    _ALTERNATIVES, _BARE_TRIGGER, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
+    _ALTERNATIVES, _BARE_TRIGGER, _CONDITION, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
 )
 
 
@@ -120,6 +120,11 @@ class _Parser:
         """After a complete action the line is chat, unless the next word shows the action was
         garbled or conditional: a number or an action word directly after it, or after a
         connective (``check/fold``, ``check or fold``, ``raise 20 then call``)."""
+        c = _CONDITION.match(self.s, end)
+        if c:
+            raise _Reject("unparseable", f'"{self.frag(start, c.end())}": a condition after the action. '
+                          "The Dealer does not take conditional orders: post the action alone, then a "
+                          "full stop or a new line before any chat.", start, c.end())
         p = _TAIL_LEAD.match(self.s, end).end()
         m = _WORD.match(self.s, p) or _NUMBERISH.match(self.s, p)
         if not m:

@@ -49,7 +49,14 @@ _CARD_SEP = re.compile(rf"(?:{_SP}|[,;/&+]|and(?![A-Za-z]))*", _F)
 _CARDLIKE = re.compile(rf"^(?:[0-9]+[A-Za-z{_SUIT_CH}]*|[A-Za-z]?[{_SUIT_CH[4:]}].*)$", _F)
 _CARDLIKE_START = re.compile(rf"[0-9]+[A-Za-z{_SUIT_CH}]|[A-Za-z]?[{_SUIT_CH[4:]}]", _F)
 _TOKEN = re.compile(r"[^\s,;]+")
-_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-,;:]{_SP}*)?(?:(?:or|then|and|else){_SP}+)?", _F)
+#: What may join a second action (or an amount) to a complete one: a run of joining
+#: punctuation (``/``, ``->``, ``=>``, ``\\``, ``(``, an arrow) and up to two connectives
+#: (``or else``, ``and then``, ``otherwise``). The family of issue 10's ``check/fold``.
+_TAIL_LEAD = re.compile(rf"{_SP}*(?:[/|&+\-,;:>=\\(\[~→⇒⟶]+{_SP}*)?"
+                        rf"(?:(?:or|then|and|else|otherwise|but|maybe|perhaps|later){_SP}+){{0,2}}", _F)
+#: A condition right after a complete action ("call if nobody raised", "fold unless ..."): the Dealer
+#: does not take conditional orders, so the action is refused rather than guessed.
+_CONDITION = re.compile(rf"{_SP}*(?:[,;:(\-]{_SP}*)?(?:if|unless|provided)(?![A-Za-z])", _F)
 #: What may close an amount: sentence punctuation and closing brackets, quotes and emphasis
 #: markers, followed by a space or the end. Anything else glued to the digits ("10.5", "10½",
 #: "1'000", "5*2", "20abc") makes the amount a guess, so it is refused.
