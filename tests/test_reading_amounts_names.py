@@ -85,7 +85,8 @@ def test_all_in_with_a_stated_amount_other_than_the_stack_is_refused_like_a_call
 
 @pytest.mark.parametrize("fake,seat", [("\u212aevan", "kevan"), ("\u017fam", "sam"), ("\ufb01ona", "fiona"),
                                        ("b\u043eb", "bob"), ("\u13aalice", "Alice"), ("rnary", "mary"),
-                                       ("b0b", "bob"), ("\uff41lice", "alice")])
+                                       ("b0b", "bob"), ("\uff41lice", "alice"), ("wiII", "will"),
+                                       ("Iily", "lily"), ("AI", "Al")])
 def test_an_account_that_only_looks_like_a_seat_is_not_that_seat(fake: str, seat: str) -> None:
     assert not same_account(fake, seat)
     assert looks_alike(fake, seat)
@@ -108,7 +109,7 @@ def test_a_lookalike_account_never_acts_for_the_seat_and_is_told_why(tmp_path) -
 
 
 @pytest.mark.parametrize("players", [["kevan", "\u212aevan"], ["mary", "rnary"], ["bob", "b0b"],
-                                     ["alice", "ALICE"], ["sam", "\u017fam"]])
+                                     ["alice", "ALICE"], ["sam", "\u017fam"], ["will", "wiII"]])
 def test_table_create_refuses_seats_that_look_alike(tmp_path, players) -> None:
     engine_ = open_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
     with pytest.raises(service.ServiceError) as e:

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.dealing import HandSecrets
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.lookalike import account_skeleton
+from nomicpoker.core.lookalike import account_skeleton, case_skeleton
 from nomicpoker.core.table_settings import TableSettings
 
 
@@ -81,8 +81,9 @@ def same_account(a: str, b: str) -> bool:
 
 def looks_alike(a: str, b: str) -> bool:
     """Whether two account names look the same on the page: one UTS #39 skeleton after NFKC
-    and casefolding (``kevan`` / ``\u212aevan``, ``rn`` / ``m``, ``bob0`` / ``bobO``)."""
-    return account_skeleton(a) == account_skeleton(b)
+    and casefolding (``kevan`` / ``\u212aevan``, ``rn`` / ``m``, ``bob0`` / ``bobO``), or with
+    the prototypes taken before case is folded (``will`` / ``wiII``, capital i as l)."""
+    return account_skeleton(a) == account_skeleton(b) or case_skeleton(a) == case_skeleton(b)
 
 
 @dataclass(frozen=True)

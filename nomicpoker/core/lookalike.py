@@ -252,6 +252,16 @@ def account_skeleton(name: str) -> str:
     return unicodedata.normalize("NFKC", s).casefold()
 
 
+def case_skeleton(name: str) -> str:
+    """:func:`account_skeleton` with the prototypes taken *before* case is folded, as UTS #39
+    takes them: ``I`` (capital i) is a prototype ``l``, so ``wiII`` looks like ``will``, which
+    folding first (``wiii``) would hide. Two names look alike when either skeleton agrees."""
+    prototypes = _tables()[0]
+    s = unicodedata.normalize("NFKC", name)
+    s = "".join(prototypes.get(ch, ch) for ch in s)
+    return unicodedata.normalize("NFKC", s).casefold()
+
+
 def orig_span(sk: Skeleton, start: int, end: int) -> tuple[int, int]:
     """Visible-text span of a skeleton span (combining marks on the last letter included)."""
     if not sk.text:
