@@ -177,6 +177,8 @@ class Skeleton:
     def ambiguous_spots(self) -> list[int]:
         """Skeleton indices of flagged look-alikes of ``l i I 1 o O 0`` next to a plain
         letter or digit (inside a Latin word), found by one scan of the mask."""
+        if not self.drops:  # one character in, one out: mask and skeleton indices agree
+            return [m.start() for m in _AMBIG_SPOT.finditer(self.mask)]
         out = dict.fromkeys(self.to_skeleton(m.start()) for m in _AMBIG_SPOT.finditer(self.mask))
         return [j for j in out if j < len(self.text)]
 
