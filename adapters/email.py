@@ -131,6 +131,16 @@ def _header(msg: EmailMessage, name: str) -> str:
     return "" if value is None else str(value).strip()
 
 
+def broadcast_subject(thread: str, body: str) -> str:
+    """``[T] first words of the comment (-> next to act)``: WRGPT's broadcasts name who is
+    next to act in the subject, so a player sees from the list whether to open it."""
+    plain = [re.sub(r"[*`_]", "", ln).strip() for ln in body.splitlines()]
+    first = next((ln for ln in plain if ln and not ln.startswith("[np:")), "")
+    first = first if len(first) <= 60 else first[:59].rstrip() + "\u2026"
+    nxt = re.search(r"\*\*([^*\n]{1,40})\*\* to act", body)
+    return f"[{thread}] {first}" + (f" (-> {nxt.group(1)})" if nxt else "")
+
+
 class EmailForum:
     """The Forum protocol over the Dealer's mailbox; see the module docstring."""
 
@@ -424,8 +434,7 @@ class EmailForum:
         self._check_thread(thread)
         key = tag_key(tag) if tag else (find_tag(body) or "")
         everyone = [a for p in self._roster for a in self._roster[p]]
-        first = next((ln.strip(" *#`") for ln in body.splitlines() if ln.strip()), "")[:70]
-        return self._send("broadcast", thread, key, "", everyone, f"[{thread}] {first}", body, reply_to)
+        return self._send("broadcast", thread, key, "", everyone, broadcast_subject(thread, body), body, reply_to)
 
     def create_thread(self, title: str, body: str) -> str:
         """The story of a hand, broadcast; the thread is the table."""

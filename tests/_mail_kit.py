@@ -110,6 +110,8 @@ class MailServers:
     proc: subprocess.Popen | None = None
     smtp: object | None = None
     delivered: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    #: (user, maildir key) in delivery order
+    order: list[tuple[str, str]] = field(default_factory=list)
 
     def address(self, user: str) -> str:
         return f"{user}@{DOMAIN}"
@@ -124,6 +126,14 @@ class MailServers:
             for p in (path.parent, path, path / "new", path / "cur", path / "tmp"):
                 os.chown(p, uid, gid)
         return box
+
+    def own(self, path: Path) -> None:
+        """Hand a delivered file to the mail uid, readable: a delivery during a poll happens
+        under the poll's owner-only umask, which a real delivery agent would not share."""
+        path.chmod(0o644)
+        if os.geteuid() == 0:
+            _, _, uid, gid = _accounts()
+            os.chown(path, uid, gid)
 
     # -- Dovecot ----------------------------------------------------------------------
 
@@ -231,7 +241,10 @@ service imap-login {{
                 data = envelope.original_content or envelope.content
                 rcpts = tuple(a.partition("@")[0].lower() for a in envelope.rcpt_tos)
                 for user in rcpts:
-                    servers.maildir(user).add(data)
+                    box = servers.maildir(user)
+                    key = box.add(data)
+                    servers.own(Path(box._path) / "new" / key)
+                    servers.order.append((user, key))
                 servers.delivered.append((envelope.mail_from, rcpts))
                 return "250 delivered"
 
@@ -304,15 +317,14 @@ service imap-login {{
     # -- what a test needs ------------------------------------------------------------
 
     def inbox(self, user: str) -> list:
-        """The messages in ``user``'s maildir (new and cur), oldest first, as ``email``
+        """The messages delivered to ``user``'s maildir, in delivery order, as ``email``
         messages (what the player's mail program would show)."""
         import email
         import email.policy
 
         md = self.maildir(user)
-        msgs = [email.message_from_bytes(md.get_bytes(k), policy=email.policy.default) for k in md.keys()]
-        msgs.sort(key=lambda m: (m["Date"].datetime if m["Date"] else 0, m["Message-ID"] or ""))
-        return msgs
+        keys = [k for u, k in self.order if u == user]
+        return [email.message_from_bytes(md.get_bytes(k), policy=email.policy.default) for k in keys]
 
 
 def start_servers(root: Path, users: dict[str, str]) -> Iterator[MailServers]:
@@ -334,7 +346,7 @@ def start_servers(root: Path, users: dict[str, str]) -> Iterator[MailServers]:
         yield servers
     finally:
         servers.stop()
-        if made is not None:
+        if made is not None and not os.environ.get("NP_KEEP_MAIL_DIR"):
             shutil.rmtree(made, ignore_errors=True)
 
 

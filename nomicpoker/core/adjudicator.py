@@ -40,10 +40,8 @@ from nomicpoker.core.draws import DrawPhase, draw_clock, waiting_for_draws
 from nomicpoker.core.over_days import Days, alarms
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
-from nomicpoker.core.fold_types import (
-    AMEND, DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError, FoldResult, HandStart,
-    Revision, TableConfig,
-)
+from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError,
+                                         FoldResult, HandStart, Revision, TableConfig)
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.score_fold import SCORE
 from nomicpoker.core.whose import BETTING, other_player_named
@@ -128,9 +126,10 @@ class _Folder:
         if self.days.flood_gate(rev, hand, code, message, citation):
             return  # past the flood threshold: one notice, then silence
         self._verdict(rev, hand, "rejected", code, message, citation)
-        self._post(hand, lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code,
-                                                   message, citation, key, hint),
-                   rev.thread, reply_to=rev.forum_id)
+        body = lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code, message, citation, key=key, hint=hint)  # noqa: E731
+        if self.c.answers_privately() and hand in self.st.hands:  # e-mail: to the sender alone
+            return self._private(hand, rev.author, f"Not accepted in hand {hand} ({self.c.name})", body(f"{self.c.name}-h{hand}-answer"))
+        self._post(hand, body, rev.thread, reply_to=rev.forum_id)
 
     # -- the GNDT ---------------------------------------------------------------------------
 

@@ -152,8 +152,9 @@ class Advance:
         return True
 
     def _reply(self, rev, number: int, text: str) -> None:
-        """Answer ``rev`` where it came from: in the thread, or privately."""
-        if rev.thread == PRIVATE_THREAD:
+        """Answer ``rev`` where it came from: in the thread, or privately (a private message,
+        or a forum whose players do not read the thread: the table must not learn of it)."""
+        if rev.thread == PRIVATE_THREAD or self.f.c.answers_privately():
             self.f._private(number, rev.author, f"Your advance action in hand {number} "
                             f"({self.f.c.name})", text + "\n")
             return

@@ -43,6 +43,14 @@ class TableConfig:
     settings: TableSettings = field(default_factory=TableSettings)
     private: bool = False
     mention: str = "{name}"
+    #: players read the thread themselves (every forum but e-mail, where they see only what
+    #: the Dealer sends them): else an answer meant for one player (an advance action's
+    #: confirmation, a refusal, a reminder) goes to that player privately, not to the table
+    players_see_thread: bool = True
+
+    def answers_privately(self) -> bool:
+        """Whether an answer to one player goes privately rather than in the thread."""
+        return self.private and not self.players_see_thread
 
     def is_dealer(self, author: str) -> bool:
         """Whether ``author`` is the Dealer's account. Case-insensitive, as Reddit and

@@ -386,7 +386,8 @@ class Days:
                 "reveal your cards" if h.phase == "reveal" else "act")
         mention = self.f.c.mention.replace("{name}", ev.player)
         of = self.d.settings.reminders
-        self._say(ev.hand, lambda k: words.reminder(mention, ev.hand, what, due, n, of, k), h.start.thread)
+        if not self.f.c.answers_privately():  # e-mail: the reminder goes to the player alone
+            self._say(ev.hand, lambda k: words.reminder(mention, ev.hand, what, due, n, of, k), h.start.thread)
         if self.f.c.private:
             self.f._private(ev.hand, ev.player, f"Your turn in hand {ev.hand} ({self.f.c.name})",
                             words.reminder_private(ev.player, self.f.c.name, ev.hand, what, due))

@@ -74,7 +74,7 @@ def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings
 
 
 def table_config(session: Session, row: TableRow, forum_roller: bool = False, private: bool = False,
-                 mention: str = "{name}") -> TableConfig:
+                 mention: str = "{name}", players_see_thread: bool = True) -> TableConfig:
     """The fold's configuration of a table, with the ruleset it was created under as pinned
     in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.pinned`), and its
     settings for play over days."""
@@ -84,7 +84,7 @@ def table_config(session: Session, row: TableRow, forum_roller: bool = False, pr
         name=row.name, players=tuple(loads(row.players)), money=row.money, dealer=row.dealer,
         ruleset=ruleset, ruleset_name=row.ruleset, issue_decks=row.issue_decks,
         forum_roller=forum_roller, deadline_hours=settings.deadline_hours, settings=settings,
-        private=private, mention=mention,
+        private=private, mention=mention, players_see_thread=players_see_thread,
     )
 
 

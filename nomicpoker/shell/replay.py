@@ -41,7 +41,8 @@ def table_config_for(session: Session, table: TableRow) -> TableConfig:
 
     abilities = declared_abilities(table.forum_kind, ledger.forum_settings(table))
     return ledger.table_config(session, table, forum_roller=abilities.dice != "bot",
-                               private=abilities.private_send, mention=abilities.mention)
+                               private=abilities.private_send, mention=abilities.mention,
+                               players_see_thread=abilities.players_see_thread)
 
 
 def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None) -> FoldResult:
