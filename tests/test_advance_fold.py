@@ -79,8 +79,17 @@ def test_off_by_default_under_blognomic_2008(tmp_path):
     t.draw(1)
     t.new_dealer()
     first, second, _ = _order(t)
-    t.act(second, "CALL *")
+    said = t.act(second, "CALL *")  # answered, not silently chat (issue 14: "IF/B<=10 CALL" was)
+    v = [v for v in t.verdicts() if v.author == second][-1]
+    assert (v.status, v.code) == ("rejected", "advance_off")
+    assert any("not taken at this table" in b for b in said), said
+    said = t.act(second, "IF/B<=10 CALL")  # malformed too: still an answer
+    assert [v.code for v in t.verdicts() if v.author == second][-1] == "advance_off"
+    assert _to_act(t) == first  # nothing changed
+    t.act(second, "fold")  # a lone word is chat under blognomic-2008, as before
     assert [v.status for v in t.verdicts() if v.author == second][-1] == "chat"
+    said = t.act(first, "Jam")
+    assert [v.status for v in t.verdicts() if v.author == first][-1] == "chat"
 
 
 def test_a_dealer_may_turn_it_on_under_blognomic_2008(tmp_path):

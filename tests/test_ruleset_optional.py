@@ -78,7 +78,7 @@ def test_an_amendment_turning_it_on_takes_advance_actions_from_the_next_hand(tmp
     ps = list(t.players)
     second = ps[(ps.index(first) + 1) % 3]
     t.act(second, "CALL *")
-    assert [v.status for v in t.verdicts() if v.author == second][-1] == "chat"  # off in hand 1
+    assert [v.code for v in t.verdicts() if v.author == second][-1] == "advance_off"  # hand 1
     for p in ps:  # end hand 1: everyone but one folds in turn
         if sum(1 for _m, turn, _p in t.gndt().values() if turn in ("x", "-")) <= 1:
             break

@@ -68,7 +68,7 @@ class Advance:
             return self.private.comment(rev)
         if self.score.comment(rev, number):
             return True  # SCORE: the standings across every table (nomicpoker.core.score_fold)
-        if h is None or number is None or h.phase in ("reveal", "complete") or not self.on():
+        if h is None or number is None or h.phase in ("reveal", "complete"):
             return False
         seats = [s.name for s in h.hand.seats]
         if rev.author not in seats or h.hand.seat(rev.author).folded:
@@ -76,6 +76,8 @@ class Advance:
         line = first_line(rev.body, rev.body_format)
         if not line or not looks_like_advance(line):
             return False
+        if not self.on():
+            return self._off(rev, number, line)
         to_act = h.hand.to_act
         my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
         try:
@@ -94,6 +96,27 @@ class Advance:
             return False  # in turn, an action the ordinary grammar reads acts as it always did
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
         return self.take(rev, h, number, p, my_turn)
+
+    def _off(self, rev, number: int, line: str) -> bool:
+        """Advance actions are off here: a line that can only be one (a conditional, a switch,
+        an amount, ``CALL *``: not a lone word such as "fold", which stays chat under a ruleset
+        that wants "HANDx ROUNDy folds") is answered, never silently taken as chat."""
+        try:
+            parse(line)
+        except AdvanceError:
+            if not line.upper().startswith("IF/"):
+                return False
+        else:
+            if len(line.split()) < 2 and "/" not in line and not line.startswith("$"):
+                return False
+        self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        self.f._reject(rev, number, "advance_off",
+                       f"{line!r} is an advance action (WRGPT's language), and advance actions are "
+                       f"not taken at this table: act at your turn in the form the rule asks "
+                       f"(e.g. \"HAND{number} ROUNDy call\"). The Dealer may allow them (table "
+                       f"setting advance_actions, or an amendment of the ruleset's parameter)",
+                       cite_as="advance_actions" if self.f.rules.cite("advance_actions") else "not_your_turn")
+        return True
 
     def take(self, rev, h: HandState, number: int, p: Program | Undo, my_turn: bool) -> bool:
         """Keep (or withdraw) the advance action ``p`` of ``rev``'s author, confirm it, and try
