@@ -21,6 +21,7 @@ from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.service import ServiceError
 
 from _bot_kit import Table
+from _ruleset_kit import copy_ruleset, replace
 from test_play_over_days import Clock, hole, ny, poll, say, start
 
 #: office hours 9-18 New York, Monday to Friday; 4 of them to act; no reminders
@@ -193,3 +194,22 @@ def test_a_player_on_vacation_is_folded_out_of_the_hole_card_draw(tmp_path):
 def test_reddit_mentions_a_user_as_u_name():
     assert RedditForum.abilities.mentioning("alice") == "u/alice"
     assert LocalForum.abilities.mentioning("alice") == "alice"
+
+
+def test_a_rulesets_deadline_is_the_default_a_table_setting_overrides(tmp_path):
+    """issue 11: "A ruleset may set a default": a copy of roberts-nlhe whose text sets 6 hours.
+    A table without a deadline setting runs on it (plain hours: the default 24-hour days); a
+    table that sets ``deadline_hours=none`` has none."""
+    rules = copy_ruleset(tmp_path / "nlhe-6h", "roberts-nlhe")
+    replace(rules, '[params.deadline_hours]\nvalue = "none"', "[params.deadline_hours]\nvalue = 6")
+    clock = Clock(ny(7, 8))
+    for name, settings, due in (("six", {"reminders": 0}, "2026-12-07 20:00 UTC"),
+                                ("none", {"reminders": 0, "deadline_hours": None}, None)):
+        t = Table(tmp_path / name, players=("alice", "bob"), ruleset=str(rules), issue_decks=False,
+                  settings=settings)
+        t.forum = LocalForum(forum_db_path(t.state), clock=clock)
+        notice = start(t, clock, ny(7, 9))[-1]  # 14:00 UTC + 6 hours
+        if due:
+            assert f"Deadline: {due}" in notice
+        else:
+            assert "Deadline" not in notice
