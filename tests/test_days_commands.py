@@ -129,6 +129,24 @@ def test_a_protesters_undo_withdraws_the_protest_and_leaves_the_advance_action(t
     assert audit(t.engine, t.state)[1] == []
 
 
+def test_a_private_undo_never_withdraws_a_protest(tmp_path):
+    """A private message carries only advance actions: the protester's UNDO sent privately
+    during the freeze is kept with the other comments and, read after the Dealer resumes,
+    withdraws an advance action (there is none), answered privately."""
+    t, clock = nlhe(tmp_path)
+    start(t, clock, ny(7, 9))
+    say(t, clock, "bob", ny(7, 9, 5), "PROTEST the blinds are wrong")
+    clock.t = ny(7, 9, 6)
+    t.forum.send_private_as("bob", t.forum.dealer, "advance (T)", "UNDO")
+    assert poll(t, clock, ny(7, 9, 6)) == []
+    with Session(t.engine) as s:
+        assert fold_for(s, ledger.get_table(s, t.name), t.state).frozen == "protest"
+    out = ctl(t, clock, ny(7, 9, 10), "resume", "denied")
+    assert out[0].startswith("The Dealer resumes the table.")
+    assert "you had no advance action" in t.forum.inbox("bob")[-1].body
+    assert audit(t.engine, t.state)[1] == []
+
+
 def test_pause_keeps_comments_and_no_deadline_runs_until_resume(tmp_path):
     t, clock = nlhe(tmp_path)
     start(t, clock, ny(7, 9))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from nomicpoker.core import days_notices as words
 from nomicpoker.core import engine
 from nomicpoker.core.actions import FoldOut, Muck, Reveal, Timeout
+from nomicpoker.core.advance_private import PRIVATE_THREAD
 from nomicpoker.core.dealing import deck_listing, hole_cards
 from nomicpoker.core.days_state import REMINDER, Alarm, DaysState, wait_alarms
 from nomicpoker.core.draws import draw_clock, waiting_for_draws
@@ -101,9 +102,11 @@ class Days:
         advance action): a player who has just protested and writes ``UNDO`` means the protest,
         the one thing of theirs open at a frozen table (no advance action fires during a
         freeze). Anyone else's ``UNDO``, or the protester's once the freeze is over, is read
-        as withdrawing their advance action (docs/comment-grammar.md)."""
+        as withdrawing their advance action (docs/comment-grammar.md). A private message is
+        never a protest's ``UNDO``: private messages carry only advance actions."""
         d = self.d
-        return (d.frozen == "protest" and rev.revision == 1 and not rev.deleted and rev.author == d.protester
+        return (d.frozen == "protest" and rev.thread != PRIVATE_THREAD and rev.revision == 1
+                and not rev.deleted and rev.author == d.protester
                 and any(isinstance(c, Command) and c.kind == "undo"
                         for c in read_commands(rev.body, rev.body_format)))
 

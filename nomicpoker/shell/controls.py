@@ -116,7 +116,7 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         report.verdicts += len(added.get("verdict", []))
         report.queued += len(added.get("outbox", []))
     try:
-        send_outbox(engine, table_name, forum, now, report)
+        send_outbox(engine, table_name, forum, now, report, state=state)
     except ForumError as exc:  # recorded; the next poll posts it
         report.error = f"forum {exc.code}: {exc.message} (recorded; the next poll posts it)"
     return Controlled(table_name, kind, number, report, changed)
