@@ -42,6 +42,9 @@ from nomicpoker.adapters.irc_log import IrcLog, parse_thread_ref
 from nomicpoker.adapters.irc_wire import split_text
 from nomicpoker.ports import Abilities, ForumError, PrivateMessage, RemoteComment, tag_key
 
+#: seconds after which ``forum check`` calls the bridge's last heartbeat stale (it beats every 30)
+STALE_AFTER = 120
+
 CONFIG_KEYS = frozenset({"server", "port", "tls", "tls_verify", "channel", "listing", "nick",
                          "nickserv", "credentials_file", "log", "line_interval", "burst"})
 #: RFC 2812 channel names: a prefix, then anything but space, comma, BEL and colon.
@@ -283,6 +286,20 @@ class IrcForum:
         """Players are known by their nicks (``abilities.player_ids`` is false)."""
         return []
 
+    def _bridge_row(self) -> tuple[str, bool, str]:
+        """Whether ``serve`` is alive: it writes a heartbeat every 30 seconds while connected.
+        Never run is not a failure (a new table: start it next); a heartbeat older than
+        :data:`STALE_AFTER` seconds is (nothing hears the channel)."""
+        beat = self.log.last_heartbeat()
+        what = "bridge (nomicpoker serve)"
+        if beat is None:
+            return (what, True, "not run for this network yet: start nomicpoker serve (docs/irc.md)")
+        age = (datetime.fromisoformat(self._clock()) - datetime.fromisoformat(beat[1])).total_seconds()
+        if age > STALE_AFTER:
+            return (what, False, f"last seen {beat[1]} as {beat[0]}, {int(age)} s ago: nomicpoker "
+                    "serve is not running, so nobody hears the channel (lines said now are lost)")
+        return (what, True, f"connected as {beat[0]} (last seen {int(age)} s ago)")
+
     def check(self) -> list[tuple[str, bool, str]]:
         """The log opens; the bridge's last sign of life; the server answers on its port. No
         registration: that would take the Dealer's nick from a running bridge."""
@@ -291,10 +308,7 @@ class IrcForum:
         rows: list[tuple[str, bool, str]] = [
             ("IRC log", True, f"{self.log.path} ({len(self.log.threads(self.settings.channel))} "
                               f"threads in {self.settings.channel})")]
-        beat = self.log.last_heartbeat()
-        rows.append(("bridge (nomicpoker serve)", beat is not None,
-                     f"last seen {beat[1]} as {beat[0]}" if beat else
-                     "never ran for this network: start nomicpoker serve"))
+        rows.append(self._bridge_row())
         try:
             socket.create_connection((self.settings.server, self.settings.port), timeout=10).close()
             rows.append(("IRC server", True, f"{self.settings.network} accepts connections"

@@ -268,3 +268,23 @@ def test_tls_connects_and_an_unverifiable_certificate_is_refused_unless_told(tmp
             alice.close()
     finally:
         server.stop()
+
+
+@needs_ngircd
+def test_forum_check_says_whether_serve_is_alive_and_the_server_answers(tmp_path, ircd):
+    from datetime import datetime, timedelta, timezone
+
+    forum, bridge = bridge_for(tmp_path, ircd.port)
+    rows = {what: (ok, detail) for what, ok, detail in forum.check()}
+    assert rows["IRC server"][0] and rows["bridge (nomicpoker serve)"] == (
+        True, "not run for this network yet: start nomicpoker serve (docs/irc.md)")
+    bridge.start()
+    bridge.close()
+    rows = {what: (ok, detail) for what, ok, detail in forum.check()}
+    assert rows["bridge (nomicpoker serve)"][0] and "connected as dealerbot" in rows["bridge (nomicpoker serve)"][1]
+    later = (datetime.now(timezone.utc) + timedelta(minutes=5)).isoformat()
+    late = IrcForum(forum.settings, clock=lambda: later)
+    ok, detail = {w: (o, d) for w, o, d in late.check()}["bridge (nomicpoker serve)"]
+    assert not ok and "not running" in detail
+    gone = IrcForum(settings_from(config(1), tmp_path / "other"))
+    assert not {w: o for w, o, _ in gone.check()}["IRC server"]
