@@ -213,3 +213,30 @@ def test_config_mistakes_name_the_key(monkeypatch):
         with pytest.raises(ForumError) as err:
             open_forum("email", bad, __import__("pathlib").Path("/tmp"))
         assert err.value.code == "config" and word in err.value.message, err.value.message
+
+
+def test_an_html_only_mail_is_read_as_its_text(servers, forum):
+    import smtplib
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"] = servers.address("alice"), servers.address("dealer")
+    msg["Subject"], msg["Message-ID"] = f"ID={pid('alice')}", "<html-1@poker.test>"
+    msg.set_content("<html><body><p>$30</p><blockquote>$999</blockquote></body></html>", subtype="html")
+    with smtplib.SMTP("127.0.0.1", servers.smtp_port, timeout=20) as c:
+        c.login("alice", USERS["alice"])
+        c.send_message(msg)
+    assert [(c.author, c.body) for c in forum.list_comments("T")] == [("alice", "$30\n")]
+
+
+def test_two_tables_share_one_mailbox_and_each_reads_only_its_own(servers, forum, tmp_path):
+    other = EmailForum.from_config(dealer_config(servers, tmp_path, ("alice", "bob"), table="U"))
+    servers.send("alice", f"ID={pid('alice', 'U')}", "FOLD\n")
+    servers.send("alice", f"ID={pid('alice')}", "$5\n")
+    other.post_comment("U", "to U\n\n`[np:U-h1-001]`\n", tag="U-h1-001")
+    assert [(c.author, c.body) for c in forum.list_comments("T")] == [("alice", "$5\n")]
+    assert [(c.author, c.body) for c in other.list_comments("U")][0] == ("alice", "FOLD\n")
+    assert forum.find_comment_with("T", "U-h1-001") is None
+    with pytest.raises(ForumError) as err:
+        forum.list_comments("U")
+    assert err.value.code == "not_found"

@@ -105,7 +105,7 @@ def table_create(
     players: str = typer.Option(..., "--players", help="Comma-separated, in GNDT order."),
     money: int = typer.Option(100, "--money", help="Starting Money of every player."),
     ruleset: str = typer.Option("blognomic-2008", "--ruleset", help="Bundled ruleset name or path."),
-    forum: str = typer.Option("local", "--forum", help="local | blognomic | reddit"),
+    forum: str = typer.Option("local", "--forum", help="local | blognomic | reddit | irc | email"),
     forum_config: Optional[Path] = typer.Option(None, "--forum-config", help="JSON file of forum settings (no credentials)."),
     dealer: str = typer.Option("Dealer", "--dealer", help="The account the Dealer posts as."),
     issue_decks: Optional[bool] = typer.Option(None, "--issue-decks/--own-decks",

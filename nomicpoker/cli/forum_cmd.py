@@ -273,7 +273,7 @@ def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
 @forum_app.command("check")
 def check(
     table: Optional[str] = typer.Option(None, "--table", help="Check this table's forum."),
-    kind: Optional[str] = typer.Option(None, "--kind", help="local | blognomic | reddit."),
+    kind: Optional[str] = typer.Option(None, "--kind", help="local | blognomic | reddit | irc | email."),
     config: Optional[Path] = typer.Option(
         None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
     ),
