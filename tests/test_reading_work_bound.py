@@ -58,6 +58,11 @@ FAMILIES = {
     "deep lists": lambda n: "- " * (n // 2) + "HAND1 ROUND1 call",
     "brackets": lambda n: "[" * n,
     "cards": lambda n: "7h " * (n // 3),
+    "bbcode strikes": lambda n: "[s]" * (n // 3 - 7) + "HAND#3 DICE52 DICE52",
+    "bbcode quotes": lambda n: "[quote=bob]" * (n // 11) + "x",
+    "html paragraphs": lambda n: "<p>a</p>" * (n // 8 - 3) + "HAND1 ROUND1 call",
+    "html line breaks": lambda n: "<br>" * (n // 4 - 5) + "HAND1 ROUND1 call",
+    "unclosed html tags": lambda n: "<a " * (n // 3),
 }
 #: The budget: Python lines per comment of at most 10,000 characters, whatever it holds
 #: (a plain 200-character action takes ~2,000).
