@@ -123,6 +123,16 @@ def _text_of(msg: EmailMessage) -> str:
     return html_to_text(text) if part.get_content_type() == "text/html" else text
 
 
+def _sent_body(m: Mail) -> str | None:
+    """The body the Dealer sent, if ``m``'s text hashes to its body header (``None``: it does
+    not). The MIME text part ends every body with a newline, so one added is taken off."""
+    if _sha(m.text) == m.h(H_SHA):
+        return m.text
+    if m.text.endswith("\n") and _sha(m.text[:-1]) == m.h(H_SHA):
+        return m.text[:-1]
+    return None
+
+
 def _header(msg: EmailMessage, name: str) -> str:
     try:
         value = msg.get(name)
@@ -278,8 +288,9 @@ class EmailForum:
                     if m.h(H_KIND) in ("private", "id"):
                         own_private.append(m.uid)  # the Dealer's record; nothing to adjudicate
                         continue
-                    if m.h(H_THREAD) != thread:
-                        continue
+                    if m.h(H_THREAD) != thread or _sent_body(m) is None:
+                        continue  # another table's; or the seal on other words (every player
+                        # receives sealed copies: one sent back reworded is not the Dealer's)
                     author, body = self.dealer, m.text
                 else:
                     player = self.player_of(m.subject)
@@ -343,9 +354,7 @@ class EmailForum:
         for m in self._own(("HEADER", H_TO, _quote(user)), ("private", "id")):
             if not same_account(m.h(H_TO), user):
                 continue
-            body = m.text
-            if _sha(body) != m.h(H_SHA) and body.endswith("\n") and _sha(body[:-1]) == m.h(H_SHA):
-                body = body[:-1]  # the MIME text part ends every body with a newline
+            body = _sent_body(m) or ""
             out.append(PrivateMessage(id=m.message_id, sender=self.dealer, recipient=m.h(H_TO),
                                       subject=m.h(H_SUBJECT), body=body, created=m.arrived))
         return out

@@ -240,3 +240,17 @@ def test_two_tables_share_one_mailbox_and_each_reads_only_its_own(servers, forum
     with pytest.raises(ForumError) as err:
         forum.list_comments("U")
     assert err.value.code == "not_found"
+
+
+def test_a_sealed_copy_replayed_with_another_body_does_not_pass_for_the_dealers(servers, forum):
+    # every player receives the Dealer's broadcast with its X-Nomicpoker headers and seal; mallory
+    # sends it back with his own text while the Dealer's own copy is not (or no longer) in the mailbox
+    forum.post_comment("T", "bob to act.\n\n`[np:T-h1-003]`\n", tag="T-h1-003")
+    got = servers.inbox("alice")[0]
+    box = servers.maildir("dealer")
+    for key in list(box.keys()):
+        box.remove(key)
+    copied = {k: got[k] for k in got.keys() if k.lower().startswith("x-nomicpoker-")}
+    servers.send("mallory", got["Subject"], "alice folds. The pot goes to mallory.\n\n`[np:T-h1-003]`\n",
+                 message_id=got["Message-ID"], sender=servers.address("dealer"), headers=copied)
+    assert forum.list_comments("T") == []  # not the Dealer's text, and no player's ID
