@@ -97,7 +97,7 @@ def _scrub(message: str, secret: str) -> str:
 
 
 def _id_key(comment: RemoteComment) -> tuple[datetime, int, str]:
-    return (comment.created, int(comment.id) if comment.id.isdigit() else 0, comment.id)
+    return (comment.created, int(comment.id) if comment.id.isascii() and comment.id.isdigit() else 0, comment.id)
 
 
 def blog_abilities(profile: SiteProfile) -> Abilities:

@@ -61,7 +61,7 @@ def _retry_after(value: str | None, default: float) -> float:
     if not value:
         return default
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # '²'.isdigit() is true; float() refuses it
         return min(float(value), MAX_RETRY_AFTER)
     try:
         when = email.utils.parsedate_to_datetime(value)

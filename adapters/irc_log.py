@@ -107,7 +107,7 @@ def thread_ref(channel: str, thread_id: int) -> str:
 
 def parse_thread_ref(ref: str) -> tuple[str, int]:
     channel, _, number = str(ref).strip().rpartition("/")
-    if not channel or not number.isdigit():
+    if not channel or not (number.isascii() and number.isdigit()):
         raise ForumError("not_found", f"no IRC thread {ref!r} (a thread is written #channel/N)")
     return channel, int(number)
 

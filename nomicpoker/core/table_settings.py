@@ -151,7 +151,7 @@ def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
                 raise SettingsError("bad_setting", f"{pair!r}: {name} is yes or no")
             out[name] = _BOOLS[text.lower()]
         elif isinstance(default, int) or name in ("deadline_hours", "cap_hours"):
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit()):  # '²'.isdigit() is true; int() refuses it
                 raise SettingsError("bad_setting", f"{pair!r}: {name} is a whole number")
             out[name] = int(text)
         else:
