@@ -161,7 +161,7 @@ _WORDS = {"CALL", "MAKE", "BET", "RAISE", "POT", "JAM", "FOLD", "CHECK", "UNDO"}
 _AMOUNT = re.compile(r"\$?(\d{1,12})")
 _COMPARE = re.compile(r"([PBN])(<=|>=|<>|=|<|>)\$?(\d{1,12})")
 _MEMBER = re.compile(r"([IO]):(\d{1,3})")
-_ROUND = re.compile(r"F=(\d+)")
+_ROUND = re.compile(r"F=(\d{1,12})")  # bounded: int() of a 5,000-digit comment raises
 _HAND = re.compile(r"H=(\d{1,9})")
 
 
