@@ -44,6 +44,9 @@ COMMENT_LIMIT = 500  # the most comments Reddit returns in one listing
 #: how many of the Dealer's newest submissions a story-post search reads (one listing page);
 #: the post looked for is the one an interrupted ``hand start`` made minutes before
 SUBMISSION_SEARCH_LIMIT = 100
+#: how many of the Dealer's newest sent messages a delivery check reads (the one looked for
+#: was sent by the run before, minutes ago; a hand sends one per player)
+SENT_BOX_LIMIT = 100
 
 
 def reddit_config_keys() -> set[str]:
@@ -96,21 +99,46 @@ def _call(what: str, action: Callable[[], T]) -> T:
         code = "login_failed" if status == 401 else "http"
         raise ForumError(code, f"{what}: Reddit answered {status}", retry=status >= 500) from None
     except prawcore.RequestException as exc:
+        if isinstance(exc.original_exception, _MessageNotResent):
+            raise ForumError("network", f"{what}: no answer from Reddit ({exc.original_exception}); not sent "
+                             "again now: the next run reads the sent box first", retry=True) from None
         reason = type(exc.original_exception).__name__
         raise ForumError("network", f"{what}: could not reach Reddit ({reason})", retry=True) from None
     except ClientException as exc:
         raise ForumError("config", f"{what}: {exc}") from None
 
 
-class _BoundedRequestor(prawcore.Requestor):
-    """A prawcore Requestor whose own ``timeout`` caps the one prawcore passes per request.
+class _MessageNotResent(Exception):
+    """A private message whose request failed without an answer (or with a 5xx): not sent
+    again by prawcore, because Reddit may have delivered it and a message cannot be taken
+    back. The next run reads the sent box first (``sent_private``)."""
 
-    Why: prawcore's session passes its fixed default timeout with every request, so the
-    requestor's setting alone would never apply; a cron job wants a shorter bound."""
+
+class _BoundedRequestor(prawcore.Requestor):
+    """A prawcore Requestor whose own ``timeout`` caps the one prawcore passes per request,
+    and that never lets prawcore repeat a private message.
+
+    Why the timeout: prawcore's session passes its fixed default timeout with every request,
+    so the requestor's setting alone would never apply; a cron job wants a shorter bound.
+    Why the message: prawcore retries any request after a connection error, a timeout or a
+    5xx, and Reddit may have delivered the first attempt (the network sweep cuts the
+    connection after the server stored it: the player got the deck twice). A comment's copy
+    can be found by its tag and deleted; a message cannot. So a failed /api/compose is
+    reported as one, unrepeated, and the next run's sent-box check decides."""
 
     def request(self, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
         bound = min(timeout, self.timeout) if timeout else self.timeout
-        return super().request(*args, timeout=bound, **kwargs)
+        url = str(args[1] if len(args) > 1 else kwargs.get("url", ""))
+        if not url.rstrip("/").endswith("/api/compose"):
+            return super().request(*args, timeout=bound, **kwargs)
+        try:
+            response = super().request(*args, timeout=bound, **kwargs)
+        except prawcore.RequestException as exc:
+            raise prawcore.RequestException(_MessageNotResent(type(exc.original_exception).__name__),
+                                            exc.request_args, exc.request_kwargs) from None
+        if response.status_code in prawcore.Session.RETRY_STATUSES:
+            raise prawcore.RequestException(_MessageNotResent(f"answered {response.status_code}"), args, kwargs)
+        return response
 
 
 def _when(stamp: float) -> datetime:
@@ -132,12 +160,12 @@ class RedditForum:
     """The Forum protocol on a subreddit post, through a ``praw.Reddit`` instance."""
 
     name = "reddit"
-    #: Reddit renders Markdown, has private messages (the Dealer cannot read back what it
-    #: sent through praw, so a message sent just before a crash may be sent again), shows
+    #: Reddit renders Markdown, has private messages (the Dealer reads its sent box, so a
+    #: message delivered just before a crash or a lost answer is not sent again), shows
     #: edits, has no dice roller (the bot rolls), and lets the Dealer submit and find its
     #: story posts. A comment is at most 10,000 characters. The Dealer reads its inbox (players'
     #: private advance actions, :meth:`received_private`).
-    abilities = Abilities(dice="bot", private_send=True, private_read=False, markup="markdown",
+    abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="markdown",
                           edits_visible=True, max_comment_length=10_000, create_thread=True,
                           find_thread=True, mention="u/{name}", private_inbox=True)
 
@@ -177,8 +205,8 @@ class RedditForum:
         if timeout is not None:
             if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
                 raise ForumError("config", "reddit forum config key 'timeout' must be a number > 0")
-            kwargs["requestor_class"] = _BoundedRequestor
             kwargs["requestor_kwargs"] = {"timeout": float(timeout)}
+        kwargs["requestor_class"] = _BoundedRequestor
         sort = text("comment_sort", "old")
         if sort not in ("old", "new", "top", "best", "confidence", "controversial", "q&a"):
             raise ForumError("config", f"reddit forum config key 'comment_sort': unknown sort {sort!r}")
@@ -407,12 +435,25 @@ class RedditForum:
             f"message u/{user}",
             lambda: self.reddit.redditor(user).message(subject=subject, message=body),
         )
-        digest = hashlib.sha256(f"{subject}\n{body}".encode()).hexdigest()[:12]
-        return f"pm:{user}:{digest}"
+        return _message_ref(user, subject, body)
 
     def sent_private(self, user: str) -> list[PrivateMessage]:
-        """Reddit's sent box is not read: ``abilities.private_read`` is false."""
-        return []
+        """The messages to ``user`` among the newest :data:`SENT_BOX_LIMIT` of the Dealer's
+        sent box (``/message/sent``), oldest first, bodies as sent (Reddit returns ``&``,
+        ``<``, ``>`` as entities). Ids are the ones :meth:`send_private` returns, so a
+        message found here is recorded exactly as one sent now would be."""
+        user = user.strip().removeprefix("u/").removeprefix("/u/")
+        found = []
+        for m in _call("read the sent box", lambda: list(self.reddit.inbox.sent(limit=SENT_BOX_LIMIT))):
+            dest = getattr(m, "dest", None)
+            name = str(getattr(dest, "name", dest) or "")
+            if name.casefold() != user.casefold():
+                continue
+            body = str(m.body).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+            found.append(PrivateMessage(id=_message_ref(user, m.subject, body), sender=self.dealer,
+                                        recipient=name, subject=str(m.subject), body=body,
+                                        created=_when(m.created_utc)))
+        return found[::-1]
 
     def received_private(self) -> list[PrivateMessage]:
         """The Dealer's inbox of private messages (``/message/messages``), oldest first: each
@@ -458,6 +499,12 @@ class RedditForum:
         except ForumError as exc:
             rows.append(("login", False, str(exc)))
         return rows
+
+
+def _message_ref(user: str, subject: str, body: str) -> str:
+    """Reddit does not return a sent message's id: the recipient and a digest stand for it."""
+    digest = hashlib.sha256(f"{subject}\n{body.strip()}".encode()).hexdigest()[:12]
+    return f"pm:{user}:{digest}"
 
 
 def _walk(forest: Any) -> Iterator[Any]:

@@ -82,6 +82,12 @@ class Backend:
 
 def view(url: str, state: Path) -> dict:
     """What the ledger and the local forum hold, minus clock columns and row ids."""
+    return {**ledger_view(url), **local_forum_view(state)}
+
+
+def ledger_view(url: str) -> dict:
+    """Every ``np_`` table of the ledger, minus clock columns, keyed columns and row ids;
+    archive positions as ranks."""
     out: dict = {}
     engine = create_engine(url)
     try:
@@ -96,8 +102,14 @@ def view(url: str, state: Path) -> dict:
     finally:
         engine.dispose()
     _archive_positions(out, ranks)
+    return out
+
+
+def local_forum_view(state: Path) -> dict:
+    """The local forum's threads, comments and messages, minus its clock columns."""
     import sqlite3
 
+    out: dict = {}
     con = sqlite3.connect(state / "forum.db")
     try:
         for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%'"):

@@ -86,7 +86,7 @@ def already_delivered(forum: Forum, row: OutboxRow, body: str) -> str | None:
     if not forum.abilities.private_read:
         return None
     for msg in forum.sent_private(row.recipient):
-        if msg.subject == row.subject and msg.body == body:
+        if msg.subject == row.subject and msg.body.strip() == body.strip():  # a forum may trim
             return msg.id
     return None
 

@@ -1,0 +1,210 @@
+"""Fault sweeps on the test Reddit and BlogNomic servers (issue 13): network faults injected
+by the server on every request of a whole hand, and crashes of the Dealer's process at every
+crash point while it talks to those servers.
+
+How: a whole hand is played once (the reference run) through :class:`Sweep`, which records
+every dealer step (``hand start``, each ``poll``): the state directory and the whole server
+state before it, how many requests the server received during it and how many crash points it
+passed, and what the ledger and the forum hold after it plus one settling poll (what the next
+cron run does anyway). Then each step is replayed from its recorded start, one fault at a
+time:
+
+- :meth:`Sweep.fault_step`: the server answers request *k* of the step badly
+  (:mod:`fixtures.http_faults`: a timeout after doing the work, 429 with Retry-After, 503, a
+  connection cut after doing the work); the step runs in this process as cron would run it;
+- :meth:`Sweep.crash_step`: the step runs in a forked child that dies at crash point *k*
+  (``NOMICPOKER_CRASH_AT``, ``os._exit``: no rollback, no cleanup), talking over loopback to
+  the server, which lives in this process and so keeps what the child did before it died;
+
+then the Dealer's next runs (a failed ``hand start`` is run again, then polls until one
+succeeds, then the settling poll), and the ledger (every ``np_`` table, clock columns aside)
+and the forum must equal the reference run's after that step: no action lost, nothing
+posted or sent twice, the same dice, cards and money; and ``audit`` stays clean.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from nomicpoker.core.errors import CodedError
+from nomicpoker.shell import faults, service
+from nomicpoker.shell import poll as poll_mod
+from nomicpoker.shell.audit import audit
+from nomicpoker.shell.store import open_engine
+
+from _crash_kit import copy_state, ledger_view
+
+Run = Callable[[Any, Path, datetime], Any]  # (engine, state, the step's clock) -> result
+#: polls a recovery may take before the hand must be whole again (a fault costs one)
+MAX_RECOVERY_POLLS = 4
+
+
+def url_of(state: Path) -> str:
+    return f"sqlite:///{state / 'ledger.db'}"
+
+
+@dataclass
+class Step:
+    kind: str  # "start" | "poll"
+    run: Run
+    before: Path
+    forum_before: dict
+    requests: int
+    points: int
+    after: dict
+    moment: datetime
+
+
+class Sweep:
+    """Plays the reference run step by step and replays each step with one fault."""
+
+    def __init__(self, server: Any, state: Path, scratch: Path, forum_view: Callable[[], dict],
+                 poll_kwargs: dict | None = None) -> None:
+        self.server = server  # FakeReddit or WordPressSite: snapshot(), restore(), faults
+        self.state = state
+        self.scratch = scratch
+        self.forum_view = forum_view
+        self.poll_kwargs = poll_kwargs or {}
+        self.steps: list[Step] = []
+        self.engine = open_engine(url_of(state))
+
+    # -- the reference run --------------------------------------------------------------
+
+    def start(self, table: str, ante: int, **kwargs: Any) -> Any:
+        def run(engine: Any, state: Path, moment: datetime) -> Any:
+            return service.start_hand(engine, state, table, ante, now=lambda: moment, **kwargs)
+
+        started = self._record("start", run)
+        assert not started.report.error, started.report.error
+        return started
+
+    def poll(self) -> Any:
+        def run(engine: Any, state: Path, moment: datetime) -> Any:
+            return poll_mod.poll(engine, state, now=lambda: moment, **self.poll_kwargs)
+
+        report = self._record("poll", run)
+        assert report.ok, [t.error for t in report.tables]
+        return report
+
+    def _record(self, kind: str, run: Run) -> Any:
+        self.engine.dispose()
+        n = len(self.steps)
+        before = self.scratch / f"before-{n}"
+        copy_state(self.state, before)
+        forum_before = self.server.snapshot()
+        moment = datetime.now(timezone.utc)  # one clock reading per step, shared by every replay
+        trace = self.scratch / f"trace-{n}"
+        faults.reset()
+        os.environ[faults.TRACE] = str(trace)
+        self.server.faults.count()
+        try:
+            result = run(self.engine, self.state, moment)
+        finally:
+            del os.environ[faults.TRACE]
+        requests = self.server.faults.seen
+        points = len(trace.read_text("utf-8").splitlines()) if trace.exists() else 0
+        self.engine.dispose()
+        forum_after = self.server.snapshot()
+        after = self.scratch / f"after-{n}"
+        copy_state(self.state, after)
+        self._settle(after, moment)
+        self.steps.append(Step(kind, run, before, forum_before, requests, points, self.view(after), moment))
+        self.server.restore(forum_after)  # the reference run goes on from before the settling
+        return result
+
+    def view(self, state: Path) -> dict:
+        return {**ledger_view(url_of(state)), **self.forum_view()}
+
+    def _settle(self, state: Path, moment: datetime) -> None:
+        engine = open_engine(url_of(state), create=False)
+        try:
+            report = poll_mod.poll(engine, state, now=lambda: moment, **self.poll_kwargs)
+            assert report.ok, [t.error for t in report.tables]
+        finally:
+            engine.dispose()
+
+    def audit_clean(self) -> None:
+        names, diffs = audit(self.engine, self.state)
+        assert names and diffs == [], diffs
+
+    # -- replays with one fault ---------------------------------------------------------
+
+    def _prepare(self, i: int) -> tuple[Step, Path]:
+        step = self.steps[i]
+        work = self.scratch / "work"
+        copy_state(step.before, work)
+        self.server.restore(step.forum_before)
+        self.server.faults.count()
+        return step, work
+
+    def fault_step(self, i: int, kind: str, k: int) -> list:
+        """Replay step ``i`` with the server answering its request ``k`` with ``kind``, then
+        recover and compare; returns the request the fault hit."""
+        step, work = self._prepare(i)
+        self.server.faults.arm(kind, k)
+        engine = open_engine(url_of(work), create=False)
+        try:
+            try:
+                step.run(engine, work, step.moment)
+            except CodedError:
+                pass  # a hand start that failed: the Dealer runs it again (below)
+        finally:
+            engine.dispose()
+            fired = list(self.server.faults.fired)
+            self.server.faults.count()
+        assert fired, f"step {i} ({step.kind}): request {k} of {step.requests} was never made"
+        self._recover_and_compare(i, step, work, f"{kind} on request {k} {fired[0][1:]}")
+        return fired
+
+    def crash_step(self, i: int, k: int) -> None:
+        """Replay step ``i`` in a forked child that dies at crash point ``k``, then recover
+        and compare."""
+        step, work = self._prepare(i)
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 1
+            try:
+                faults.reset()
+                os.environ[faults.AT] = str(k)
+                engine = open_engine(url_of(work), create=False)
+                step.run(engine, work, step.moment)
+                code = 0
+            except BaseException:  # noqa: BLE001 - a crash point is os._exit, anything else is 2
+                code = 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        assert code == faults.CRASH_EXIT, (i, step.kind, k, code)
+        self._recover_and_compare(i, step, work, f"a crash at point {k}")
+
+    def _recover_and_compare(self, i: int, step: Step, work: Path, what: str) -> None:
+        engine = open_engine(url_of(work), create=False)
+        try:
+            if step.kind == "start":  # what the Dealer does after a failed hand start
+                try:
+                    step.run(engine, work, step.moment)
+                except CodedError as exc:
+                    assert exc.code == "hand_running", (what, exc)
+            errors: list = []
+            for _ in range(MAX_RECOVERY_POLLS):
+                report = poll_mod.poll(engine, work, now=lambda: step.moment, **self.poll_kwargs)
+                if report.ok:
+                    break
+                errors.append([t.error for t in report.tables])
+            else:
+                raise AssertionError(f"step {i} ({step.kind}) after {what}: {MAX_RECOVERY_POLLS} polls "
+                                     f"all failed: {errors}")
+        finally:
+            engine.dispose()
+        self._settle(work, step.moment)
+        got = self.view(work)
+        if got != step.after:
+            diff = {t: (got.get(t), step.after.get(t)) for t in set(got) | set(step.after)
+                    if got.get(t) != step.after.get(t)}
+            raise AssertionError(f"step {i} ({step.kind}) after {what}: {sorted(diff)} differ from the "
+                                 f"fault-free run: {diff}")
