@@ -41,6 +41,7 @@ from typing import Iterator, Sequence
 
 from nomicpoker.core.cards import FULL_DECK, Card, card_name, pretty
 from nomicpoker.core.printers import INITIALS, SURNAMES, TOWNS, TRADES
+from nomicpoker.core.gndt import md_escape
 
 #: The three secrets of a hand, in the order they are posted and published.
 SECRET_NAMES: tuple[str, ...] = ("deck", "dice", "decks")
@@ -375,7 +376,7 @@ def deck_listing(deck: IssuedDeck) -> str:
     the player: the listing is their deck, and showing it early would tell others their cards.
     """
     lines = [
-        f"Your deck for hand {deck.hand}, {deck.player}, from the BlogNomic Poker Deck Trading Post.",
+        f"Your deck for hand {deck.hand}, {md_escape(deck.player)}, from the BlogNomic Poker Deck Trading Post.",
         "Keep it to yourself until the hand ends.",
         "",
         deck.checksum,

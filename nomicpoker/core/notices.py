@@ -75,7 +75,7 @@ def deck_message(deck: IssuedDeck) -> str:
 def hole_message(player: str, number: int, cards: Sequence[str]) -> str:
     """A player's hole cards from the dealer's shared deck, sent privately."""
     shown = " ".join(pretty(c) for c in cards)
-    return (f"Your hole cards for hand {number}, {player}: {shown} ({' '.join(cards)}).\n"
+    return (f"Your hole cards for hand {number}, {md_escape(player)}: {shown} ({' '.join(cards)}).\n"
             "Keep them to yourself until the showdown; reveal them then with "
             f"`HAND{number} reveal {' '.join(cards)}`. They come from the dealer's deck, whose "
             "commitment is in the hand-start comment.\n")
