@@ -25,13 +25,25 @@ def test_fast_path_is_the_parsers_reading(text: str) -> None:
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=_ALPHABET, min_size=1, max_size=24))
 def test_read_visible_same_without_fast_path(text: str) -> None:
+    _same_without_fast_path(text)
+
+
+def _same_without_fast_path(text: str) -> None:
     fast = read_visible(text)
     saved = markup._PLAIN
     markup._PLAIN = re.compile(r"(?!)")  # never matches: every comment goes to the parser
     try:
-        assert read_visible(text) == fast
+        assert markup._read_visible(text) == fast  # (uncached)
     finally:
         markup._PLAIN = saved
+
+
+def test_long_plain_lines_keep_the_weight_bound() -> None:
+    """A plain line heavy in terminators is still "too complex" exactly when the parser path
+    says so (the fast path skips weighing only lines too short to pass the bound)."""
+    for text in ("a-" * 790, "a-" * 810, "a" + "-" * 1599, "a" + "-" * 1610, "word " * 3000 + "end"):
+        _same_without_fast_path(text)
+    assert not read_visible("a" + "-" * 1610).complete
 
 
 def test_common_comments_take_the_fast_path() -> None:

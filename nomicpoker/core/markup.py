@@ -28,6 +28,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -196,6 +197,20 @@ class Reading:
 
 
 def read_visible(body: object, body_format: str = "markdown", *, lazy: bool = True) -> Reading:
+    """Read a comment's visible, unquoted text (see the module docstring). Memoised for the
+    last few comments: the fold reads each comment several times (the grammar, the first line
+    of a private message, player commands), and a reading is a pure function of its arguments."""
+    if isinstance(body, str):
+        return _read_cached(body, body_format, lazy)
+    return _read_visible(body, body_format, lazy=lazy)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_cached(body: str, body_format: str, lazy: bool) -> Reading:
+    return _read_visible(body, body_format, lazy=lazy)
+
+
+def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = True) -> Reading:
     """Read a comment's visible, unquoted text (see the module docstring).
 
     ``lazy=False`` ends every Markdown quote at the end of its last ``>`` line, as if a blank
@@ -216,7 +231,9 @@ def read_visible(body: object, body_format: str = "markdown", *, lazy: bool = Tr
     text = strip_forum_quotes(text)
     if body_format == "markdown":
         text = _REDDIT_ENTITIES.sub(lambda m: {"gt": ">", "lt": "<", "amp": "&"}[m.group(1)], text)
-        if markdown_weight(text) > MAX_WEIGHT:
+        plain = _PLAIN.fullmatch(text)
+        # one plain line weighs at most a quarter of its length (only its terminators count)
+        if (not plain or len(text) > 4 * MAX_WEIGHT) and markdown_weight(text) > MAX_WEIGHT:
             return Reading("", False, "its formatting is too complex to read exactly "
                            f"(over {MAX_WEIGHT} lines and markup characters)", text)
         if not lazy:
@@ -224,7 +241,7 @@ def read_visible(body: object, body_format: str = "markdown", *, lazy: bool = Tr
         # One line of plain words renders as one paragraph of itself: skip the parser (most
         # comments; the parser costs ~0.3 ms each, which made audit slow). Same text as the
         # parser's reading (tests/test_markup_fast_path.py cross-checks the two).
-        text = f"\n{text}\n\n" if _PLAIN.fullmatch(text) else html_to_text(_MD.render(text))
+        text = f"\n{text}\n\n" if plain else html_to_text(_MD.render(text))
     elif body_format == "html":
         text = _EDGE_EMPHASIS.sub("", html_to_text(text))
     else:
