@@ -105,3 +105,33 @@ def test_the_known_clock_events_still_fold():
     after = fold_table(CONFIG, [START], revs, [DealerEvent(len(revs), 1, "timeout", to_act,
                                                            "2026-01-03T00:00:00+00:00")])
     assert after.current.to_act != to_act
+
+
+def _reaches_into(tree: ast.AST) -> list[str]:
+    """``x._name`` where ``x`` is not ``self``/``cls``: one object using another's private name."""
+    return [ast.unparse(n) for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")
+            and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))]
+
+
+def test_no_room_of_the_fold_calls_another_objects_private_names():
+    """The draw phase, play over days, dealer controls, advance actions and SCORE used to call
+    the fold's ``_row``/``_post``/``_verdict``/... : what a room needs from its host is public
+    (and, for the draw phase, declared in ``DrawHost``)."""
+    assert _reaches_into(ast.parse("self.f._row(1)\nself._own()\nx.__class__")) == ["self.f._row"]
+    found = {p.name: bad for p in sorted((PACKAGE / "core").glob("*.py"))
+             if (bad := _reaches_into(ast.parse(p.read_text("utf-8"))))}
+    assert found == {}
+
+
+def test_the_draw_host_protocol_declares_what_the_draw_phase_uses_and_the_fold_has_it():
+    from nomicpoker.core import adjudicator, draws
+
+    tree = ast.parse((PACKAGE / "core" / "draws.py").read_text("utf-8"))
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Attribute) and n.value.attr == "host"}
+    declared = {n for n in vars(draws.DrawHost) if not n.startswith("_")} | set(draws.DrawHost.__annotations__)
+    assert used and used <= declared, used - declared
+    assert not any(n.startswith("_") for n in declared)
+    folder = adjudicator._Folder
+    assert all(hasattr(folder, n) for n in declared - set(draws.DrawHost.__annotations__))

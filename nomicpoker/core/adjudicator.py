@@ -67,7 +67,7 @@ class _Folder:
         self.st = TableState(money={p: config.money for p in config.players},
                              gndt={p: (0, "o", 0) for p in config.players},
                              days=DaysState(settings=config.settings))
-        self._diff(None, "table created")
+        self.log_changes(None, "table created")
 
     @property
     def rules(self) -> Ruleset:
@@ -82,33 +82,33 @@ class _Folder:
 
     # -- rows -------------------------------------------------------------------------------
 
-    def _row(self, _kind: str, **values: Any) -> dict[str, Any]:
+    def add_row(self, _kind: str, **values: Any) -> dict[str, Any]:
         self.st.seq += 1
         row = {"seq": self.st.seq, **values}
         self.out[_kind].append(row)
         return row
 
-    def _post(self, hand: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
+    def post(self, hand: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
         """Queue a dealer comment; ``body_fn(key)`` renders it ending with its reference tag."""
         n = self.st.n_out.get(hand, 0) + 1
         self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand or 0}-{n:03d}"
-        self._row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
+        self.add_row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
                   recipient="", subject="", body=body_fn(key))
 
-    def _private(self, hand: int, user: str, subject: str, body: str) -> None:
+    def send_private(self, hand: int, user: str, subject: str, body: str) -> None:
         n = self.st.n_out.get(hand, 0) + 1
         self.st.n_out[hand] = n
         key = f"{self.c.name}-h{hand}-{n:03d}"
         # The ledger keeps a seal; the shell sends the body (nomicpoker.core.sealed says why).
         self.private[key] = body
-        self._row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
+        self.add_row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
                   recipient=user, subject=subject,
                   body=sealed.seal(self.st.hands[hand].start.secrets, hand, user, body))
 
-    def _verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
-                 message: str = "", citation: str = "", canonical: str = "") -> None:
-        self._row("verdict", hand=hand, thread=rev.thread, forum_id=rev.forum_id,
+    def give_verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
+                     message: str = "", citation: str = "", canonical: str = "") -> None:
+        self.add_row("verdict", hand=hand, thread=rev.thread, forum_id=rev.forum_id,
                   revision=rev.revision, author=rev.author, status=status, code=code,
                   message=message, citation=citation, canonical=canonical)
         if rev.revision == 1:  # what an edit's note recalls (see _edit)
@@ -116,8 +116,8 @@ class _Folder:
         if status == "accepted":
             self.days.acted(rev.author, hand)
 
-    def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
-                cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None:
+    def reject(self, rev: Revision, hand: int | None, code: str, message: str,
+               cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None:
         """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
         when the code's own sentence is not the one this case rests on (or ``cite``, the
         engine's own quotation), and with ``hint`` when the code's usual advice does not fit."""
@@ -125,11 +125,11 @@ class _Folder:
         citation = cite or rules.cite(cite_as or code) or rules.cite(code)
         if self.days.flood_gate(rev, hand, code, message, citation):
             return  # past the flood threshold: one notice, then silence
-        self._verdict(rev, hand, "rejected", code, message, citation)
+        self.give_verdict(rev, hand, "rejected", code, message, citation)
         body = lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code, message, citation, key=key, hint=hint)  # noqa: E731
         if self.c.answers_privately() and hand in self.st.hands:  # e-mail: to the sender alone
-            return self._private(hand, rev.author, f"Not accepted in hand {hand} ({self.c.name})", body(f"{self.c.name}-h{hand}-answer"))
-        self._post(hand, body, rev.thread, reply_to=rev.forum_id)
+            return self.send_private(hand, rev.author, f"Not accepted in hand {hand} ({self.c.name})", body(f"{self.c.name}-h{hand}-answer"))
+        self.post(hand, body, rev.thread, reply_to=rev.forum_id)
 
     # -- the GNDT ---------------------------------------------------------------------------
 
@@ -148,14 +148,14 @@ class _Folder:
             snap[seat.name] = (seat.money, turn, seat.total_bet)
         return snap
 
-    def _diff(self, hand: int | None, cause: str) -> None:
+    def log_changes(self, hand: int | None, cause: str) -> None:
         snap = self._snapshot()
         for p in self.c.players:
             old, new = self.st.gndt.get(p), snap[p]
             first = cause == "table created"
             for i, column in enumerate(("Money", "Turn", "Pot")):
                 if first or old[i] != new[i]:
-                    self._row("entry", hand=hand, player=p, column=column,
+                    self.add_row("entry", hand=hand, player=p, column=column,
                               old="" if first else str(old[i]), new=str(new[i]), cause=cause)
         self.st.gndt = snap
 
@@ -212,25 +212,25 @@ class _Folder:
             if self.c.issue_decks:
                 deck = issue_deck(hs.secrets.decks, hs.number, p)
                 h.decks[p] = deck
-                self._row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
+                self.add_row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
                 h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
         if self.rules.deck == "shared":
             self._deal_shared(h, seated)
-        self._diff(hs.number, started)
+        self.log_changes(hs.number, started)
         days = self.st.days
         draw_due = days.due_text("", hs.started_at) if h.phase == "draw" else None
-        self._post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
+        self.post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
                                                          draw_due, days.settings.deadline_hours, announce),
                    hs.thread)
         for p in seated:
             if p in h.decks:
-                self._private(hs.number, p, f"Your deck for hand {hs.number} ({self.c.name})",
+                self.send_private(hs.number, p, f"Your deck for hand {hs.number} ({self.c.name})",
                               say.deck_message(h.decks[p]))
             if p in h.holes:
-                self._private(hs.number, p, f"Your hole cards for hand {hs.number} ({self.c.name})",
+                self.send_private(hs.number, p, f"Your hole cards for hand {hs.number} ({self.c.name})",
                               say.hole_message(p, hs.number, h.holes[p]))
         if h.phase == "betting":
-            self._advance(h, f"hand {hs.number} start", hs.thread)
+            self.advance_hand(h, f"hand {hs.number} start", hs.thread)
         else:
             self.days.act_for_away()  # Hole Card Draws nobody on vacation will make
 
@@ -285,7 +285,7 @@ class _Folder:
         if self.days.hold(rev):
             return  # the table is frozen: adjudicated when it runs again
         if rev.deleted:
-            self._verdict(rev, number, "ignored", "deleted", "first seen already deleted")
+            self.give_verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
         if not self.days.undoes_protest(rev) and self.advance.comment(rev, h, number):
             return
@@ -300,17 +300,17 @@ class _Folder:
             return
         self.st.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
         if chat:
-            self._verdict(rev, number, "chat")
+            self.give_verdict(rev, number, "chat")
             return
         if h is None:
-            self._verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
+            self.give_verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
             return
         if isinstance(parsed, grammar.GrammarError):
-            self._reject(rev, number, parsed.code, parsed.message)
+            self.reject(rev, number, parsed.code, parsed.message)
             return
         intent = parsed
         if h.phase == "complete":
-            self._reject(rev, number, "hand_over", "no hand is running in this thread"
+            self.reject(rev, number, "hand_over", "no hand is running in this thread"
                          + (f": hand {number} is over" if number else ""))
             return
         seated = [s.name for s in h.hand.seats]
@@ -322,7 +322,7 @@ class _Folder:
                 why = (f": the account only looks like {like}"
                        + (f" (it contains {describe_char(ch)})" if ch else "")
                        + "; accounts are compared exactly, apart from the case of plain letters")
-            self._reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
+            self.reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
                          f"{number} (seated: {', '.join(seated)}){why}")
             return
         named = getattr(intent, "player", None) or other_player_named(rev, intent, seated)
@@ -330,13 +330,13 @@ class _Folder:
             # The rule has each player post their own comment: the draw, the reveal, the bet.
             cite_as = {"dice": "deck", "draw": "draw_mismatch", "reveal": "reveal_not_allowed"}.get(
                 intent.kind, "unparseable")
-            self._reject(rev, number, "not_player_action",
+            self.reject(rev, number, "not_player_action",
                          f"{rev.author} cannot act for {named}: a player acts only in their own comment",
                          cite_as=cite_as)
             return
         if intent.hand is not None and intent.hand != number:
             if intent.kind in ("dice", "draw", "reveal"):
-                self._reject(rev, number, "stale_hand", f"this is hand {number}, not hand {intent.hand}")
+                self.reject(rev, number, "stale_hand", f"this is hand {number}, not hand {intent.hand}")
                 return
         kind = intent.kind
         if kind == "dice":
@@ -352,26 +352,26 @@ class _Folder:
         number = h.start.number if h else None
         key = f"{rev.thread}#{rev.forum_id}"
         if rev.deleted:
-            self._verdict(rev, number, "ignored", "deleted", "deleted after it was read; its action stands")
+            self.give_verdict(rev, number, "ignored", "deleted", "deleted after it was read; its action stands")
             return
         if h is None:
-            self._verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
+            self.give_verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
             return
         first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
         bare = not self.rules.require_hand_and_round
         if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format, bare=bare),
                                           grammar.NoAction):
-            self._verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
+            self.give_verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted
         if key in noted or self.c.is_dealer(rev.author):
-            self._verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
+            self.give_verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
             return
         noted.add(key)
         msg = "the first reading binds: an edit after the dealer read a comment does not change it"
-        self._verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
+        self.give_verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
         status, canonical, code = self.st.first_verdict.get((rev.thread, rev.forum_id), ("", "", ""))
-        self._post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k,
+        self.post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k,
                                                     status, canonical, code),
                    rev.thread, reply_to=rev.forum_id)
 
@@ -382,7 +382,7 @@ class _Folder:
         if h.phase == "draw":
             waiting = waiting_for_draws(h)
             # The rule puts the draw statements before the first round ("shall then post ...").
-            self._reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
+            self.reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
                          f"stated a Hole Card Draw; waiting for {', '.join(waiting)}",
                          cite_as="draw_mismatch")
             return
@@ -390,25 +390,25 @@ class _Folder:
         h.step = (rev.forum_id, rev.created)
         res = engine.apply(h.hand, action)
         if isinstance(res, engine.Rejection):
-            self._reject(rev, number, res.code, res.message, cite=res.citation)
+            self.reject(rev, number, res.code, res.message, cite=res.citation)
             return
         h.hand, h.since = res, rev.created
         self.advance.acted(h, rev.author)
-        self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
-        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def _reveal(self, rev: Revision, h: HandState, intent) -> None:
         number, p = h.start.number, rev.author
         cards = tuple(intent.cards or ())
         if h.phase != "reveal":
-            self._reject(rev, number, "reveal_not_allowed",
+            self.reject(rev, number, "reveal_not_allowed",
                          "reveals come after the last round's betting, when the dealer calls for them")
             return
         if p in h.decks and p in h.draws and len(cards) == self.rules.hole_cards:  # else: a wrong count
             held = hole_cards(h.decks[p].cards, h.draws[p])
             if sorted(held) != sorted(cards):
                 h.false_reveals.append(p)
-                self._reject(rev, number, "false_reveal", f"those are not the cards at positions "
+                self.reject(rev, number, "false_reveal", f"those are not the cards at positions "
                              f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
                              "(the dealer says what the deck held there when the hand ends)")
                 return
@@ -416,24 +416,24 @@ class _Folder:
             # Checked here, not by the engine, whose message names the real cards: they stay
             # private until the hand ends.
             h.false_reveals.append(p)
-            self._reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
+            self.reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
                          "(the dealer says what they were when the hand ends)")
             return
         h.step = (rev.forum_id, rev.created)
         res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
         if isinstance(res, engine.Rejection):
-            self._reject(rev, number, res.code, res.message)
+            self.reject(rev, number, res.code, res.message)
             return
         h.hand = res
         h.since = rev.created
-        self._row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
+        self.add_row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
         h.record["reveals"].append({"player": p, "comment_id": rev.forum_id, "cards": list(cards)})
-        self._verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
         need = engine.need(h.hand)
         if need.kind == "reveal":
-            self._post(number, lambda k: say.reveal_recorded(p, rev.permalink or rev.forum_id, cards,
+            self.post(number, lambda k: say.reveal_recorded(p, rev.permalink or rev.forum_id, cards,
                                                              need.players, k), rev.thread, reply_to=rev.forum_id)
-        self._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def clock_event(self, ev: DealerEvent) -> None:
         """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
@@ -466,12 +466,12 @@ class _Folder:
         h.hand, h.since = res, ev.at
         cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
         note = self.days.timed_out(ev.player)
-        self._post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k, note), h.start.thread)
-        self._advance(h, cause, h.start.thread)
+        self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k, note), h.start.thread)
+        self.advance_hand(h, cause, h.start.thread)
 
     # -- after every accepted step ----------------------------------------------------------
 
-    def _advance(self, h: HandState, cause: str, thread: str) -> None:
+    def advance_hand(self, h: HandState, cause: str, thread: str) -> None:
         """After an accepted step: deal what is due, fire an advance action or post the turn
         notice, call for reveals or pay out (the closing action opens the first comment)."""
         number = h.start.number
@@ -488,28 +488,28 @@ class _Folder:
                 raise FoldError("bad_input", f"the engine refused the {BOARD_STREETS[dealt]}: {res.message}")
             h.hand = res
             street = BOARD_STREETS[dealt]
-            self._row("board", hand=number, street=street, cards=list(cards))
+            self.add_row("board", hand=number, street=street, cards=list(cards))
             h.record["board"].extend(cards)
             need = engine.need(h.hand)
-            self._diff(number, cause)
+            self.log_changes(number, cause)
             first, opening = opening, ""
-            self._post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first), thread)
+            self.post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first), thread)
         if need.kind == "action":
-            self._diff(number, cause)
+            self.log_changes(number, cause)
             h.phase = "betting"
             if self.advance.fire(h, cause, thread):
                 return
             if self.days.away_to_act(h):
                 return
             legal = engine.legal_actions(h.hand)
-            self._post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k),
+            self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k),
                        thread)
         elif need.kind == "reveal":
             first = h.phase != "reveal"
             h.phase = "reveal"
-            self._diff(number, cause)
+            self.log_changes(number, cause)
             if first:
-                self._post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
+                self.post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
                                                                   opening), thread)
             self.days.away_reveals(h)
         elif need.kind == "complete":
@@ -521,15 +521,15 @@ class _Folder:
         h.phase = "complete"
         for seat in h.hand.seats:
             self.st.money[seat.name] = seat.money  # the engine credits the payout to the seat
-        self._diff(number, cause)
+        self.log_changes(number, cause)
         secrets = h.start.secrets.published()
         held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals if p in h.decks and p in h.draws}
         held.update({p: h.holes[p] for p in h.false_reveals if p in h.holes})
         own = sorted(p for p in h.draws if p not in h.decks)
-        self._row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
+        self.add_row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
-        self._post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
+        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
         self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
         self.days.hand_ended(h)
 

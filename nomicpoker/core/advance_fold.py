@@ -110,7 +110,7 @@ class Advance:
             if len(line.split()) < 2 and "/" not in line and not line.startswith("$"):
                 return False
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-        self.f._reject(rev, number, "advance_off",
+        self.f.reject(rev, number, "advance_off",
                        f"{line!r} is an advance action (WRGPT's language), and advance actions are "
                        f"not taken at this table: act at your turn in the form the rule asks "
                        f"(e.g. \"HAND{number} ROUNDy call\"). The Dealer may allow them (table "
@@ -127,12 +127,12 @@ class Advance:
             had = h.advance.pop(rev.author, None)
             asked = rev.author in h.reveal_asked
             h.reveal_asked.discard(rev.author)
-            self.f._verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
+            self.f.give_verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
             if secret:
                 h.private_advance.append([rev.author, rev.created, "UNDO"])
             what = f"your advance action {had} is withdrawn" if had else "you had no advance action"
             what += " and your cards will not be shown unasked" if asked else ""
-            self._reply(rev, number, f"{md_escape(rev.author)}: {what}.")
+            self.reply(rev, number, f"{md_escape(rev.author)}: {what}.")
             return True
         if p.hand is not None and p.hand != number:
             if p.hand > number:
@@ -141,7 +141,7 @@ class Advance:
                                f"manual: \"you cannot use the /H comand to specify an action "
                                f"for a future hand\")")
             else:
-                self.f._verdict(rev, number, "ignored", "advance_past_hand",
+                self.f.give_verdict(rev, number, "ignored", "advance_past_hand",
                                 f"/H={p.hand}: hand {number} is in play, so it is ignored")
             return True
         seats = [s.name for s in h.hand.seats]
@@ -155,7 +155,7 @@ class Advance:
         h.advance[rev.author] = text
         if p.reveal:
             h.reveal_asked.add(rev.author)
-        self.f._verdict(rev, number, "accepted", canonical="" if secret else text,
+        self.f.give_verdict(rev, number, "accepted", canonical="" if secret else text,
                         message="a private advance action: published when the hand ends" if secret else "")
         if secret:
             h.private_advance.append([rev.author, rev.created, text])
@@ -163,7 +163,7 @@ class Advance:
             rt = h.hand.ruleset.raise_amount == "raise_to"
             amounts = ("MAKE $x and $x make your total for the round x (raise-to)" if rt else
                        "MAKE $x and $x put x chips in at your turn (raise Z adds Z)")
-            self._reply(rev, number,
+            self.reply(rev, number,
                         f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. It is tried "
                         f"at your next turn in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
@@ -174,24 +174,24 @@ class Advance:
             self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
         return True
 
-    def _reply(self, rev, number: int, text: str) -> None:
+    def reply(self, rev, number: int, text: str) -> None:
         """Answer ``rev`` where it came from: in the thread, or privately (a private message,
         or a forum whose players do not read the thread: the table must not learn of it)."""
         if rev.thread == PRIVATE_THREAD or self.f.c.answers_privately():
-            self.f._private(number, rev.author, f"Your advance action in hand {number} "
+            self.f.send_private(number, rev.author, f"Your advance action in hand {number} "
                             f"({self.f.c.name})", text + "\n")
             return
-        self.f._post(number, lambda k: f"{text}\n\n{reference_tag(k)}\n", rev.thread,
+        self.f.post(number, lambda k: f"{text}\n\n{reference_tag(k)}\n", rev.thread,
                      reply_to=rev.forum_id)
 
     def reject(self, rev, number: int, code: str, message: str) -> None:
         """A refused advance action: in the thread as any rejection, or privately (the
         ledger's verdict then keeps the code, not the words, until the hand ends)."""
         if rev.thread != PRIVATE_THREAD:
-            self.f._reject(rev, number, code, message)
+            self.f.reject(rev, number, code, message)
             return
-        self.f._verdict(rev, number, "rejected", code)
-        self._reply(rev, number, f"{md_escape(rev.author)}: your private advance action was not "
+        self.f.give_verdict(rev, number, "rejected", code)
+        self.reply(rev, number, f"{md_escape(rev.author)}: your private advance action was not "
                     f"taken ({code}): {message}.")
 
     def hand_ended(self, h: HandState, thread: str) -> None:
@@ -199,7 +199,7 @@ class Advance:
         actions that came privately (one dealer comment, none if there is nothing to say)."""
         body = shown_on_request(h)
         if body:
-            self.f._post(h.start.number, lambda k: f"{body}\n\n{reference_tag(k)}\n", thread)
+            self.f.post(h.start.number, lambda k: f"{body}\n\n{reference_tag(k)}\n", thread)
 
     def acted(self, h: HandState, player: str) -> None:
         """The player acted himself: "your next "real" action will wipe it out"."""
@@ -242,7 +242,7 @@ class Advance:
         private messages (a blog) nothing is sent: the turn notice that follows says it is his
         turn, and a private message the forum cannot deliver would hold up the outbox."""
         if self.f.c.private:
-            self.f._private(number, name, f"Hand {number}: your advance action", body)
+            self.f.send_private(number, name, f"Hand {number}: your advance action", body)
 
     def _act(self, h: HandState, name: str, action: Concrete, cause: str, thread: str,
              note: str, text: str = "") -> bool:
@@ -258,7 +258,7 @@ class Advance:
         h.hand = res
         words = describe(action, h.hand.ruleset.raise_amount == "raise_to") + md_escape(note)
         self.f.days.acted(name, number)
-        self.f._post(number, lambda k: f"{md_escape(name)} (advance action): {words}\n\n"
+        self.f.post(number, lambda k: f"{md_escape(name)} (advance action): {words}\n\n"
                      f"{reference_tag(k)}\n", thread)
-        self.f._advance(h, f"{cause} ({name}'s advance action)", thread)
+        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread)
         return True

@@ -54,9 +54,9 @@ class Private:
 
     def _ignore(self, rev, h: HandState | None, code: str, message: str) -> bool:
         number = h.start.number if h is not None else None
-        self.f._verdict(rev, number, "ignored", code, message)
+        self.f.give_verdict(rev, number, "ignored", code, message)
         if h is not None:
-            self.a._reply(rev, h.start.number, f"{md_escape(rev.author)}: {message}.")
+            self.a.reply(rev, h.start.number, f"{md_escape(rev.author)}: {message}.")
         return True
 
     def comment(self, rev) -> bool:
@@ -64,7 +64,7 @@ class Private:
         h = self.f.st.current
         if h is None or h.phase == "complete":
             # no hand to seal an answer with: the verdict says why, nothing is sent
-            self.f._verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running")
+            self.f.give_verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running")
             return True
         number = h.start.number
         seat = h.hand.seat(rev.author)

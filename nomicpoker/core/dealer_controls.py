@@ -61,7 +61,7 @@ class Controls:
         d.settings = d.settings.changed(dict(ev.data))
         number, thread = self._thread()
         if thread:
-            self.f._post(number, lambda k: words.settings_changed(d.settings.describe(), ev.note, k), thread)
+            self.f.post(number, lambda k: words.settings_changed(d.settings.describe(), ev.note, k), thread)
 
     def _pause(self, ev: DealerEvent) -> None:
         d = self.f.st.days
@@ -70,7 +70,7 @@ class Controls:
         d.frozen = "pause"
         number, thread = self._thread()
         if thread:
-            self.f._post(number, lambda k: words.paused(ev.note, k), thread)
+            self.f.post(number, lambda k: words.paused(ev.note, k), thread)
 
     def _resume(self, ev: DealerEvent) -> None:
         if not self.f.st.days.frozen:
@@ -97,7 +97,7 @@ class Controls:
                 to_act = need.players[0]
                 due = d.due_text(to_act, at)
         if thread or posted_in:
-            self.f._post(number, lambda k: words.resumed(by, note, to_act, due, len(held), k),
+            self.f.post(number, lambda k: words.resumed(by, note, to_act, due, len(held), k),
                          thread or posted_in)
         resumed = parse_moment(at)
         for rev in held:
@@ -115,12 +115,12 @@ class Controls:
             self.f.st.money[name] = money
         h.phase = "complete"
         secrets = h.start.secrets.published()
-        self.f._row("hand_end", hand=number, secrets=dict(secrets), payouts={}, destroyed=0)
+        self.f.add_row("hand_end", hand=number, secrets=dict(secrets), payouts={}, destroyed=0)
         h.record["secrets"] = dict(secrets)
         h.record["void"] = ev.note
-        self.f._diff(number, f"dealer: hand {number} void ({ev.note})")
+        self.f.log_changes(number, f"dealer: hand {number} void ({ev.note})")
         stacks = dict(h.start.seats)
-        self.f._post(number, lambda k: words.voided(number, ev.note, stacks, secrets, k), h.start.thread)
+        self.f.post(number, lambda k: words.voided(number, ev.note, stacks, secrets, k), h.start.thread)
         self.f.days.hand_ended(h)
 
     def _fold(self, ev: DealerEvent) -> None:
@@ -139,15 +139,15 @@ class Controls:
         h.hand = res
         h.since = ev.at
         number = h.start.number
-        self.f._post(number, lambda k: words.dealer_folds(ev.player, number, ev.note, k), h.start.thread)
+        self.f.post(number, lambda k: words.dealer_folds(ev.player, number, ev.note, k), h.start.thread)
         cause = f"dealer: {ev.player} folded by the Dealer ({ev.note})"
         if h.phase == "draw" and h.hand.result is None and (waiting_for_draws(h) or not h.draws):
             self.f.log_steps(h, cause)
-            self.f._diff(number, cause)
+            self.f.log_changes(number, cause)
             return
         if h.phase == "draw":
             h.phase = "betting"
-        self.f._advance(h, cause, h.start.thread)
+        self.f.advance_hand(h, cause, h.start.thread)
 
     def _seat(self, ev: DealerEvent) -> None:
         d = self.f.st.days
@@ -163,4 +163,4 @@ class Controls:
     def _say_seat(self, ev: DealerEvent, seat: bool) -> None:
         number, thread = self._thread()
         if thread:
-            self.f._post(number, lambda k: words.seated(ev.player, ev.note, seat, k), thread)
+            self.f.post(number, lambda k: words.seated(ev.player, ev.note, seat, k), thread)

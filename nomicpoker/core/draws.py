@@ -78,7 +78,10 @@ def _checksum_line(stated: str) -> str:
 class DrawHost(Protocol):
     """What the draw phase needs from the fold that hosts it (the adjudicator's ``_Folder``):
     the table's configuration and rules, the hands, and the fold's ways to write a row, queue
-    a dealer comment, give a verdict or a rejection, log GNDT changes and move a hand on."""
+    a dealer comment, give a verdict or a rejection, log GNDT changes and move a hand on. All
+    public names: the fold's other rooms (over days, dealer controls, advance actions, SCORE)
+    call the same methods, and tests/test_rooms.py checks no room reaches into another's
+    ``_`` names."""
 
     c: TableConfig
     st: Any  # the fold's TableState (its ``days`` give the deadline in force)
@@ -88,20 +91,20 @@ class DrawHost(Protocol):
     @property
     def hands(self) -> dict[int, HandState]: ...
 
-    def _row(self, _kind: str, **values: Any) -> dict[str, Any]: ...
+    def add_row(self, _kind: str, **values: Any) -> dict[str, Any]: ...
 
-    def _post(self, hand: int | None, body_fn: Callable[[str], str], thread: str,
-              reply_to: str | None = None) -> None: ...
+    def post(self, hand: int | None, body_fn: Callable[[str], str], thread: str,
+             reply_to: str | None = None) -> None: ...
 
-    def _reject(self, rev: Revision, hand: int | None, code: str, message: str,
-                cite_as: str | None = None, hint: str | None = None) -> None: ...
+    def reject(self, rev: Revision, hand: int | None, code: str, message: str,
+               cite_as: str | None = None, hint: str | None = None) -> None: ...
 
-    def _verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
-                 message: str = "", citation: str = "", canonical: str = "") -> None: ...
+    def give_verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
+                     message: str = "", citation: str = "", canonical: str = "") -> None: ...
 
-    def _diff(self, hand: int | None, cause: str) -> None: ...
+    def log_changes(self, hand: int | None, cause: str) -> None: ...
 
-    def _advance(self, h: HandState, cause: str, thread: str) -> None: ...
+    def advance_hand(self, h: HandState, cause: str, thread: str) -> None: ...
 
     def log_steps(self, h: HandState, cause: str) -> None: ...
 
@@ -120,7 +123,7 @@ class DrawPhase:
             return False
         number = h.start.number
         # "... and thereafter that Player ceases to participate in that Hand."
-        self.host._reject(rev, number, "folded_out", f"{rev.author} was folded out of hand {number} "
+        self.host.reject(rev, number, "folded_out", f"{rev.author} was folded out of hand {number} "
                      f"when the Hole Card Draw deadline passed ({at})", cite_as="require_hand_and_round")
         return True
 
@@ -128,7 +131,7 @@ class DrawPhase:
         """Reject a draw comment at a table with one shared deck, which has no draws (True)."""
         if self.host.rules.deck != "shared":
             return False
-        self.host._reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
+        self.host.reject(rev, number, "already_dealt", "this table deals hole cards from the dealer's "
                      f"one deck, sent to you privately: there is no {what}")
         return True
 
@@ -139,14 +142,14 @@ class DrawPhase:
         if self._no_draws(rev, number, "Hole Card Draw") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws or p in h.pairs:
-            self.host._reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
+            self.host.reject(rev, number, "already_drawn", f"{p} already has a Hole Card Draw "
                          f"({', '.join(str(x) for x in h.pairs[p][1:])}) in hand {number}"
                          if p in h.pairs else f"Hole Card Draws are over in hand {number}")
             return
         draw_form = f"HAND#{number} DICE52 DICE52"
         if sides != (52, 52):
             # "unparseable" usually cites the Raise sentence; a draw rests on the draw sentence.
-            self.host._reject(rev, number, "unparseable",
+            self.host.reject(rev, number, "unparseable",
                          f"a Hole Card Draw is {draw_form} (two 52-sided dice)", cite_as="deck",
                          hint=f"Make a Hole Card Draw comment: `{draw_form}`.")
             return
@@ -154,13 +157,13 @@ class DrawPhase:
             results = tuple(rev.dice[:2])
             source = "forum"
             if len(results) != 2:
-                self.host._reject(rev, number, "unparseable", "the forum's dice roller gave no results")
+                self.host.reject(rev, number, "unparseable", "the forum's dice roller gave no results")
                 return
         else:
             results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
             source = "bot"
         for i, (s, r) in enumerate(zip(sides, results)):
-            self.host._row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
+            self.host.add_row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,
                       result=r, source=source)
             h.record["dice"].append({"comment_id": rev.forum_id, "player": p, "index": i,
                                      "sides": s, "result": r, "source": source})
@@ -168,13 +171,13 @@ class DrawPhase:
         due = None
         if ok:
             h.pairs[p] = (rev.forum_id, results[0], results[1])
-            self.host._verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
+            self.host.give_verdict(rev, number, "accepted", canonical=f"HAND#{number} DICE52 DICE52")
         else:
             h.redraws[p] = rev.created  # the rule makes them draw again: their hours start again
             due = self.host.st.days.due_text(p, rev.created)
-            self.host._verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
+            self.host.give_verdict(rev, number, "rejected", "identical_dice", f"both dice show {results[0]}: draw again",
                           self.host.rules.cite("identical_dice"), f"HAND#{number} DICE52 DICE52")
-        self.host._post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
+        self.host.post(number, lambda k: say.dice_rolled(p, rev.permalink or rev.forum_id, sides, results, ok,
                                                      self.host.rules.cite("identical_dice"), k, due),
                    rev.thread, reply_to=rev.forum_id)
 
@@ -183,7 +186,7 @@ class DrawPhase:
         if self._no_draws(rev, number, "draw statement") or self._folded_out(rev, h):
             return
         if h.phase != "draw" or p in h.draws:
-            self.host._reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
+            self.host.reject(rev, number, "already_drawn", f"{p} has already stated a Hole Card Draw in hand {number}")
             return
         pair = h.pairs.get(p)
         positions = tuple(intent.positions or ())
@@ -200,28 +203,28 @@ class DrawPhase:
         if not stated.strip():
             problems.append("the statement must give the deck's 'Cards printed by:' checksum")
         if problems:
-            self.host._reject(rev, number, "draw_mismatch", "; ".join(problems))
+            self.host.reject(rev, number, "draw_mismatch", "; ".join(problems))
             return
         h.draws[p] = positions
         if p not in h.decks:
             h.own_checksums[p] = stated
-            self.host._row("deck", hand=number, player=p, source="own", checksum=stated)
+            self.host.add_row("deck", hand=number, player=p, source="own", checksum=stated)
             h.record["decks"].append({"player": p, "source": "own", "checksum": stated})
-        self.host._row("draw", hand=number, player=p, comment_id=rev.forum_id,
+        self.host.add_row("draw", hand=number, player=p, comment_id=rev.forum_id,
                   positions=list(positions), checksum=stated)
         h.record["draws"].append({"player": p, "comment_id": rev.forum_id,
                                   "positions": list(positions), "checksum": stated})
-        self.host._verdict(rev, number, "accepted",
+        self.host.give_verdict(rev, number, "accepted",
                       canonical=f"cards {', '.join(str(x) for x in positions)}, {stated}")
         h.since = rev.created
         waiting = waiting_for_draws(h)
         shown = h.decks[p].checksum if p in h.decks else stated
-        self.host._post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
+        self.host.post(number, lambda k: say.draw_accepted(p, rev.permalink or rev.forum_id, positions,
                                                        shown, p in h.decks, waiting, k),
                    rev.thread, reply_to=rev.forum_id)
         if not waiting:
             h.phase = "betting"
-            self.host._advance(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+            self.host.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
     def timeout(self, ev: DealerEvent) -> None:
         """A recorded draw deadline: fold ``ev.player`` out, say so quoting the sentence that
@@ -247,12 +250,12 @@ class DrawPhase:
         left = [s.name for s in h.hand.seats if not s.folded]
         cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
         note = self.host.days.timed_out(ev.player)  # AWOL, or sitting out after too many
-        self.host._post(number, lambda k: say.draw_timed_out(
+        self.host.post(number, lambda k: say.draw_timed_out(
             ev.player, number, since, self.host.st.days.settings.deadline_hours, ev.at, put_in, pot, waiting, left,
             self.host.rules.cite("deck"), k, note), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"
-            self.host._advance(h, cause, h.start.thread)
+            self.host.advance_hand(h, cause, h.start.thread)
         else:
             self.host.log_steps(h, cause)
-            self.host._diff(number, cause)
+            self.host.log_changes(number, cause)

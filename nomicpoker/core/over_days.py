@@ -120,7 +120,7 @@ class Days:
         ref = rev.permalink or rev.forum_id
         for cmd in cmds:
             if isinstance(cmd, CommandError):
-                self.f._reject(rev, number, cmd.code, cmd.message)
+                self.f.reject(rev, number, cmd.code, cmd.message)
                 continue
             getattr(self, "_" + cmd.kind)(rev, cmd, number, ref)
         done = no_action or hides_action(cmds)
@@ -129,19 +129,19 @@ class Days:
         return done
 
     def _verdict(self, rev: Revision, number: int | None, cmd: Command, message: str = "") -> None:
-        self.f._verdict(rev, number, "accepted", message=message, canonical=cmd.canonical)
+        self.f.give_verdict(rev, number, "accepted", message=message, canonical=cmd.canonical)
 
     def _gone(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         p, d = rev.author, self.d
         if p in d.resigned:
-            self.f._reject(rev, number, "resigned", f"{p} has resigned from the game")
+            self.f.reject(rev, number, "resigned", f"{p} has resigned from the game")
             return
         d.vacation[p] = cmd.arg
         cur = self._current()
         d.vacation_hand[p] = cur.start.number if cur else 0
         self._verdict(rev, number, cmd)
         if self.f.c.private:
-            self.f._private(number or 0, p, f"Vacation at {self.f.c.name}",
+            self.f.send_private(number or 0, p, f"Vacation at {self.f.c.name}",
                             f"{p}, you are on vacation from now: the dealer checks or folds for you "
                             "and posts your antes and blinds until you comment BACK.\n")
 
@@ -152,7 +152,7 @@ class Days:
     def _back(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         p, d = rev.author, self.d
         if p in d.resigned:
-            self.f._reject(rev, number, "resigned", f"{p} has resigned from the game: there is no "
+            self.f.reject(rev, number, "resigned", f"{p} has resigned from the game: there is no "
                            "coming BACK after GONE RESIGN")
             return
         sat_out = d.sitting_out.get(p) == "timeouts"
@@ -178,13 +178,13 @@ class Days:
         self._say(number, lambda k: words.protest_filed(rev.author, ref, k), rev.thread, rev.forum_id)
         floorman = self.d.settings.floorman
         if floorman and self.f.c.private:
-            self.f._private(number or 0, floorman, f"Protest at {self.f.c.name}",
+            self.f.send_private(number or 0, floorman, f"Protest at {self.f.c.name}",
                             words.protest_private(rev.author, self.f.c.name, ref, cmd.arg))
 
     def _undo(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         d = self.d
         if d.frozen != "protest" or d.protester != rev.author:
-            self.f._reject(rev, number, "nothing_to_undo", f"{rev.author} has no protest to withdraw")
+            self.f.reject(rev, number, "nothing_to_undo", f"{rev.author} has no protest to withdraw")
             return
         self._verdict(rev, number, cmd)
         self.f.controls.unfreeze(rev.created, f"{rev.author} withdraws the protest", "", rev.thread)
@@ -200,7 +200,7 @@ class Days:
         deck = h.decks.get(p)
         body = words.what_private(p, self.f.c.name, h.start.number, h.holes.get(p),
                                   deck_listing(deck) if deck is not None else None, h.draws.get(p))
-        self.f._private(h.start.number, p, f"Your state in hand {h.start.number} ({self.f.c.name})", body)
+        self.f.send_private(h.start.number, p, f"Your state in hand {h.start.number} ({self.f.c.name})", body)
 
     def _state_lines(self, p: str, h: "HandState | None") -> list[str]:
         d = self.d
@@ -227,7 +227,7 @@ class Days:
         return lines
 
     def _say(self, number: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
-        self.f._post(number, body_fn, thread, reply_to=reply_to)
+        self.f.post(number, body_fn, thread, reply_to=reply_to)
 
     # -- accepted actions and floods ------------------------------------------------------
 
@@ -252,10 +252,10 @@ class Days:
             return False
         if key not in d.flooded:
             d.flooded.add(key)
-            self.f._verdict(rev, hand, "rejected", code, message, citation)
+            self.f.give_verdict(rev, hand, "rejected", code, message, citation)
             self._say(hand, lambda k: words.flood(rev.author, hand, limit, k), rev.thread, rev.forum_id)
             return True
-        self.f._verdict(rev, hand, "ignored", "flood", f"{code}: {message}")
+        self.f.give_verdict(rev, hand, "ignored", "flood", f"{code}: {message}")
         return True
 
     # -- the dealer acting for players ----------------------------------------------------
@@ -297,7 +297,7 @@ class Days:
         what = "folds" if res.seat(p).folded else "checks"
         number = h.start.number
         self._say(number, lambda k: words.away_acts(p, what, k), h.start.thread)
-        self.f._advance(h, f"dealer: {p} is away and {what}", h.start.thread)
+        self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread)
         return True
 
     def away_reveals(self, h: "HandState") -> bool:
@@ -317,7 +317,7 @@ class Days:
                 res = engine.apply(h.hand, Reveal(player=p, cards=tuple(known), hand=number))
                 what = "shows " + " ".join(known)
                 if not isinstance(res, engine.Rejection):
-                    self.f._row("reveal", hand=number, player=p, comment_id="", cards=list(known))
+                    self.f.add_row("reveal", hand=number, player=p, comment_id="", cards=list(known))
                     h.record["reveals"].append({"player": p, "comment_id": "", "cards": list(known)})
             else:
                 res = engine.apply(h.hand, Muck(player=p))
@@ -326,7 +326,7 @@ class Days:
                 continue
             h.hand = res
             self._say(number, lambda k, p=p, what=what: words.away_acts(p, what, k), h.start.thread)
-            self.f._advance(h, f"dealer: {p} is away and {what}", h.start.thread)
+            self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread)
             return True
         return False
 
@@ -345,10 +345,10 @@ class Days:
             self._say(number, lambda k, p=p: words.away_acts(p, "folds (no Hole Card Draw)", k), h.start.thread)
         if h.hand.result is not None or (not waiting_for_draws(h) and h.draws):
             h.phase = "betting"
-            self.f._advance(h, "dealer: players away folded out", h.start.thread)
+            self.f.advance_hand(h, "dealer: players away folded out", h.start.thread)
         else:
             self.f.log_steps(h, "dealer: players away folded out")
-            self.f._diff(number, "dealer: players away folded out")
+            self.f.log_changes(number, "dealer: players away folded out")
 
     # -- hand boundaries -------------------------------------------------------------------
 
@@ -392,5 +392,5 @@ class Days:
         if not self.f.c.answers_privately():  # e-mail: the reminder goes to the player alone
             self._say(ev.hand, lambda k: words.reminder(mention, ev.hand, what, due, n, of, k), h.start.thread)
         if self.f.c.private:
-            self.f._private(ev.hand, ev.player, f"Your turn in hand {ev.hand} ({self.f.c.name})",
+            self.f.send_private(ev.hand, ev.player, f"Your turn in hand {ev.hand} ({self.f.c.name})",
                             words.reminder_private(ev.player, self.f.c.name, ev.hand, what, due))

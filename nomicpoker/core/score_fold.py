@@ -46,7 +46,7 @@ class Score:
         if full is None:
             return False
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-        self.f._verdict(rev, number, "accepted", canonical="SCORE/L" if full else "SCORE")
+        self.f.give_verdict(rev, number, "accepted", canonical="SCORE/L" if full else "SCORE")
         self.f.st.score_pending.append([rev.thread, rev.forum_id, rev.author, "L" if full else "",
                                         str(number or 0)])
         return True
@@ -63,6 +63,6 @@ class Score:
                 for t, p, m, o in ev.data.get("rows", [])]
         table = render(standings(rows, full == "L"))
         what = "SCORE/L (eliminated players too)" if full else "SCORE"
-        self.f._post(int(hand) or None, lambda k: f"{md_escape(author)} asked for the {what}: "
+        self.f.post(int(hand) or None, lambda k: f"{md_escape(author)} asked for the {what}: "
                      f"standings across every table at {md_escape(ev.at)}, Money plus chips in a "
                      f"running pot.\n\n```\n{table}```\n\n{reference_tag(k)}\n", thread, reply_to=fid)
