@@ -121,8 +121,8 @@ def test_a_resumed_poll_stores_what_a_poll_from_the_start_stores(tmp_path):
             assert ra == rb, kind
 
 
-def _started(tmp_path) -> Table:
-    t = Table(tmp_path, players=("alice", "bob", "carol"))
+def _started(tmp_path, db: str | None = None) -> Table:
+    t = Table(tmp_path, players=("alice", "bob", "carol"), db=db)
     t.start(ante=5)
     t.draw(1)
     assert _poll(t) == "resumed"
@@ -174,11 +174,31 @@ def test_a_stale_snapshot_is_ignored(tmp_path):
     "UPDATE np_comment SET body = 'HAND1 ROUND1 folds' WHERE id = 1",
     "DELETE FROM np_entry WHERE seq = 1",
 ])
-def test_a_row_changed_under_the_snapshot_drops_it(tmp_path, sql):
-    t = _started(tmp_path)
-    _snapshot_sql(t, sql)
+def test_a_row_changed_under_the_snapshot_drops_it(tmp_path, sql, ledger_url):
+    """On SQLite and (``-m postgres``) PostgreSQL: the database's triggers drop the snapshot, so
+    the next poll replays from the start and refuses the edited ledger as it did before
+    snapshots (a verdict or GNDT entry edited away) or reads the edited archive row."""
+    t = _started(tmp_path, ledger_url)
+    assert t.engine.dialect.name == ("sqlite" if ledger_url.startswith("sqlite") else "postgresql")
+    with t.engine.begin() as con:
+        con.exec_driver_sql(sql)
     with Session(t.engine) as s:
         assert s.exec(select(SnapshotRow)).first() is None
+    report = t.poll()
+    if "np_comment" in sql:  # an edited archive row: a replay from the start, audit names it
+        assert report.tables[0].folded != "resumed"
+        assert any("sha256" in d.detail for d in audit(t.engine, t.state)[1])
+    else:
+        assert not report.ok and "run nomicpoker audit" in (report.tables[0].error or "")
+
+
+def test_the_outbox_delivery_columns_do_not_drop_the_snapshot(tmp_path, ledger_url):
+    """The shell marks a message sent (status, remote_id, sent_at): no edit of the fold's rows."""
+    t = _started(tmp_path, ledger_url)
+    with t.engine.begin() as con:
+        con.exec_driver_sql("UPDATE np_outbox SET status = status, remote_id = remote_id")
+    with Session(t.engine) as s:
+        assert s.exec(select(SnapshotRow)).first() is not None
 
 
 def test_a_snapshot_made_by_other_code_is_ignored(tmp_path, monkeypatch):

@@ -310,7 +310,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
@@ -357,26 +357,45 @@ def _sqlite_setup(engine: Engine, readonly: bool = False) -> None:
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
 
-def snapshot_guards() -> list[str]:
+def snapshot_guards(dialect: str = "sqlite") -> list[str]:
     """Triggers that drop a table's snapshot (``np_snapshot``) when a row it covers is changed
     or deleted in place: an input (pinned ruleset, archive, hand start, dealer event) or a derived row (the
     outbox's delivery columns excepted). The ledger only ever appends such rows, so any
     change is an edit from outside, and the next poll must replay from the start, compare
     with what is stored and refuse (``StoreError('inconsistent')``) as it did before
     snapshots. WHY in the database: it costs nothing per poll, where re-reading every stored
-    row to compare would cost what snapshots save. SQLite only; on other databases such an
-    edit is found by ``nomicpoker audit``."""
+    row to compare would cost what snapshots save. For SQLite (``dialect`` "sqlite") and
+    PostgreSQL ("postgresql": one PL/pgSQL function, a row trigger per table and event); none
+    for another database (``nomicpoker audit`` still finds such an edit)."""
     shell_written = {"status", "remote_id", "sent_at"}
     statements = []
-    for model in (RulesetRow, HandRow, CommentRow, DealerEventRow) + DERIVED:
+    if dialect == "postgresql":
+        statements.append(
+            "CREATE OR REPLACE FUNCTION np_guard_snapshot() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            "BEGIN DELETE FROM np_snapshot WHERE table_name = OLD.table_name; RETURN NULL; END $$")
+    elif dialect != "sqlite":
+        return []
+    for model in GUARDED:
         name = model.__tablename__  # type: ignore[attr-defined]
         columns = [c for c in model.model_fields if c not in shell_written | {"id"}]
-        update_of = f"UPDATE OF {', '.join(columns)}" if name == "np_outbox" else "UPDATE"
-        for op, when in (("update", update_of), ("delete", "DELETE")):
-            statements.append(
-                f"CREATE TRIGGER IF NOT EXISTS np_guard_{name}_{op} AFTER {when} ON {name} "
-                "BEGIN DELETE FROM np_snapshot WHERE table_name = OLD.table_name; END")
+        quoted = ", ".join(f'"{c}"' for c in columns)
+        for op in ("update", "delete"):
+            if dialect == "sqlite":
+                when = ("UPDATE OF " + ", ".join(columns) if name == "np_outbox" else "UPDATE") \
+                    if op == "update" else "DELETE"
+                statements.append(
+                    f"CREATE TRIGGER IF NOT EXISTS np_guard_{name}_{op} AFTER {when} ON {name} "
+                    "BEGIN DELETE FROM np_snapshot WHERE table_name = OLD.table_name; END")
+            else:
+                when = (f"UPDATE OF {quoted}" if name == "np_outbox" else "UPDATE") if op == "update" else "DELETE"
+                statements.append(f"DROP TRIGGER IF EXISTS np_guard_{name}_{op} ON {name}")
+                statements.append(f"CREATE TRIGGER np_guard_{name}_{op} AFTER {when} ON {name} "
+                                  "FOR EACH ROW EXECUTE FUNCTION np_guard_snapshot()")
     return statements
+
+
+#: The tables whose rows a snapshot covers (the inputs, then the derived rows).
+GUARDED = (RulesetRow, HandRow, CommentRow, DealerEventRow) + DERIVED
 
 
 def shown_url(url: str) -> str:
@@ -461,9 +480,8 @@ def _prepare(engine: Engine, shown: str, create: bool, check: bool) -> None:
                                  "restore it from a backup, or pass --state/--db for the right one "
                                  "(nomicpoker init makes a new one)")
             metadata().create_all(conn, tables=[m.__table__ for m in ALL_MODELS])  # type: ignore[attr-defined]
-            if conn.dialect.name == "sqlite":
-                for sql in snapshot_guards():
-                    conn.exec_driver_sql(sql)
+            for sql in snapshot_guards(conn.dialect.name):
+                conn.exec_driver_sql(sql)
             _VERSIONS.create_all(conn)
             conn.execute(VERSION_TABLE.delete())
             conn.execute(VERSION_TABLE.insert().values(version_num=SCHEMA_HEAD))
