@@ -117,7 +117,8 @@ def test_two_weeks_of_play_over_days(tmp_path):
     # and is AWOL (1 of 3).
     out = poll(t, clock, ny(7, 12))
     assert out[0].startswith("carol's deadline passed at 2026-12-07T17:00:00+00:00: the dealer acts for "
-                             "them and checks if that is legal, otherwise folds")
+                             "them and folds (the deadline rule: check if that is legal, otherwise fold), as the "
+                             "table's deadline says.")
     assert "carol is AWOL until they act (1 of 3 timeouts in a row before sitting out)." in out[0]
     assert "**alice** to act" in out[-1] and "AWOL" in out[-1]  # the status table marks her
     assert poll(t, clock, ny(7, 12, 10)) == []  # repeated: still one timeout

@@ -101,9 +101,16 @@ class Muck:
 
 @dataclass(frozen=True)
 class Timeout:
-    """The player's deadline passed: check if that is legal, otherwise fold."""
+    """The player's deadline passed (or they are on vacation): the dealer acts for them.
+
+    ``action`` is the ruleset's ``deadline_action``: ``"check_or_fold"`` (check if that is
+    legal, otherwise fold: the WRGPT dealer's "$0 bet", the bot server's auto-check when a
+    fold is not needed, Robert's Rules' dead hand only "when facing a bet or raise") or
+    ``"fold"`` (always fold, even when checking is free: the bot server's "auto-folds").
+    A vacation always checks or folds, whatever the deadline action (the WRGPT manual)."""
 
     player: str
+    action: str = "check_or_fold"
 
 
 @dataclass(frozen=True)

@@ -458,15 +458,18 @@ class _Folder:
         h = self.st.hands.get(ev.hand)
         if h is None or h.phase in ("draw", "complete"):
             return
-        event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player)
+        action = h.hand.ruleset.deadline_action  # the rules of this hand (amendments included)
+        event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player, action=action)
         h.step = ("", ev.at)
         res = engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
             return
+        seat = res.seat(ev.player)
+        did = "mucks" if h.phase == "reveal" else ("folds" if seat.folded else "checks")
         h.hand, h.since = res, ev.at
         cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
         note = self.days.timed_out(ev.player)
-        self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, h.phase, k, note), h.start.thread)
+        self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, did, action, k, note), h.start.thread)
         self.advance_hand(h, cause, h.start.thread)
 
     # -- after every accepted step ----------------------------------------------------------

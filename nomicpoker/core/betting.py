@@ -355,11 +355,13 @@ def do_all_in(hand: Hand, ev: AllIn) -> Hand | Rejection:
 
 
 def do_timeout(hand: Hand, ev: Timeout) -> Hand | Rejection:
-    """The deadline passed: check if that is legal, otherwise fold (the WRGPT dealer and the
-    bot server in the seeds both do this; the 2008 text sets no deadline)."""
+    """The deadline passed: the dealer acts for the player as ``ev.action`` says (the ruleset's
+    ``deadline_action``): ``check_or_fold`` checks if that is legal, otherwise folds (the WRGPT
+    dealer and the bot server in the seeds); ``fold`` always folds. At a showdown the player
+    mucks either way."""
     la = legal(hand)
     if la is not None and la.player == ev.player:
-        if la.check:
+        if la.check and ev.action != "fold":
             return do_check(hand, Check(ev.player, hand.number, hand.round))
         return do_fold(hand, Fold(ev.player, hand.number, hand.round))
     if ev.player in needs_reveal(hand):

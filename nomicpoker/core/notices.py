@@ -166,9 +166,14 @@ def last_action(hand) -> str:
     return render.last_action(hand)
 
 
-def timed_out(player: str, at: str, phase: str, key: str, note: str = "") -> str:
-    """A passed turn deadline; ``note`` says whether the player is now AWOL or sits out."""
-    what = "mucks (no reveal in time)" if phase == "reveal" else "checks if that is legal, otherwise folds"
+def timed_out(player: str, at: str, did: str, action: str, key: str, note: str = "") -> str:
+    """A passed turn deadline: what the dealer did for the player (``did``: ``checks``,
+    ``folds`` or ``mucks``) and the rule it followed (the ruleset's ``deadline_action``);
+    ``note`` says whether the player is now AWOL or sits out."""
+    if did == "mucks":
+        what = "mucks (no reveal in time)"
+    else:
+        what = f"{did} ({render.deadline_rule(action)})"
     tail = f"\n\n{note}" if note else ""
     return (f"{md_escape(player)}'s deadline passed at {md_escape(at)}: the dealer acts for them and "
             f"{what}, as the table's deadline says.{tail}\n\n{render.reference_tag(key)}\n")

@@ -236,6 +236,11 @@ def last_action(hand: Hand) -> str:
     return f"{who} raises{to} {ev.amount}" + (" and is all-in." if all_in else ".")
 
 
+def deadline_rule(action: str) -> str:
+    """A ruleset's ``deadline_action`` in words, as a timeout notice states the rule it followed."""
+    return "the deadline rule: fold" if action == "fold" else "the deadline rule: check if that is legal, otherwise fold"
+
+
 def turn_notice(
     table: TableView, hand: Hand, legal: LegalActions, *, key: str, deadline: str | None = None
 ) -> str:
@@ -265,10 +270,9 @@ def turn_notice(
     if not legal.check and hand.round == 1 and not hand.ruleset.check_in_first_round:
         parts.append("No check before the flop.")
     if deadline:
-        parts.append(
-            f"Deadline: {md_escape(deadline)}. After it the dealer checks for you if that is legal, "
-            "otherwise folds."
-        )
+        then = ("folds for you" if hand.ruleset.deadline_action == "fold"
+                else "checks for you if that is legal, otherwise folds")
+        parts.append(f"Deadline: {md_escape(deadline)}. After it the dealer {then}.")
     parts.append(status_table(table, hand))
     return _finish(parts, key)
 

@@ -21,7 +21,7 @@ MinRaise = Literal["more_than_call", "previous_bet_or_raise"]
 FirstToAct = Literal["after_button", "after_big_blind"]
 OddChips = Literal["destroy", "first_left_of_button"]
 DeckKind = Literal["per_player", "shared"]
-DeadlineAction = Literal["check_or_fold"]
+DeadlineAction = Literal["check_or_fold", "fold"]
 ShowdownOrder = Literal["last_aggressor", "after_button"]
 
 
@@ -71,7 +71,11 @@ class Ruleset:
     - ``redraw_identical_dice``: a hole-card draw with two identical results is drawn again.
     - ``require_hand_and_round``: a player action must name its hand and round.
     - ``deadline_hours``: ``None`` (the text sets no deadline) or hours to act.
-    - ``deadline_action``: what happens on expiry: check if legal, else fold.
+    - ``deadline_action``: what the dealer does for a player whose deadline passed:
+      ``"check_or_fold"`` (check if that is legal, else fold: the WRGPT dealer's "$0 bet",
+      Robert's Rules' dead hand only "when facing a bet or raise") or ``"fold"`` (always fold,
+      even when checking is free: the bot server's "auto-folds"). At a showdown the player
+      mucks, at the Hole Card Draw they are folded out, whatever the value.
     - ``showdown_order``: ``"last_aggressor"`` shows first, else first seat after the button.
     - ``advance_actions``: players may post WRGPT-style advance actions before their turn
       (:mod:`nomicpoker.core.advance`); a table's ``advance_actions`` setting overrides it.
@@ -235,7 +239,7 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "redraw_identical_dice": _BOOL,
     "require_hand_and_round": _BOOL,
     "deadline_hours": ParamSpec("hours"),
-    "deadline_action": _choice("check_or_fold"),
+    "deadline_action": _choice("check_or_fold", "fold"),
     "showdown_order": _choice("last_aggressor", "after_button"),
     "advance_actions": _BOOL,
 })
