@@ -464,13 +464,11 @@ class _Folder:
         res = engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
             return
-        seat = res.seat(ev.player)
-        did = "mucks" if h.phase == "reveal" else ("folds" if seat.folded else "checks")
+        did = "mucks" if h.phase == "reveal" else ("folds" if res.seat(ev.player).folded else "checks")
         h.hand, h.since = res, ev.at
-        cause = f"dealer: {ev.player}'s deadline passed at {ev.at}"
         note = self.days.timed_out(ev.player)
         self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, did, action, k, note), h.start.thread)
-        self.advance_hand(h, cause, h.start.thread)
+        self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread)
 
     # -- after every accepted step ----------------------------------------------------------
 
