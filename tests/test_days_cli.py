@@ -46,7 +46,7 @@ def test_the_dealers_controls_on_the_command_line(tmp_path):
     st = tmp_path / "state"
     # A bad setting creates nothing (the same name is free just after).
     out = cli(st, "table", "create", "--name", "T", "--players", "alice,bob,carol", "--ruleset",
-              "roberts-nlhe", "--setting", "deadline_hours=abc", code=1)
+              "roberts-nlhe", "--setting", "deadline_hours=abc", code=2)
     assert "deadline_hours" in out
     cli(st, "table", "create", "--name", "T", "--players", "alice,bob,carol", "--ruleset", "roberts-nlhe",
         "--setting", "deadline_hours=4", "--setting", "floorman=referee")

@@ -41,6 +41,25 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+#: coded errors that are usage errors: a table setting the Dealer wrote wrong (``table create
+#: --setting``, ``--deadline-hours``, ``table set``). They exit 2 like typer's own usage errors,
+#: the same from every command that takes settings.
+USAGE_CODES = frozenset({"bad_setting", "bad_timezone", "bad_office_hours", "bad_deadline"})
+
+
+@contextmanager
+def settings_usage() -> Iterator[None]:
+    """Inside :func:`opened`: a bad table setting is one line and exit 2 (a usage error)."""
+    from nomicpoker.core.errors import CodedError
+
+    try:
+        yield
+    except CodedError as exc:
+        if exc.code in USAGE_CODES:
+            fail(str(exc), 2)
+        raise
+
+
 @contextmanager
 def opened(state: Optional[str], db: Optional[str], create: bool = False,
            need_state: bool = True) -> Iterator[tuple[Path, object]]:
@@ -132,10 +151,11 @@ def table_create(
         if not isinstance(config, dict):
             fail(f"--forum-config {forum_config}: must hold a JSON object")
     with opened(state, db, create=True) as (st, engine):
-        row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
-                           forum_config=config, dealer=dealer, issue_decks=issue_decks,
-                           deadline_hours=deadline_hours, button=button,
-                           settings=parse_assignments(setting or []))
+        with settings_usage():  # a bad setting exits 2, as table set does
+            row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
+                               forum_config=config, dealer=dealer, issue_decks=issue_decks,
+                               deadline_hours=deadline_hours, button=button,
+                               settings=parse_assignments(setting or []))
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             words = _decks_word(s, row)

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, hand_app, opened, table_app
+from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, hand_app, opened, settings_usage, table_app
 
 TableOpt = typer.Option(..., "--table", help="Table name.")
 NoteOpt = typer.Option(..., "--note", help="Why: posted in the thread and kept in the ledger.")
@@ -23,7 +23,8 @@ def _run(table: str, kind: str, note: str, state, db, player: str = "", data: di
     from nomicpoker.shell.controls import control
 
     with opened(state, db) as (st, engine):
-        done = control(engine, st, table, kind, note, player=player, data=data)
+        with settings_usage():  # table set: a bad value or combination exits 2, as table create's
+            done = control(engine, st, table, kind, note, player=player, data=data)
         what = {"settings": "settings changed", "pause": "paused", "resume": "resumed",
                 "void": f"hand {done.hand} void", "fold": f"{player} folded out of hand {done.hand}",
                 "seat": f"{player} dealt into the next hands", "unseat": f"{player} sits out from the next hand"}[kind]

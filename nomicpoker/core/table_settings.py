@@ -54,17 +54,43 @@ class TableSettings:
     advance_actions: bool | None = None
 
     def __post_init__(self) -> None:
-        self.calendar()  # CalendarError for a bad zone or hours
         for name, low, high in (("deadline_hours", 1, MAX_HOURS), ("reminders", 0, MAX_REMINDERS),
                                 ("max_timeouts", 1, MAX_TIMEOUTS), ("flood_threshold", 1, MAX_FLOOD_THRESHOLD),
                                 ("cap_hours", 1, MAX_HOURS)):
             value = getattr(self, name)  # the same bounds for table create and table set
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not low <= value <= high):
-                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number from {low} to {high:,}")
+                unset = _UNSET.get(name, "")
+                unit = " of hours" if unset else ""
+                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number{unit} from {low} to "
+                                    f"{high:,}{unset}")
+        self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
                                 "true, false, or unset (the ruleset decides)")
+
+    def check_sense(self) -> None:
+        """Refuse settings that are each in range but make no sense together (one coded error).
+
+        - ``cap_hours`` below ``deadline_hours``: office hours never run faster than the wall
+          clock, so the cap would end every deadline before its length and the deadline
+          setting would mean nothing (WRGPT's cap, 24 hours, is above its 4-hour deadline).
+        - more ``reminders`` than the deadline has hours: a reminder more often than once an
+          hour is noise, not a reminder (the default is one, halfway).
+
+        WHY not in ``__post_init__``: the fold rebuilds settings from what a table stored,
+        and a table stored before this check existed must still replay; ``table create``
+        and ``table set`` call it before anything is written."""
+        hours = self.deadline_hours
+        if not hours:
+            return
+        if self.cap_hours is not None and self.cap_hours < hours:
+            raise SettingsError("bad_setting", f"cap_hours = {self.cap_hours} is shorter than deadline_hours = "
+                                f"{hours}: the cap would end every deadline early; set cap_hours to at "
+                                f"least {hours}, or none")
+        if self.reminders > hours:
+            raise SettingsError("bad_setting", f"reminders = {self.reminders} with deadline_hours = {hours}: "
+                                f"more than one reminder an hour; set reminders to at most {hours}")
 
     def calendar(self, start: int | None = None) -> Calendar:
         """The office-hours calendar, with a player's own start of day if given."""
@@ -95,6 +121,8 @@ class TableSettings:
 
 
 NAMES = tuple(f.name for f in fields(TableSettings))
+#: settings that may be unset, and what ``none`` means for each (said in a range error)
+_UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)"}
 
 
 def advance_allowed(settings: TableSettings, by_ruleset: bool) -> bool:
@@ -151,9 +179,11 @@ def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
                 raise SettingsError("bad_setting", f"{pair!r}: {name} is yes or no")
             out[name] = _BOOLS[text.lower()]
         elif isinstance(default, int) or name in ("deadline_hours", "cap_hours"):
-            if not (text.isascii() and text.isdigit()):  # '²'.isdigit() is true; int() refuses it
-                raise SettingsError("bad_setting", f"{pair!r}: {name} is a whole number")
-            out[name] = int(text)
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:  # '²'.isdigit() is true
+                unset = " or none" if name in _UNSET else ""
+                raise SettingsError("bad_setting", f"{pair!r}: {name} is a whole number{unset}, not {text!r}")
+            out[name] = int(text)  # a sign or a huge number: the range check names the bounds
         else:
             out[name] = text
     return out

@@ -109,6 +109,7 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         _check(kind, player, list(loads(table.players)), result, running, number)
         if kind == "settings":
             changed = result.settings.changed(data)  # SettingsError / CalendarError name a bad value
+            changed.check_sense()  # and one that makes no sense with the others (cap, reminders)
         s.add(DealerEventRow(table_name=table_name, hand=number, after=ledger.max_archive_id(s, table_name),
                              kind=kind, player=player, at=iso(t), note=note, data=dumps(data)))
         s.flush()

@@ -118,6 +118,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
     files = read_ruleset(ruleset)  # RulesetError names the problem
     rs = files.ruleset
+    settings_from(values, rs.deadline_hours).check_sense()  # a cap or reminders against the deadline
     check_deck_fits(rs, len(players))
     if rs.deck == "shared":
         if issue_decks:
