@@ -69,7 +69,8 @@ from nomicpoker.core.grammar_lex import (  # the parser's vocabulary
     _LOOSE_HAND, _NEAR_MISS, _NUMBERISH, _NUMBER_WORDS, _POSITIONS, _PRINTED, _PRINTED_LEAD,
     _REST_EMPTY, _REVEAL_LINE_LEAD, _ROUND, _ROUND_TAG, _SEP, _SPACES, _TAIL_LEAD, _TOKEN,
     _UNIT, _UWORD, _VERBS, _WORD,
-    _ALTERNATIVES, _BARE_TRIGGER, _CONDITION, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
+    _ALTERNATIVES, _BARE_TRIGGER, _BIDI, _CONDITION, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
+    bidi_refusal,
 )
 
 
@@ -449,7 +450,10 @@ def _parse_visible(visible: str, bare: bool = False) -> Result:
     vis = unicodedata.normalize("NFC", visible)
     sk = skeleton(vis)
     res = _parse_skeleton(sk, vis, bare)
-    if not isinstance(res, NoAction) or not sk.runs:
+    # An untagged action may sit after a look-alike HAND tag ("HAND\u0661 ROUND1 fold" shows
+    # "HAND1" to a reader but its "\u0661" maps to "l"): it gets the same second readings.
+    untagged = isinstance(res, Intent) and res.hand is None and bool(res.subject)
+    if not (isinstance(res, NoAction) or untagged) or not sk.runs:
         return res
     spots = sk.ambiguous_spots()
     if not spots:
@@ -496,8 +500,12 @@ def _parse_bounded(sk: Skeleton, vis: str, bare: bool) -> Result:
         a, b = orig_span(sk, start, end)
         if isinstance(res, Intent):
             res = replace(res, text=vis[a:b].strip(), subject=vis[vis.rfind("\n", 0, a) + 1:a].strip())
+        line_end = vis.find("\n", max(a, b - 1))
+        bidi = _BIDI.search(vis, vis.rfind("\n", 0, a) + 1, len(vis) if line_end < 0 else line_end)
         bad = sk.first_flagged(a, b)
-        if bad is not None:
+        if bidi is not None:
+            res = bidi_refusal(vis[a:b], bidi.group())
+        elif bad is not None:
             ch = vis[bad]
             res = GrammarError(
                 "lookalike",

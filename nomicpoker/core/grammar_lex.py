@@ -10,6 +10,10 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+import unicodedata
+
+from nomicpoker.core.intents import GrammarError
+from nomicpoker.core.markup import BIDI_CONTROLS
 
 # ---------------------------------------------------------------------------------------------
 # Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
@@ -139,3 +143,19 @@ def _near(word: str) -> str | None:
             if any(a[:i] + a[i + 1:] == b for i in range(len(a))):
                 return v
     return None
+
+
+#: An explicit bidi control (see :data:`nomicpoker.core.markup.BIDI_CONTROLS`).
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+
+
+def bidi_refusal(fragment: str, control: str) -> GrammarError:
+    """The answer to an attempt on a line holding an explicit bidi control: what readers see
+    is reordered, so it never acts. The fragment is quoted without the controls, which would
+    otherwise reorder the Dealer's reply as well."""
+    shown = _BIDI.sub("", fragment).strip()
+    return GrammarError(
+        "lookalike", f'"{shown}" is on a line holding U+{ord(control):04X} '
+        f"{unicodedata.name(control)}, an invisible control that changes the order in which "
+        "readers see the characters, so they may not read what the Dealer would. Commands are "
+        "read without direction controls; retype it.", shown)

@@ -59,6 +59,15 @@ _INVISIBLE = {cp: None for cp in (*range(0x20000), *range(0xE0000, 0xE1000))
               or 0xE0100 <= cp <= 0xE01EF}  # (no format character lies elsewhere)
 _INVISIBLE[ord("\r")] = None  # "\r\n" -> "\n"; a lone "\r" is made "\n" first
 
+#: The explicit bidirectional controls (embeddings, overrides, isolates and their ends): unlike
+#: the other invisible characters they are KEPT in the reading. WHY: they reorder what readers
+#: see ("Trojan Source", CVE-2021-42574): ``raise \u202e02`` shows as "raise 20" and would be
+#: read as 2, ``\u202eHAND1 ROUND1 fold`` shows reversed and would fold. The grammar refuses
+#: an attempt on a line holding one (code ``lookalike``); chat is unaffected.
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+for _c in BIDI_CONTROLS:
+    del _INVISIBLE[ord(_c)]
+
 
 def _ranges(cps: list[int]) -> str:
     """A regex character class for the sorted code points ``cps``."""
