@@ -15,6 +15,7 @@ mean no process holds a lock between calls.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from contextlib import contextmanager
@@ -103,7 +104,7 @@ class LocalForum:
     #: the Dealer creates and finds again; no dice roller (the bot rolls) and no moderation.
     abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="markdown",
                           edits_visible=True, create_thread=True, find_thread=True,
-                          login=False, private_inbox=True)
+                          login=False, private_inbox=True, fingerprint=True)
 
     def __init__(self, path: Path | str, dealer: str = "Dealer", clock: Clock | None = None):
         self.path = Path(path)
@@ -274,6 +275,33 @@ class LocalForum:
             ("local forum database", True, f"{self.path} ({count} threads, journal {mode})"),
             ("dealer account", True, f"posting as {self.dealer!r} (no login on the local forum)"),
         ]
+
+    def fingerprint(self, threads: Sequence[str]) -> str:
+        """A digest of every row a poll reads for ``threads`` (each thread's own row and all
+        its comments, whatever their state) and of the Dealer's inbox, in one read
+        transaction, with the file's resolved path and the dealer's name (``Fingerprinted``:
+        the idle check compares it with the digest of an idle full poll)."""
+        h = hashlib.sha256()
+
+        def put(*parts: object) -> None:
+            data = repr(parts).encode("utf-8")
+            h.update(len(data).to_bytes(8, "big"))
+            h.update(data)
+
+        put(str(self.path.resolve()), self.dealer)
+        with self._connect() as conn:
+            conn.execute("BEGIN")
+            try:
+                for thread in threads:
+                    tid = self._thread_id(conn, thread)
+                    put("thread", thread, tuple(conn.execute("SELECT * FROM threads WHERE id = ?", (tid,)).fetchone()))
+                    for row in conn.execute("SELECT * FROM comments WHERE thread_id = ? ORDER BY id", (tid,)):
+                        put(tuple(row))
+                for row in conn.execute("SELECT * FROM messages WHERE recipient = ? ORDER BY id", (self.dealer,)):
+                    put("message", tuple(row))
+            finally:
+                conn.execute("COMMIT")
+        return h.hexdigest()
 
     # -- what players, the CLI and tests need ---------------------------------------------
 

@@ -63,6 +63,7 @@ class Abilities:
     ``mark_read``: the forum lists only what the Dealer has not marked read (a mailbox's
     unarchived messages): the poll calls :meth:`Forum.mark_read` with a listing's ids once the
     ledger has committed them, never before, so a run that dies in between reads them again.
+    ``fingerprint``: see the field.
     ``player_ids``: players are named by a secret ID the Dealer assigns (WRGPT's
     ``ID=xxxxxx``): ``table create`` has the adapter send each player theirs
     (:meth:`Forum.enrol`). ``players_see_thread``: players read the thread themselves (every
@@ -92,6 +93,11 @@ class Abilities:
     mark_read: bool = False
     player_ids: bool = False
     players_see_thread: bool = True
+    #: The adapter can digest, with a cheap local read, everything a poll reads from it (the
+    #: listed threads and the Dealer's inbox): :meth:`Fingerprinted.fingerprint`. The idle
+    #: check (:mod:`nomicpoker.shell.idle`) answers a poll with nothing new only for tables on
+    #: such forums; every other forum takes the full poll.
+    fingerprint: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
@@ -243,6 +249,18 @@ class Forum(Protocol):
 
     def check(self) -> list[tuple[str, bool, str]]:
         """Try the connection and the login without posting: ``(what, ok, detail)`` rows."""
+        ...
+
+
+@runtime_checkable
+class Fingerprinted(Protocol):
+    """What a forum declaring ``abilities.fingerprint`` also does (the local forum)."""
+
+    def fingerprint(self, threads: Sequence[str]) -> str:
+        """A digest of everything a poll reads from this forum for a table polling
+        ``threads``: each thread and every comment in it (edits and deletions included), and
+        the Dealer's private inbox; equal digests mean equal listings. A cheap local read,
+        never the network. ``ForumError`` where a thread is not found."""
         ...
 
 

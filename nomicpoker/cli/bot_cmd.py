@@ -350,12 +350,18 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
              verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
+    from nomicpoker.shell import idle
     from nomicpoker.shell.paths import site_dir
     from nomicpoker.shell.poll import poll
 
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
+        if idle.LAST:  # the console entry point's idle check ran and deferred to this poll
+            log.debug("idle check: %s: running the full poll", idle.LAST)
         report = poll(engine, st, table=table, dry_run=dry_run, site=site_dir(st, site))
+        if report.idle is not None:
+            log.debug("idle record: %s", "written (nothing new)" if not report.idle
+                      else f"none ({report.idle})")
         if report.busy:
             log.info("another nomicpoker poll is running (it holds the lock of %s): nothing to do "
                      "this time", report.busy_where or "this state directory")

@@ -17,6 +17,7 @@ WHY it is safe to repeat and to crash:
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,7 +30,7 @@ from sqlmodel import Session, select
 from nomicpoker.core.dialects import in_dialect
 from nomicpoker.core.errors import CodedError
 from nomicpoker.ports import Forum, ForumError
-from nomicpoker.shell import ledger
+from nomicpoker.shell import idle, ledger
 from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.locks import Busy, run_lock
@@ -70,6 +71,8 @@ class TableReport:
     folded: str = ""
     #: the forum ids this run's listings held: marked read once stored (``Abilities.mark_read``)
     listed: list[str] = field(default_factory=list)
+    #: the threads this run listed (the idle check reads the same ones, :mod:`~nomicpoker.shell.idle`)
+    threads: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         if self.error:
@@ -102,6 +105,9 @@ class PollReport:
     #: the auditors' site: "" (not rebuilt: nothing changed, or turned off), "rebuilt ..." or
     #: "FAILED: ..." (a site that cannot be written never fails the poll itself)
     site: str = ""
+    #: the idle record (:mod:`nomicpoker.shell.idle`): "" written (this run was idle), else why
+    #: not; None when this run could not write one (``--table``, ``--dry-run``, test forums)
+    idle: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -116,6 +122,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     archived, listings = archive_table(session, table, forum, iso(now))
     report.archived += archived
     report.listed += [c.id for comments in listings.values() for c in comments]
+    report.threads += list(listings)
     done = adjudicate(session, table, state, now, incremental)
     added = done.added
     report.folded = "resumed" if done.resumed else done.why
@@ -195,10 +202,25 @@ def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = 
         state.mkdir(parents=True, exist_ok=True)
         try:
             with run_lock(engine, state, lock_timeout):
-                return _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock,
-                                    incremental, site)
+                watch = None
+                if table is None and not dry_run and incremental and forum_factory is default_forum_factory:
+                    watch = idle.watch(state, ledger_file(engine))
+                report = _poll_locked(engine, state, table, dry_run, forum_factory, now, sleep, clock,
+                                      incremental, site)
+                if watch is not None:
+                    report.idle = idle.settle(watch, report)
+                return report
         except Busy as exc:
             return PollReport(busy=True, busy_where=exc.where)
+
+
+def ledger_file(engine: Engine) -> Path | None:
+    """The ledger's SQLite file, for the idle check; None for any other database or form."""
+    url = engine.url
+    db = url.database or ""
+    if url.get_backend_name() != "sqlite" or url.query or db in ("", ":memory:") or db.startswith("file:"):
+        return None
+    return Path(os.path.abspath(db))
 
 
 def _changed(t: TableReport) -> bool:

@@ -1,0 +1,162 @@
+"""The ``nomicpoker`` console entry point (also ``python -m nomicpoker``).
+
+Before it imports the CLI (typer, and through the commands the database layer), it gives the
+idle check (:mod:`nomicpoker.shell.idle`) one chance to answer ``nomicpoker poll`` with
+nothing new, which is what cron runs every few minutes and almost always finds: the full
+poll costs ~0.9 s CPU, nearly all of it imports; the check costs a few standard modules and
+some SQLite reads. It answers exactly as the full poll would (the same lines through the
+same logging setup, exit 0), and only when it can prove the full poll would do nothing; on
+any doubt, any option it does not know or anything unusual, the full command runs as before
+(which then says with ``--verbose`` why the check deferred).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Sequence
+
+#: ``poll``'s options the check understands (value-taking), and its flags
+_POLL_VALUES = {"--table": "table", "--site": "site", "--state": "state", "--db": "db", "--log-file": "log_file"}
+_POLL_FLAGS = {"--quiet": "quiet", "-q": "quiet", "--verbose": "verbose", "-v": "verbose"}
+#: the global options before the command
+_GLOBAL_VALUES = {"--log-level": "log_level", "--log-format": "log_format", "--log-file": "global_log_file"}
+
+
+@dataclass
+class PollArgs:
+    """One ``nomicpoker [global options] poll [options]`` command line, parsed as typer would."""
+
+    table: str | None = None
+    site: str | None = None
+    state: str | None = None
+    db: str | None = None
+    log_file: str | None = None
+    quiet: bool = False
+    verbose: bool = False
+    log_level: str | None = None
+    log_format: str | None = None
+    global_log_file: str | None = None
+
+
+def parse_poll(argv: Sequence[str]) -> PollArgs | None:
+    """The options of a plain ``poll`` command line; None for anything else (another command,
+    ``--help``, ``--dry-run``, an unknown or malformed option: the CLI handles those)."""
+    args = PollArgs()
+    known, i, command = _GLOBAL_VALUES, 0, False
+    while i < len(argv):
+        word = argv[i]
+        if not command and word == "poll":
+            known, command = _POLL_VALUES, True
+            i += 1
+            continue
+        name, eq, value = word.partition("=")
+        if name in known and word.startswith("--"):
+            if not eq:
+                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                    return None
+                value = argv[i + 1]
+                i += 1
+            setattr(args, known[name], value)
+        elif command and word in _POLL_FLAGS:
+            setattr(args, _POLL_FLAGS[word], True)
+        else:
+            return None
+        i += 1
+    return args if command else None
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name)
+    if value is not None and not value.strip():
+        raise ValueError(f"{name} is set but empty")
+    return value
+
+
+def answer(argv: Sequence[str]) -> bool:
+    """Answer an idle ``poll`` here; False when the CLI must run (the reason is kept in
+    :data:`nomicpoker.shell.idle.LAST` for ``--verbose``)."""
+    args = parse_poll(argv)
+    if args is None:
+        return False
+    import fcntl
+    from pathlib import Path
+
+    from nomicpoker.shell import idle, logs, paths
+
+    try:
+        level = (args.log_level or _env("NOMICPOKER_LOG_LEVEL") or "info").strip().lower()
+        fmt = (args.log_format or _env("NOMICPOKER_LOG_FORMAT") or "text").strip().lower()
+        env_file = _env("NOMICPOKER_LOG_FILE")
+        for name in ("NOMICPOKER_STATE", "NOMICPOKER_DB", "NOMICPOKER_SITE"):
+            _env(name)
+    except ValueError as exc:
+        idle.LAST = str(exc)
+        return False
+    if level not in logs.LEVELS or fmt not in logs.FORMATS:
+        return False
+    st = paths.state_dir(args.state)
+    url = paths.db_url(st, args.db)
+    if not url.startswith("sqlite:///") or "?" in url or not st.is_dir():
+        idle.LAST = "the ledger is not an SQLite file" if st.is_dir() else "no state directory"
+        return False
+    db = Path(os.path.abspath(url[len("sqlite:///"):]))
+    site = paths.site_dir(st, args.site)
+    old = os.umask(0o077)  # as the full poll: what it makes under the state is owner-only
+    try:
+        if not (db.is_file() and os.access(db, os.W_OK) and os.access(st, os.W_OK)):
+            idle.LAST = "the ledger or the state directory is not writable here"
+            return False
+        paths.owner_only(st)
+        fd = os.open(paths.lock_path(st), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:  # the kernel lock the full poll's FileLock takes on the same file
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                idle.LAST = "another run holds the lock"
+                return False
+            names, why = idle.check(st, db, args.table)
+            idle.LAST = why
+            if names is None:
+                return False
+            if site is not None and not (site / "index.html").exists():
+                idle.LAST = f"the site {site} is missing"
+                return False
+            log_file = args.log_file or env_file
+            settings = logs.Settings(level=level, fmt=fmt,
+                                     log_file=Path(args.global_log_file or env_file) if (args.global_log_file or env_file) else None)
+            try:
+                log = logs.configure(verbose=args.verbose, quiet=args.quiet,
+                                     log_file=Path(log_file) if log_file else None, settings=settings)
+            except OSError:
+                return False  # the CLI says what is wrong with the log file
+            log = logs.get("cli")
+            log.debug("idle check: %s: the full poll is skipped", why)
+            if not names:
+                log.info("no active tables: nothing to do")
+            for name in names:
+                log.info("%s", f"{name}: nothing new")
+            return True
+        finally:
+            os.close(fd)  # releases the lock
+    finally:
+        os.umask(old)
+
+
+def main() -> None:
+    """The console script: the idle check, else the CLI (:func:`nomicpoker.cli.main`)."""
+    try:
+        done = answer(sys.argv[1:])
+    except Exception:  # noqa: BLE001 - never fail here: the full command says what is wrong
+        done = False
+    if done:
+        sys.stdout.flush()
+        sys.exit(0)
+    from nomicpoker.cli import main as cli_main
+
+    cli_main()
+
+
+if __name__ == "__main__":
+    main()
