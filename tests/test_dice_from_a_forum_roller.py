@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
-from nomicpoker.core.adjudicator import fold_table
+from nomicpoker.core.fold_run import fold_table
 from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.secrets_store import HandSecrets

@@ -14,7 +14,7 @@ import hashlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.adjudicator import fold_table
+from nomicpoker.core.fold_run import fold_table
 from nomicpoker.core.dealing import hole_cards, issue_deck, roll
 from nomicpoker.core.fold_types import DealerEvent, HandStart, Revision, TableConfig
 from nomicpoker.shell.rulesets import load_ruleset

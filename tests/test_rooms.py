@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.adjudicator import fold_table
+from nomicpoker.core.fold_run import fold_table
 from nomicpoker.core.fold_types import DealerEvent, FoldError
 
 from test_poll_fold_properties import CONFIG, START, build

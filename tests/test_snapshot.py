@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nomicpoker.core import snapshot
-from nomicpoker.core.adjudicator import fold_stream, fold_table, input_stream
+from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
 
 from test_poll_fold_properties import CONFIG, START, build, step
 

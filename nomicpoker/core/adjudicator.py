@@ -1,6 +1,7 @@
 """The table fold: everything the bot knows, as a pure function of its inputs.
 
-``fold_table(config, hands, revisions, events)`` replays a table from its configuration, the
+``fold_table(config, hands, revisions, events)`` (in :mod:`nomicpoker.core.fold_run`, which
+walks the inputs through the accumulator here) replays a table from its configuration, the
 hand-start records, the comment archive (every revision, in archive order) and the recorded
 dealer events, and returns every derived row: verdicts, GNDT change-log entries, outbox
 messages, dice, decks, draws, reveals, boards and hand ends. No clock, no randomness, no I/O:
@@ -36,12 +37,12 @@ from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.days_state import REMINDER, DaysState
 from nomicpoker.core.dealer_controls import CONTROL_KINDS, Controls
-from nomicpoker.core.draws import DrawPhase, draw_clock, waiting_for_draws
-from nomicpoker.core.over_days import Days, alarms
+from nomicpoker.core.draws import DrawPhase, waiting_for_draws
+from nomicpoker.core.over_days import Days
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
-from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, TURN_TIMEOUT, CurrentHand, DealerEvent, FoldError,
-                                         FoldResult, HandStart, Revision, TableConfig)
+from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, INTERNAL_ERROR, TURN_TIMEOUT, UNREADABLE, CommentFailed,
+                                         DealerEvent, FoldError, HandStart, Revision, TableConfig)
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.score_fold import SCORE
 from nomicpoker.core.whose import BETTING, other_player_named
@@ -53,8 +54,11 @@ class _Folder:
     Card Draw phase is its own object (:class:`nomicpoker.core.draws.DrawPhase`), which uses
     this one through the needs :class:`~nomicpoker.core.draws.DrawHost` declares."""
 
-    def __init__(self, config: TableConfig, state: TableState | None = None):
+    def __init__(self, config: TableConfig, state: TableState | None = None,
+                 failed: frozenset[tuple[str, str, int]] = frozenset(), reader=None):
         self.c = config
+        self.failed = failed  # revisions (thread, forum id, revision) the reader failed on
+        self.reader = reader  # None: read_comment; tests inject a failing one (fold_stream)
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
         self.draw_phase = DrawPhase(self)
@@ -272,6 +276,36 @@ class _Folder:
     # -- comments ---------------------------------------------------------------------------
 
     def comment(self, rev: Revision) -> None:
+        """Adjudicate one comment revision, behind the per-comment safety net: any unexpected
+        exception while reading or adjudicating it becomes :class:`CommentFailed` (the fold
+        starts again without it, :func:`fold_stream`), and a revision that failed before is
+        answered ``internal_error`` without being read. A :class:`FoldError` (the inputs
+        themselves cannot be folded: missing secrets, an archive out of order) and a
+        ``MemoryError`` are not a comment's fault and stop the fold as before."""
+        key = (rev.thread, rev.forum_id, rev.revision)
+        if key in self.failed:
+            self._unreadable(rev)
+            return
+        try:
+            (self.reader or _Folder.read_comment)(self, rev)
+        except (FoldError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the safety net: any fault of the reader
+            raise CommentFailed(key, exc) from exc
+
+    def _unreadable(self, rev: Revision) -> None:
+        """Answer a revision the reader failed on: it never acts, the table goes on. The
+        state stays what it was before it (the fold is started again without reading it)."""
+        if self.c.is_dealer(rev.author):
+            return
+        number = self.st.by_thread.get(rev.thread)
+        if rev.revision > 1 or rev.deleted:
+            self.give_verdict(rev, number, "ignored", INTERNAL_ERROR, UNREADABLE)
+            return
+        self.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
+
+    def read_comment(self, rev: Revision) -> None:
+        """Read and adjudicate one comment revision (no safety net: :meth:`comment`)."""
         if self.c.is_dealer(rev.author):
             return
         name = self.c.seat_name(rev.author)
@@ -533,68 +567,3 @@ class _Folder:
         self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
         self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
         self.days.hand_ended(h)
-
-
-#: the order of the fold's inputs: (archive position, 1 for a comment revision / 2 for a hand
-#: start or a dealer event, hand number, 0 for a hand start / 1 for an event, event ordinal)
-StreamKey = tuple[int, int, int, int, int]
-
-
-def input_stream(hands: list[HandStart], revisions: list[Revision], events: list[DealerEvent],
-                 event_base: int = 0) -> list[tuple[StreamKey, str, Any]]:
-    """The inputs in the order the fold reads them. Hand starts and dealer events come after
-    the revision at their ``after`` position; at one position they go in hand order, a hand's
-    start before its own events and after the events of the hand before it. ``event_base`` is
-    the ordinal of ``events[0]`` among all the table's events (a resumed fold gets only the
-    new ones).
-
-    WHY not simply "events after hand starts": a hand that ends on a timeout (a silent
-    revealer mucks) and the next ``hand start`` with no comment in between share a position;
-    the timeout ended the earlier hand, so it must come first."""
-    stream: list[tuple[StreamKey, str, Any]] = []
-    stream += [((r.archive_id, 1, 0, 0, 0), "rev", r) for r in revisions]
-    stream += [((hs.after, 2, hs.number, 0, 0), "hand", hs) for hs in hands]
-    stream += [((ev.after, 2, ev.hand, 1, event_base + i), "event", ev) for i, ev in enumerate(events)]
-    stream.sort(key=lambda t: t[0])
-    return stream
-
-
-def fold_table(config: TableConfig, hands: list[HandStart], revisions: list[Revision],
-               events: list[DealerEvent]) -> FoldResult:
-    """Replay a whole table from its first input (what ``audit`` runs; the poll resumes from a
-    snapshot where it can, :func:`resume_fold`). Input order: :func:`input_stream`."""
-    return fold_stream(config, None, input_stream(hands, revisions, events))
-
-
-def fold_stream(config: TableConfig, state: TableState | None,
-                stream: list[tuple[StreamKey, str, Any]]) -> FoldResult:
-    """Fold ``stream`` (ordered by :func:`input_stream`) on from ``state`` (``None``: a new
-    table). The result's rows are those this call derived, numbered on from ``state.seq``;
-    ``result.state`` is the state after the last input. ``state`` is consumed (changed in
-    place): pass a copy to keep it."""
-    f = _Folder(config, state)
-    for _, kind, item in stream:
-        if kind == "rev":
-            f.comment(item)
-        elif kind == "hand":
-            f.start(item)
-        else:
-            f.clock_event(item)
-    current = None
-    if f.st.current is not None:
-        h = f.st.current
-        need = engine.need(h.hand)
-        to_act = need.players[0] if (h.phase == "betting" and need.kind == "action") else None
-        if h.phase == "draw":
-            waiting = tuple(waiting_for_draws(h))
-        elif h.phase == "reveal":
-            waiting = tuple(need.players)
-        else:
-            waiting = (to_act,) if to_act else ()
-        current = CurrentHand(h.start.number, h.start.thread, h.phase, to_act, waiting, h.since,
-                              h.start.button, draw_clock(h), alarms(f.st.days, h))
-    records = {n: dict(h.record) for n, h in f.st.hands.items()}
-    d = f.st.days
-    return FoldResult(rows={k: tuple(v) for k, v in f.out.items()}, gndt=dict(f.st.gndt), current=current,
-                      records=records, state=f.st, frozen=d.frozen, sitting_out=tuple(sorted(d.sitting_out)),
-                      settings=d.settings, private=dict(f.private))

@@ -202,3 +202,22 @@ class FoldResult:
     #: outbox key -> body of each private message the fold queued: the ledger stores a seal
     #: (:mod:`nomicpoker.core.sealed`), the shell keeps these in the owner-only secrets folder
     private: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: the comment revisions (thread, forum id, revision) whose reading raised, each with its
+    #: exception: answered ``internal_error``, for the shell to log with the traceback
+    failures: tuple[tuple[tuple[str, str, int], BaseException], ...] = field(default=(), compare=False, repr=False)
+
+
+#: the rejection code and message of a comment the reader failed on (see :meth:`_Folder.comment`)
+INTERNAL_ERROR = "internal_error"
+UNREADABLE = ("the Dealer's program failed while reading this comment (a fault in nomicpoker, "
+              "logged for the Dealer), so it does not act; post your action again in plain words")
+
+
+class CommentFailed(Exception):
+    """Reading or adjudicating one comment revision raised: ``key`` (thread, forum id,
+    revision) and the exception. Raised out of a resumed fold (the caller replays from the
+    first input); a fold from the first input answers the revision ``internal_error``."""
+
+    def __init__(self, key: tuple[str, str, int], exc: BaseException):
+        super().__init__(f"comment {key[0]}#{key[1]} revision {key[2]}: {type(exc).__name__}: {exc}")
+        self.key, self.exc = key, exc

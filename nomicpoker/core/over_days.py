@@ -140,8 +140,9 @@ class Days:
         cur = self._current()
         d.vacation_hand[p] = cur.start.number if cur else 0
         self._verdict(rev, number, cmd)
-        if self.f.c.private:
-            self.f.send_private(number or 0, p, f"Vacation at {self.f.c.name}",
+        seal = self._sealing_hand(number)
+        if self.f.c.private and seal is not None:
+            self.f.send_private(seal, p, f"Vacation at {self.f.c.name}",
                             f"{p}, you are on vacation from now: the dealer checks or folds for you "
                             "and posts your antes and blinds until you comment BACK.\n")
 
@@ -177,9 +178,24 @@ class Days:
         self._verdict(rev, number, cmd, message=cmd.arg)
         self._say(number, lambda k: words.protest_filed(rev.author, ref, k), rev.thread, rev.forum_id)
         floorman = self.d.settings.floorman
-        if floorman and self.f.c.private:
-            self.f.send_private(number or 0, floorman, f"Protest at {self.f.c.name}",
+        seal = self._sealing_hand(number)
+        if floorman and self.f.c.private and seal is not None:
+            self.f.send_private(seal, floorman, f"Protest at {self.f.c.name}",
                             words.protest_private(rev.author, self.f.c.name, ref, cmd.arg))
+
+    def _sealing_hand(self, number: int | None) -> int | None:
+        """The hand whose secrets seal a private notice about a comment in hand ``number``'s
+        thread: that hand, else (a thread with no hand) the latest hand; ``None`` before any
+        hand, when nothing can seal it and the notice is not sent (the verdict stands).
+
+        WHY: the ledger keeps a private message as an HMAC keyed by a hand's secrets
+        (:mod:`nomicpoker.core.sealed`); a GONE or PROTEST posted outside a hand's thread on a
+        forum with private messages asked for the secrets of a hand 0 that never exists, and
+        the KeyError stopped the table's poll at every later run."""
+        if number is not None and number in self.f.st.hands:
+            return number
+        cur = self.f.st.current
+        return cur.start.number if cur is not None else None
 
     def _undo(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         d = self.d

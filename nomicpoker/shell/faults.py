@@ -11,6 +11,13 @@ Off unless ``NOMICPOKER_CRASH_AT=N`` is set: then the N-th point reached kills t
 with ``os._exit(CRASH_EXIT)``. ``NOMICPOKER_CRASH_TRACE=FILE`` appends each point's name, so a
 test can count a step's points and crash at each in turn. With neither set a point is one
 dictionary lookup.
+
+A reading fault, for the tests of the fold's per-comment safety net
+(:func:`nomicpoker.core.fold_run.fold_stream`): with ``NOMICPOKER_FAIL_READING=TEXT`` set, the
+comment reader raises ``RuntimeError`` on every comment whose body contains ``TEXT``, as a
+bug in the reader would. WHY a seam rather than a real input: every input known to make the
+reader raise has been fixed, and the net must still be shown to work end to end (poll, log,
+audit) for the next one.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import os
 from typing import Any
 
 AT = "NOMICPOKER_CRASH_AT"
+FAIL_READING = "NOMICPOKER_FAIL_READING"
 TRACE = "NOMICPOKER_CRASH_TRACE"
 CRASH_EXIT = 86
 
@@ -71,3 +79,18 @@ def wrap(forum: Any) -> Any:
     if os.environ.get(AT) is None and os.environ.get(TRACE) is None:
         return forum
     return _Crashing(forum)
+
+
+def comment_reader() -> Any:
+    """The fold's comment reader: ``None`` (the real one) unless ``NOMICPOKER_FAIL_READING``
+    is set, then one that raises ``RuntimeError`` (as a bug would: not a coded error) on a
+    comment containing its text."""
+    marker = os.environ.get(FAIL_READING)
+    if not marker:
+        return None
+    def read(folder: Any, rev: Any) -> None:
+        if marker in rev.body:
+            raise RuntimeError(f"injected reading fault ({FAIL_READING}={marker!r})")
+        folder.read_comment(rev)
+
+    return read

@@ -20,13 +20,16 @@ from typing import Any
 from sqlmodel import Session
 
 from nomicpoker.core import snapshot
-from nomicpoker.core.adjudicator import fold_stream, fold_table, input_stream
+from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
-from nomicpoker.shell import deadlines, ledger, pinned, scores, snapshots
+from nomicpoker.shell import deadlines, faults, ledger, logs, pinned, scores, snapshots
 from nomicpoker.shell.store import TableRow
+
+
+_log = logs.get("replay")
 
 
 class ReplayError(CodedError):
@@ -50,7 +53,8 @@ def fold_for(session: Session, table: TableRow, state: Path, public: dict | None
     hands, for a rebuild without the secrets folder), each hand under the ruleset pinned for it."""
     cfg = table_config_for(session, table)
     return fold_table(cfg, ledger.hand_starts(session, table.name, state, public),
-                      ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
+                      ledger.revisions(session, table.name), ledger.dealer_events(session, table.name),
+                      faults.comment_reader())
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,9 @@ class Adjudication:
     added: dict[str, list[Any]]
     resumed: bool
     why: str = ""
+    #: comment revisions newly answered ``internal_error`` (the reader raised on them), each
+    #: (thread, forum id, revision) with its exception, for the poll to log with the traceback
+    failures: tuple[tuple[tuple[str, str, int], BaseException], ...] = ()
 
 
 def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
@@ -93,14 +100,22 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
     added = ledger.store_fold(session, table.name, result)
     keep_private_bodies(state, table.name, result)
     snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
-    return Adjudication(added, False, why)
+    new = {(v.thread, v.forum_id, v.revision) for v in added.get("verdict", [])}
+    failures = tuple((k, e) for k, e in result.failures if k in new)
+    for (thread, forum_id, revision), exc in failures:
+        # the safety net answered it internal_error and the table went on: the Dealer gets the
+        # traceback (on stderr, so cron mails it even under --quiet) to report the bug
+        _log.error("%s: comment %s#%s (revision %d) could not be read, a fault in nomicpoker: "
+                   "answered internal_error, the table goes on; please report this traceback",
+                   table.name, thread, forum_id, revision, exc_info=(type(exc), exc, exc.__traceback__))
+    return Adjudication(added, False, why, failures)
 
 
 def _fold_all(session: Session, table: TableRow, cfg: TableConfig, state: Path):
     stream = input_stream(ledger.hand_starts(session, table.name, state), ledger.revisions(session, table.name),
                           ledger.dealer_events(session, table.name))
     last_key = stream[-1][0] if stream else (0, 0, 0, 0, 0)
-    return fold_stream(cfg, None, stream), last_key
+    return fold_stream(cfg, None, stream, faults.comment_reader()), last_key
 
 
 def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, now: datetime,
@@ -125,7 +140,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
             starts = ledger.hand_starts(session, table.name, state, numbers=snapshot.live_hands(data))
             fold_state = snapshot.decode(data, cfg, {h.number: h for h in starts},
                                          pinned.pinned_rulesets(session, table))
-        result = fold_stream(cfg, fold_state, stream)
+        result = fold_stream(cfg, fold_state, stream, faults.comment_reader())
         for kind, rows in ledger.store_new(session, table.name, result).items():
             added.setdefault(kind, []).extend(rows)
         keep_private_bodies(state, table.name, result)
