@@ -166,7 +166,7 @@ class LocalForum:
     def _thread_id(self, conn: sqlite3.Connection, thread: str) -> int:
         ref = str(thread).strip()
         row = None
-        if ref.isascii() and ref.isdigit():  # '²'.isdigit() is true; int() refuses it
+        if ref.isascii() and ref.isdigit() and len(ref) <= 18:  # SQLite integers are 64-bit  # '²'.isdigit() is true; int() refuses it
             row = conn.execute("SELECT id FROM threads WHERE id = ?", (int(ref),)).fetchone()
         if row is None:
             row = conn.execute("SELECT id FROM threads WHERE slug = ?", (ref,)).fetchone()
@@ -177,7 +177,7 @@ class LocalForum:
     def _comment_row(self, conn: sqlite3.Connection, comment_id: str) -> sqlite3.Row:
         ref = str(comment_id).strip()
         row = None
-        if ref.isascii() and ref.isdigit():
+        if ref.isascii() and ref.isdigit() and len(ref) <= 18:  # SQLite integers are 64-bit
             row = conn.execute("SELECT * FROM comments WHERE id = ?", (int(ref),)).fetchone()
         if row is None:
             raise ForumError("not_found", f"no comment {ref!r} on the local forum")

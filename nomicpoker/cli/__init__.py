@@ -27,6 +27,7 @@ app = typer.Typer(
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     log_level: str = typer.Option("info", "--log-level", envvar="NOMICPOKER_LOG_LEVEL", metavar="LEVEL",
                                   help="Least severe log line kept: debug, info, warning or error."),
     log_format: str = typer.Option("text", "--log-format", envvar="NOMICPOKER_LOG_FORMAT", metavar="FORMAT",
@@ -48,9 +49,16 @@ def _root(
         _usage(f"--log-format {log_format!r}: expected text or json")
     try:
         logs.configure(settings=logs.Settings(level=level, fmt=fmt, log_file=log_file))
+        if ctx.invoked_subcommand in STATELESS:  # no state will make its folder: open it now
+            logs.open_log_file()
     except OSError as exc:
         typer.echo(f"error: --log-file {log_file}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1)
+
+
+#: commands that never make or open a state directory: a log file whose folder is missing is
+#: refused before they run (the others open it once their state exists, ``bot_cmd.opened``)
+STATELESS = frozenset({"version", "rules", "phh"})
 
 
 def _usage(message: str) -> None:
@@ -95,4 +103,12 @@ def main() -> None:  # console script entry point
         else:
             typer.echo(f"error: {fmt()}", err=True)
         sys.exit(code)
+    from nomicpoker.shell import logs
+
+    try:  # a command that never opened the state (rules, phh, version) nor wrote a line
+        if rv in (None, 0):
+            logs.open_log_file()
+    except OSError as exc:
+        typer.echo(f"error: --log-file {logs.pending_log_file()}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -86,6 +86,7 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
                 fail(f"no nomicpoker state directory at {st} (from {paths.state_source(state)}): run "
                      "nomicpoker init there, or pass --state DIR (cron: cd to the game's directory or "
                      "set NOMICPOKER_STATE)")
+            _open_log_file()
             engine = open_engine(url, create=create)
             yield st, engine
     except CodedError as exc:  # store, secrets, forum, ruleset, poll, service: one base
@@ -104,6 +105,17 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     finally:
         if engine is not None:
             engine.dispose()  # type: ignore[attr-defined]
+
+
+def _open_log_file() -> None:
+    """A log file given before the state existed is opened now, before the command does
+    anything: one line and exit 1 if it cannot be (``--log-file /no/such/dir/poll.log``)."""
+    from nomicpoker.shell import logs
+
+    try:
+        logs.open_log_file()
+    except OSError as exc:
+        fail(f"--log-file {exc.filename or logs.pending_log_file()}: {exc.strerror or exc}: nothing was done")
 
 
 def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
@@ -308,8 +320,9 @@ def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: 
 
     try:
         logs.configure(verbose=verbose, quiet=quiet, log_file=log_file)
+        logs.open_log_file()  # the state exists by now: a folder still missing is an error
     except OSError as exc:
-        fail(f"--log-file {log_file}: {exc.strerror or exc}")
+        fail(f"--log-file {log_file}: {exc.strerror or exc}: nothing was done")
     return logs.get("cli")
 
 
@@ -379,11 +392,12 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 log.error("%s", line)
             else:
                 log.info("%s", line)
-        if report.site.startswith("FAILED") and report.ok:  # else the table's line says why
+        site_failed = report.site.startswith("FAILED")
+        if site_failed and report.ok:  # else the table's line says why
             log.error("site: %s", report.site)
         elif report.site:
             log.debug("site: %s", report.site)
-        if not report.ok:
+        if not report.ok or site_failed:  # the tables' work is done and kept; exit 1 all the same
             raise typer.Exit(1)
 
 
@@ -445,7 +459,10 @@ def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
              table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken).")) -> None:
     """Play one full hand on the local forum and show the thread and the ledger."""
     from nomicpoker.shell.demo import run_demo
+    from nomicpoker.shell.service import valid_table_name
 
+    if not valid_table_name(table):  # before a state is made: a refused demo leaves nothing
+        fail(f"--table {table!r}: use letters, digits, '-' and '_' (max 40)", 2)
     with opened(state, db, create=True) as (st, engine):
         typer.echo(f"nomicpoker demo: state in {st}")
         out = run_demo(engine, st, echo=typer.echo, table=table)

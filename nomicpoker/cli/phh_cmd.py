@@ -130,15 +130,19 @@ def register(app: typer.Typer) -> None:
     def replay_cmd(
         files: list[Path] = typer.Argument(..., help="PHH files or directories (searched for *.phh, *.phhs)"),
         ruleset: str = typer.Option("roberts-nlhe", help="ruleset to adjudicate under"),
-        limit: int = typer.Option(None, help="stop after this many hands"),
+        limit: int = typer.Option(None, min=1, help="stop after this many hands"),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="do not list skipped hands"),
     ) -> None:
         """Replay each hand and compare the engine's finishing Money with finishing_stacks.
 
         Exit code 0 when no hand mismatched or failed, 1 otherwise."""
-        from nomicpoker.shell.rulesets import load_ruleset
+        from nomicpoker.cli.bot_cmd import fail
+        from nomicpoker.shell.rulesets import RulesetError, load_ruleset
 
-        rs = load_ruleset(ruleset)
+        try:
+            rs = load_ruleset(ruleset)
+        except RulesetError as exc:  # before any hand is read: one line, exit 1
+            fail(f"--ruleset {str(exc).splitlines()[0]}")
         summary = replay_paths(files, rs, limit)
         typer.echo(render_summary(summary, quiet))
         raise typer.Exit(0 if summary.ok else 1)

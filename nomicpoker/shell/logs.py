@@ -166,6 +166,24 @@ def configure(verbose: bool = False, quiet: bool = False, log_file: Path | None 
     return logger
 
 
+def open_log_file() -> None:
+    """Open the log file now if :func:`configure` delayed it (its folder did not exist yet):
+    a command calls this once its state directory exists and before it does anything, so a
+    log file that cannot be written is the command's one error line and exit 1, never an
+    error printed after the work was done (and exit 0). Raises ``OSError``."""
+    for h in logging.getLogger(ROOT).handlers:
+        if isinstance(h, _LogFile) and h.stream is None and not h.failed:
+            h.stream = h._open()
+
+
+def pending_log_file() -> Path | None:
+    """The log file still not opened (delayed, never written), if any."""
+    for h in logging.getLogger(ROOT).handlers:
+        if isinstance(h, _LogFile) and h.stream is None:
+            return Path(h.baseFilename)
+    return None
+
+
 def get(name: str) -> logging.Logger:
     """A module's logger under ``nomicpoker`` (silent until :func:`configure` runs)."""
     return logging.getLogger(f"{ROOT}.{name}")

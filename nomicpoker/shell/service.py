@@ -79,6 +79,11 @@ class HandStarted:
     report: TableReport
 
 
+def valid_table_name(name: str | None) -> bool:
+    """Whether ``name`` can name a table (and its secrets folder)."""
+    return bool(_NAME.match(name or ""))
+
+
 def create_table(engine: Engine, state: Path, name: str, players: Sequence[str], money: int,
                  ruleset: str = "blognomic-2008", forum: str = "local", forum_config: dict | None = None,
                  dealer: str = "Dealer", issue_decks: bool | None = None, deadline_hours: int | None = None,
@@ -89,7 +94,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     (a bad name, one player, a button not at the table, an unknown ruleset, a bad forum config
     key) is a coded error (:class:`ServiceError`, ``RulesetError``, ``ForumError``) raised
     before anything is written, so a failed ``table create`` leaves no half-made table."""
-    if not _NAME.match(name or ""):
+    if not valid_table_name(name):
         raise ServiceError("bad_name", f"table name {name!r}: use letters, digits, '-' and '_' (max 40)")
     players = [p.strip() for p in players if p.strip()]
     if len(players) < 2:

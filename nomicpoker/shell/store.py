@@ -330,10 +330,20 @@ def metadata() -> MetaData:
 
 
 def _busy_timeout() -> float:
-    try:
-        return max(0.0, float(os.environ.get("NOMICPOKER_BUSY_TIMEOUT", BUSY_TIMEOUT)))
-    except ValueError:
+    """``NOMICPOKER_BUSY_TIMEOUT`` in seconds (default :data:`BUSY_TIMEOUT`). A value that is
+    not a number from 0 to 86,400 is refused (``StoreError`` ``bad_config``: one line, exit 1),
+    not silently replaced by the default: a Dealer who set it means it."""
+    raw = os.environ.get("NOMICPOKER_BUSY_TIMEOUT")
+    if raw is None or not raw.strip():
         return BUSY_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= 86_400:
+        raise StoreError("bad_config", f"NOMICPOKER_BUSY_TIMEOUT={raw!r}: expected seconds, a number "
+                         "from 0 to 86400 (default 30)")
+    return value
 
 
 def _sqlite_setup(engine: Engine, readonly: bool = False) -> None:
