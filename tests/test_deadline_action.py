@@ -139,3 +139,26 @@ def test_rules_check_takes_only_the_seeds_deadline_actions_each_cited_in_the_tex
         f.write(f"\n{FOLD_SENTENCE}\n")
     res = runner.invoke(app, ["rules", "check", str(rules)])
     assert res.exit_code == 0 and res.output.startswith("ok: roberts-nlhe ")
+
+
+@pytest.mark.parametrize("body, did", [("CALL *", "carol (advance action): calls 2"),
+                                       ("GONE 13 Dec", "carol is away: the dealer folds for them.")])
+def test_the_next_deadline_runs_from_an_action_the_dealer_took_for_a_comment(tmp_path, body, did):
+    """An advance action written at one's own turn fires at once, and a vacation taken at
+    one's turn folds at once: the next player's clock starts then, not at the step before
+    (hand start, 14:00). Three-handed the button, carol, acts first; alice is next."""
+    clock = Clock(T0)
+    t = Table(tmp_path / "t", players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False,
+              settings={"deadline_hours": 4, "reminders": 0})
+    t.forum = LocalForum(forum_db_path(t.state), clock=clock)
+    t.start(ante=0, blinds=(1, 2), now=clock)
+    assert "**carol** to act" in t.new_dealer()[-1]
+    clock.t = at(3)  # 17:00
+    t.p["carol"].say(body)
+    out = run(t, clock, at(3))
+    assert any(b.startswith(did) for b in out), out
+    assert "**alice** to act" in out[-1] and "Deadline: 2026-12-07 21:00 UTC." in out[-1], out[-1]
+    assert run(t, clock, at(4)) == []  # 18:00, four hours after the hand start: not alice's deadline
+    out = run(t, clock, at(7))
+    assert out[0].startswith("alice's deadline passed at 2026-12-07T21:00:00+00:00")
+    assert audit(t.engine, t.state) == (["T"], [])

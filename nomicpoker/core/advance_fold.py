@@ -170,7 +170,8 @@ class Advance:
                         f"{amounts} under {h.hand.ruleset.name}"
                         f"{'; your cards are shown when the hand ends' if p.reveal else ''}"
                         f"; UNDO withdraws it.")
-        if my_turn:
+        if my_turn:  # it acts now, made by this message (a private one names no message)
+            h.step = ("" if secret else rev.forum_id, rev.created)
             self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
         return True
 
@@ -255,7 +256,7 @@ class Advance:
                             f"Your advance action {text} did not act: {res.message}. "
                             f"It is your turn in hand {number}.")
             return False
-        h.hand = res
+        h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         words = describe(action, h.hand.ruleset.raise_amount == "raise_to") + md_escape(note)
         self.f.days.acted(name, number)
         self.f.post(number, lambda k: f"{md_escape(name)} (advance action): {words}\n\n"

@@ -125,6 +125,9 @@ class Days:
             getattr(self, "_" + cmd.kind)(rev, cmd, number, ref)
         done = no_action or hides_action(cmds)
         if done:
+            h = self._current()
+            if h is not None:  # what the dealer does for them now is made by this comment
+                h.step = (rev.forum_id, rev.created)
             self.act_for_away()
         return done
 
@@ -309,7 +312,7 @@ class Days:
         res = engine.apply(h.hand, Timeout(player=p))
         if isinstance(res, engine.Rejection):  # pragma: no cover - a timeout is always legal in turn
             return False
-        h.hand = res
+        h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         what = "folds" if res.seat(p).folded else "checks"
         number = h.start.number
         self._say(number, lambda k: words.away_acts(p, what, k), h.start.thread)

@@ -13,7 +13,9 @@ name the subject names as a word (the Dealer's own private messages carry it, ``
 cards for hand 3 (alpha)``, so replying to one keeps it, as WRGPT's ``ID=`` in the subject
 does), or, if the subject names no table of the ledger, the only table the sender sits at. A
 message older than the table is not for it. The site and ``export public-db`` show a private
-message's text only once its hand has ended (:func:`withheld`).
+message's text only once its hand has ended (:func:`withheld`): a private advance action, and
+at a table whose players do not read the thread (e-mail: they write to the Dealer and see only
+its broadcasts) every player message, as the public thread keeps them.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from nomicpoker.ports import Forum, PrivateMessage
 from nomicpoker.shell.store import CommentRow, TableRow, VerdictRow, HandEndRow, loads
 
 #: shown instead of a private message's text before its hand has ended
-WITHHELD = "[private advance action: shown when the hand ends]"
+WITHHELD = "[private message: shown when the hand ends]"
 
 
 def _names(subject: str, table: str) -> bool:
@@ -77,12 +79,33 @@ def archive_private(session: Session, table: TableRow, forum: Forum, now: str) -
     return added
 
 
+def players_see_thread(row: TableRow) -> bool:
+    """Whether the table's players read its thread themselves (every forum but e-mail), as the
+    table's forum declares it (:class:`nomicpoker.ports.Abilities`)."""
+    from nomicpoker.adapters.registry import declared_abilities
+    from nomicpoker.shell.ledger import forum_settings
+
+    return declared_abilities(row.forum_kind, forum_settings(row)).players_see_thread
+
+
 def withheld(session: Session, table: str) -> set[str]:
-    """Forum ids of the table's private messages whose hand has not ended (or that belong to
-    no hand): their text is not published yet."""
+    """Forum ids of the table's private player messages whose hand has not ended (or that
+    belong to no hand): their text is not published yet.
+
+    Private: a message to the Dealer's inbox (:data:`PRIVATE_THREAD`), and, where the players
+    do not read the thread (:func:`players_see_thread`), every message a player wrote in it:
+    at an e-mail table a player writes to the Dealer alone, and the other players learn only
+    what the Dealer's broadcasts say (an accepted bet in words; an advance action, a refusal,
+    table talk not at all). The Dealer's own comments there are the broadcasts: public."""
+    row = session.exec(select(TableRow).where(TableRow.name == table)).first()
+    thread_private = row is not None and not players_see_thread(row)
     ended = {r.hand for r in session.exec(select(HandEndRow).where(HandEndRow.table_name == table)).all()}
-    hand_of = {v.forum_id: v.hand for v in session.exec(select(VerdictRow).where(
-        VerdictRow.table_name == table, VerdictRow.forum_id.startswith("pm:"))).all()}  # type: ignore[attr-defined]
-    ids = session.exec(select(CommentRow.forum_id).where(
-        CommentRow.table_name == table, CommentRow.thread == PRIVATE_THREAD)).all()
-    return {fid for fid in ids if hand_of.get(fid) not in ended}
+    verdicts = select(VerdictRow.forum_id, VerdictRow.hand).where(VerdictRow.table_name == table)
+    comments = select(CommentRow.forum_id, CommentRow.author, CommentRow.thread).where(CommentRow.table_name == table)
+    if not thread_private:
+        verdicts = verdicts.where(VerdictRow.forum_id.startswith("pm:"))  # type: ignore[attr-defined]
+        comments = comments.where(CommentRow.thread == PRIVATE_THREAD)
+    hand_of = {fid: hand for fid, hand in session.exec(verdicts).all()}
+    return {fid for fid, author, thread in session.exec(comments).all()
+            if (thread == PRIVATE_THREAD or not same_account(author, row.dealer))  # type: ignore[union-attr]
+            and hand_of.get(fid) not in ended}

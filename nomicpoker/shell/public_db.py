@@ -7,8 +7,10 @@ the thread) with four exceptions, which the copy leaves out:
 - private message bodies: the fold stores only a seal (:mod:`nomicpoker.core.sealed`), but a
   ledger written by an older nomicpoker may still hold a body; any body that is not a seal
   is replaced by ``[private message withheld]``;
-- the text of a private advance action whose hand has not ended (it is the player's secret
-  until then: :mod:`nomicpoker.shell.private_inbox`);
+- the text of a private player message whose hand has not ended (a private advance action;
+  at an e-mail table every player message: it is the player's secret until then, see
+  :func:`nomicpoker.shell.private_inbox.withheld`), and its verdict's words (the canonical
+  command, the refusal and the rule it quotes), which were answered to the player alone;
 - the table's forum configuration (it may name a credentials file, a contact address or a
   praw site): only the forum kind is kept;
 - the outbox's delivery state (remote ids, send times) is kept; it is what the thread shows.
@@ -29,7 +31,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.core.sealed import is_sealed
 from nomicpoker.shell.private_inbox import WITHHELD as PRIVATE_WITHHELD, withheld
-from nomicpoker.shell.store import ALL_MODELS, CommentRow, OutboxRow, TableRow, open_engine, transaction
+from nomicpoker.shell.store import ALL_MODELS, CommentRow, OutboxRow, TableRow, VerdictRow, open_engine, transaction
 
 WITHHELD = "[private message withheld]"
 
@@ -38,6 +40,8 @@ def _public(row, secret: set[tuple[str, str]]):
     values = row.model_dump()
     if isinstance(row, CommentRow) and (row.table_name, row.forum_id) in secret:
         values["body"] = PRIVATE_WITHHELD
+    if isinstance(row, VerdictRow) and (row.table_name, row.forum_id) in secret:
+        values.update(canonical="", message="", citation="")
     if isinstance(row, OutboxRow) and row.kind == "private" and not is_sealed(row.body):
         values["body"] = WITHHELD
     if isinstance(row, TableRow):

@@ -23,7 +23,6 @@ from nomicpoker.core.money import replay
 from nomicpoker.shell import ledger
 from nomicpoker.shell.audit import record_ruleset, verify_hands
 from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.core.advance_private import PRIVATE_THREAD
 from nomicpoker.shell.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.store import CommentRow, DealerEventRow, TableRow, loads
 
@@ -53,9 +52,9 @@ class CommentRef:
 
 def _comments(s: Session, table: str, threads: dict[str, int]) -> list[CommentRef]:
     rows = s.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
-    secret = withheld(s, table)  # private advance actions of hands still running
+    secret = withheld(s, table)  # private player messages of hands still running
     return [CommentRef(threads.get(r.thread), r.forum_id, r.revision, r.author, r.created, r.permalink,
-                       WITHHELD if r.forum_id in secret and r.thread == PRIVATE_THREAD else r.body)
+                       WITHHELD if r.forum_id in secret else r.body)
             for r in rows]
 
 
@@ -119,7 +118,8 @@ def change_log_events(s: Session, t: TableRow) -> list[dict[str, Any]]:
                 action = said
             else:
                 v = verdicts.get((c.forum_id, 1))
-                action = [{"name": c.author}, _text(f": {v.canonical}" if v is not None and v.canonical else " comments")]
+                said_it = v is not None and v.canonical and c.body != WITHHELD  # a private one: not yet
+                action = [{"name": c.author}, _text(f": {v.canonical}" if said_it else " comments")]
         else:
             m = _AT.search(e.cause)
             time = m.group(1) if m else ""
@@ -177,6 +177,26 @@ def rs_raise_to(t: TableRow) -> bool:
     return load_ruleset(t.ruleset).raise_amount == "raise_to"
 
 
+@dataclass(frozen=True)
+class _Private:
+    """A verdict as the site shows it while its private message is withheld."""
+
+    forum_id: str
+    revision: int
+    author: str
+    status: str = "private"
+    code: str = ""
+    message: str = "answered privately; shown when the hand ends"
+    citation: str = ""
+    canonical: str = ""
+
+
+def _answered_privately(v: Any) -> _Private:
+    """The verdict of a withheld message that moved no chips (an advance action waiting, a
+    refusal, table talk): its words went to the player alone, so the site says only that."""
+    return _Private(v.forum_id, v.revision, v.author)
+
+
 def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
     """Everything the page of one hand shows."""
     h = next(x for x in ledger.hand_rows(s, t.name) if x.number == number)
@@ -190,11 +210,14 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
         if v.hand != number:
             continue
         c = comments.get((v.forum_id, v.revision))
+        words = step_words.get(v.forum_id) if v.revision == 1 and v.status == "accepted" else None
+        if c is not None and c.body == WITHHELD and not words:  # answered privately: as the thread
+            v = _answered_privately(v)
         verdicts.append({
             "anchor": c.anchor if c else f"c-{v.forum_id}", "forum_id": v.forum_id, "revision": v.revision,
             "author": v.author, "status": v.status, "code": v.code, "message": v.message,
             "citation": v.citation, "canonical": v.canonical,
-            "words": step_words.get(v.forum_id) if v.revision == 1 and v.status == "accepted" else None,
+            "words": words,
             "time": c.created if c else "", "permalink": c.permalink if c else "",
             "url": c.permalink if c and is_url(c.permalink) else "",
             "body": (c.body if len(c.body) <= 400 else c.body[:399] + "…") if c else "",

@@ -1,0 +1,80 @@
+"""The auditors' site at an e-mail table (issue 15): players write to the Dealer, never to each
+other, so a player's message is private until the hand ends, as the public thread (the
+Dealer's broadcasts) keeps it. An out-of-turn advance action sent by mail must not show on the
+site, nor in the public copy of the ledger, while the hand runs; an in-turn bet shows only as
+the broadcast said it ("carol calls 2"); once the hand has ended every message is shown.
+
+Real servers (tests/_mail_kit.py: Dovecot and an SMTP server on loopback), the real poll and
+the real site build. Secrets and the hand are those of tests/test_email_hand.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from nomicpoker.shell import secrets_store, service
+from nomicpoker.shell.audit import audit
+from nomicpoker.shell.public_db import export_public_db
+from nomicpoker.shell.site import build_site
+
+from _bot_kit import fixed_secrets
+from test_email_hand import PLAYERS, USERS, MailTable  # noqa: F401  (servers is a fixture)
+from _mail_kit import start_servers
+
+pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
+
+SECRET = "RAISE/S $77"  # bob's advance action: nobody but the Dealer may read it before the end
+TALK = "my cards are great"
+
+
+@pytest.fixture
+def servers(tmp_path):
+    yield from start_servers(tmp_path / "mail", USERS)
+
+
+def site_text(t: MailTable, out) -> str:
+    build_site(t.engine, out, state=t.state)
+    return "".join(p.read_text("utf-8") for p in sorted(out.rglob("*.html")))
+
+
+def public_text(t: MailTable, out) -> str:
+    export_public_db(t.engine, out)
+    con = sqlite3.connect(out)
+    try:
+        return "\n".join(str(v) for table in ("np_comment", "np_verdict") for row in
+                         con.execute(f"SELECT * FROM {table}") for v in row)  # noqa: S608
+    finally:
+        con.close()
+
+
+def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers, tmp_path):
+    t = MailTable(servers, tmp_path)
+    secrets_store.write(t.state, "T", 1, fixed_secrets("nlhe:1"))
+    service.start_hand(t.engine, t.state, "T", 0, blinds=(1, 2))
+    ids = t.ids()
+    t.bet("bob", f"{SECRET}\nTALK\n{TALK}\nSIG\n")  # out of turn: carol is to act
+    assert any("advance action" in m.get_content() for m in t.new_mail("bob"))
+    t.bet("carol", "$2\n")  # in turn: the broadcast says "carol calls 2"
+    t.bet("alice", "reveal As Ad\n")  # refused, to alice alone
+    assert "`reveal_not_allowed`" in "".join(m.get_content() for m in t.new_mail("alice"))
+
+    running = site_text(t, tmp_path / "site")
+    assert SECRET not in running and TALK not in running and "As Ad" not in running
+    assert "reveal_not_allowed" not in running  # the refusal went to alice alone
+    assert running.count("[private message: shown when the hand ends]") == 3
+    assert running.count("answered privately; shown when the hand ends") == 2  # bob's, alice's
+    assert "calls" in running  # carol's call, in words, as the broadcast said it
+    public = public_text(t, tmp_path / "public.db")
+    assert SECRET not in public and "RAISE" not in public and TALK not in public
+
+    # The hand goes on to its end: alice folds to bob's sticky raise; carol folds too.
+    t.bet("alice", "fold\n")
+    t.bet("carol", "fold\n")
+    ended = site_text(t, tmp_path / "site")
+    assert SECRET in ended and TALK in ended and "As Ad" in ended and "reveal_not_allowed" in ended
+    assert "shown when the hand ends" not in ended
+    assert SECRET in public_text(t, tmp_path / "public.db")
+    assert audit(t.engine, t.state)[1] == []
+    assert ids  # every player had their ID
