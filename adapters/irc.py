@@ -51,6 +51,16 @@ CONFIG_KEYS = frozenset({"server", "port", "tls", "tls_verify", "channel", "list
 _CHANNEL = re.compile(r"^[#&][^\s,\x07:]{1,49}$")
 #: RFC 2812 nicks, with the length real networks allow.
 _NICK = re.compile(r"^[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,29}$")
+#: :data:`_NICK` in words, for a refusal
+NICK_RULE = ("a letter or one of [ ] \\ ` _ ^ { | } first, then letters, digits, - and those, at "
+             "most 30 characters in all (RFC 2812; no spaces, dots, commas or accents)")
+_CASEMAP = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ[]\\~", "abcdefghijklmnopqrstuvwxyz{}|^")
+
+
+def nick_key(nick: str) -> str:
+    """A nick as an IRC server compares it (RFC 1459 case mapping, the default of ngIRCd,
+    InspIRCd and most networks): letters without case, and ``[]\\~`` the same as ``{}|^``."""
+    return nick.translate(_CASEMAP)
 
 #: IRC as the Dealer meets it: plain text, one line per message; private NOTICEs the Dealer
 #: can read back from its own spool; story posts it opens itself (a line in the channel that
@@ -283,7 +293,20 @@ class IrcForum:
         return 0
 
     def enrol(self, table: str, players) -> list[str]:
-        """Players are known by their nicks (``abilities.player_ids`` is false)."""
+        """Players are known by their nicks (``abilities.player_ids`` is false), so every seat
+        must be one: a seat no IRC server would let anyone take could never act. Refused with
+        ``ForumError('bad_players')`` naming the first such seat: not a nick (:data:`_NICK`,
+        RFC 2812's grammar with the 30 characters modern servers allow), or the same nick as
+        another seat or the Dealer's under RFC 1459 case mapping (``[bob]`` is ``{bob}``)."""
+        seen = {nick_key(self.dealer): f"the Dealer's nick {self.dealer!r}"}
+        for p in players:
+            if not _NICK.fullmatch(p):  # fullmatch: "$" alone lets a final newline through
+                raise ForumError("bad_players", f"player {p!r} is not an IRC nick: {NICK_RULE}")
+            key = nick_key(p)
+            if key in seen:
+                raise ForumError("bad_players", f"player {p!r} is the same IRC nick as {seen[key]} "
+                                 "(IRC compares nicks without case, and [ ] \\ ~ as { } | ^)")
+            seen[key] = f"player {p!r}"
         return []
 
     def _bridge_row(self) -> tuple[str, bool, str]:

@@ -58,6 +58,14 @@ def live_tables(engine: Engine, only: str | None = None) -> list[tuple[str, str,
 
     out = []
     with Session(engine) as s:
+        if only is not None:  # a table named on the command line: say exactly what is wrong with it
+            named = ledger.get_table(s, only)  # StoreError('no_table') listing the tables there are
+            kind = named.forum_kind
+            if not declared_abilities(kind, ledger.forum_settings(named)).live:
+                raise ServeError("not_live", f"table {only!r} is on the {kind} forum, not a live chat: "
+                                 "serve is for IRC tables; run nomicpoker poll for it (from cron)")
+            if not named.active:
+                raise ServeError("inactive", f"table {only!r} is not active: nothing to serve")
         for t in s.exec(select(TableRow).where(TableRow.active == True).order_by(TableRow.id)).all():  # noqa: E712
             if only is not None and t.name != only:
                 continue

@@ -153,11 +153,15 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                                f"the Dealer's account {dealer!r}")
     if issue_decks is None:
         issue_decks = abilities.private_send
-    if abilities.player_ids:  # players known by a secret ID (e-mail): each gets theirs privately
-        with Session(engine) as s:
-            if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
-                raise ServiceError("exists", f"table {name!r} already exists (nomicpoker table list)")
-        opened.enrol(name, players)  # ForumError before anything is written; a re-run resends none
+    with Session(engine) as s:  # before enrolling: e-mail sends each player their ID
+        if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
+            raise ServiceError("exists", f"table {name!r} already exists (nomicpoker table list)")
+    try:  # the forum's own rule for who can sit (an IRC nick); IDs by e-mail; before any write
+        opened.enrol(name, players)  # a re-run resends none
+    except ForumError as exc:
+        if exc.code == "bad_players":  # the Dealer's mistake, not the forum's failure
+            raise ServiceError("bad_players", exc.message) from exc
+        raise
     row_time = iso(now())
     with transaction(engine) as s:
         if s.exec(select(TableRow).where(TableRow.name == name)).first() is not None:
