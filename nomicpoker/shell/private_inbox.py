@@ -8,11 +8,11 @@ to ``np_comment`` in the pseudo-thread :data:`~nomicpoker.core.advance_private.P
 (forum id ``pm:<message id>``, revision 1: a message cannot be edited). The fold reads one as
 about the hand running when it is archived (:mod:`nomicpoker.core.advance_private`).
 
-Which table a message is for (a player may sit at several tables of a game): the table whose
-name the subject names as a word (the Dealer's own private messages carry it, ``Your hole
-cards for hand 3 (alpha)``, so replying to one keeps it, as WRGPT's ``ID=`` in the subject
-does), or, if the subject names no table of the ledger, the only table the sender sits at. A
-message older than the table is not for it. The site and ``export public-db`` show a private
+Which table a message is for (a player may sit at several tables of a game): the table the
+subject names (:func:`names_table`: the whole subject, or a tag as the Dealer's own private
+messages carry it, ``Your hole cards for hand 3 (alpha)``, so replying to one keeps it, as
+WRGPT's ``ID=`` in the subject does), or, if the subject names no table of the ledger, the
+only table the sender sits at. A message older than the table is not for it. The site and ``export public-db`` show a private
 message's text only once its hand has ended (:func:`withheld`): a private advance action, and
 at a table whose players do not read the thread (e-mail: they write to the Dealer and see only
 its broadcasts) every player message, as the public thread keeps them.
@@ -37,8 +37,23 @@ from nomicpoker.shell.store import CommentRow, TableRow, VerdictRow, HandEndRow,
 WITHHELD = "[private message: shown when the hand ends]"
 
 
-def _names(subject: str, table: str) -> bool:
-    return re.search(r"(?<![\w-])" + re.escape(table) + r"(?![\w-])", subject, re.IGNORECASE) is not None
+#: reply and forward prefixes a mail or message client puts before a subject
+_REPLY = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv|antw)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def names_table(subject: str, table: str) -> bool:
+    """Whether ``subject`` names ``table`` (case-insensitively): the whole subject, reply
+    prefixes (``Re:``, ``Fwd:``) aside, is the table's name (``--subject alpha``); or it carries
+    the name as a tag, ``(alpha)`` as the Dealer writes it, ``[alpha]``, or ``table alpha``.
+
+    WHY not any word of the subject: table names are short (``T``, ``a``), and a word match
+    made ``Don't fold (alpha)`` name table ``T`` (the ``t`` after the apostrophe) and ``a quick
+    call`` name table ``a``, so a player at both tables had one message archived at two."""
+    if _REPLY.sub("", subject).strip().casefold() == table.casefold():
+        return True
+    t = re.escape(table)
+    return re.search(rf"\(\s*{t}\s*\)|\[\s*{t}\s*\]|(?<![\w-])table\s+{t}(?![\w-])", subject,
+                     re.IGNORECASE) is not None
 
 
 def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) -> bool:
@@ -47,7 +62,7 @@ def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) 
         return False
     if msg.created is not None and msg.created.astimezone(timezone.utc).isoformat() < table.created:
         return False
-    named = [t for t in tables if _names(msg.subject, t.name)]
+    named = [t for t in tables if names_table(msg.subject, t.name)]
     if named:
         return any(t.name == table.name for t in named)
     seated = [t for t in tables if t.active and any(same_account(msg.sender, p) for p in loads(t.players))]
