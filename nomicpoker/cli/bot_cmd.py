@@ -446,7 +446,10 @@ def audit_cmd(ctx: typer.Context,
     from nomicpoker.shell.audit import audit
 
     with opened(state, db, need_state=False) as (st, engine):
-        names, diffs = audit(engine, st, table)
+        notes: list[str] = []  # running hands this copy cannot replay yet (a public copy)
+        names, diffs = audit(engine, st, table, notes)
+        for line in notes:
+            typer.echo(f"note: {line}", err=True)
         for d in diffs:
             typer.echo(d.line())
         if diffs:

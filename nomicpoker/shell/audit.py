@@ -61,22 +61,74 @@ def _diff_values(live: dict, replay: dict) -> str:
     return "; ".join(f"{k} live={live.get(k)!r} replay={replay.get(k)!r}" for k in keys)
 
 
-def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path) -> list[Difference]:
+def _not_public_yet(live: Session, name: str, state: Path, public: Mapping[int, Any]) -> HandRow | None:
+    """The running hand, when this copy cannot replay it: its secrets are not in ``state``
+    (an auditor's machine) or its private messages are withheld (``export public-db`` keeps
+    their text until the hand ends, :func:`nomicpoker.shell.private_inbox.withheld`). Both
+    become public when it ends; until then ``audit`` checks everything before it."""
+    from nomicpoker.shell import secrets_store
+    from nomicpoker.shell.private_inbox import WITHHELD
+
+    hands = ledger.hand_rows(live, name)
+    running = hands[-1] if hands and hands[-1].number not in public else None
+    if running is None:
+        return None
+    try:
+        secrets_store.load(state, name, running.number)
+    except CodedError:
+        return running
+    c = CommentRow.__table__.c  # type: ignore[attr-defined]
+    held = live.execute(sa_select(c.id).where(c.table_name == name, c.id > running.after, c.body == WITHHELD,
+                                              c.sha256 != hashlib.sha256(WITHHELD.encode("utf-8")).hexdigest()))
+    return running if held.first() is not None else None
+
+
+def _copy_before(live: Session, scratch: Session, running: HandRow) -> None:
+    """The table's inputs up to the start of ``running``: the hands before it, the archive up
+    to the position it started after, the dealer events of earlier hands."""
+    name = running.table_name
+    for model, keep in ((TableRow, None), (RulesetRow, None),
+                        (HandRow, HandRow.__table__.c.number < running.number),  # type: ignore[attr-defined]
+                        (CommentRow, CommentRow.__table__.c.id <= running.after),  # type: ignore[attr-defined]
+                        (DealerEventRow, DealerEventRow.__table__.c.hand < running.number)):  # type: ignore[attr-defined]
+        t = model.__table__  # type: ignore[attr-defined]
+        key = t.c.name if model is TableRow else t.c.table_name
+        query = sa_select(t).where(key == name)
+        rows = [dict(r) for r in live.execute(query if keep is None else query.where(keep)).mappings()]
+        if rows:
+            scratch.execute(insert(t), rows)
+
+
+def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path,
+                  notes: list[str] | None = None) -> list[Difference]:
     """Replay table ``name`` from its archive alone into ``scratch_engine`` and list every
     derived row that differs from the live ledger (and every archived body whose hash does
-    not match): "replay is the audit", so an empty list is the audit passing."""
+    not match): "replay is the audit", so an empty list is the audit passing.
+
+    A running hand this copy cannot replay (:func:`_not_public_yet`: a public copy, or an
+    auditor without the Dealer's secrets) is left out, said in ``notes``: everything before
+    it is replayed and compared, and the ledger's rows from its start on are not judged (a
+    withheld message is not "an edited archive row")."""
     diffs: list[Difference] = []
     table = ledger.get_table(live, name)
+    public = {r.hand: loads(r.secrets) for r in ledger.stored_rows(live, name, "hand_end")}
+    running = _not_public_yet(live, name, state, public)
     c = CommentRow.__table__.c  # type: ignore[attr-defined]
-    for forum_id, revision, body, sha in live.execute(
-            sa_select(c.forum_id, c.revision, c.body, c.sha256).where(c.table_name == name)):
-        if hashlib.sha256(body.encode("utf-8")).hexdigest() != sha:
+    for cid, forum_id, revision, body, sha in live.execute(
+            sa_select(c.id, c.forum_id, c.revision, c.body, c.sha256).where(c.table_name == name)):
+        if hashlib.sha256(body.encode("utf-8")).hexdigest() != sha and (running is None or cid <= running.after):
             diffs.append(Difference(name, f"archive comment {forum_id} revision {revision}",
                                     "body does not match its sha256"))
-    public = {r.hand: loads(r.secrets) for r in ledger.stored_rows(live, name, "hand_end")}
     with transaction(scratch_engine) as s:
-        for model in (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow):
-            _copy(live, s, model, name)
+        if running is None:
+            for model in (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow):
+                _copy(live, s, model, name)
+        else:
+            _copy_before(live, s, running)
+            if notes is not None:
+                notes.append(f"{name}: hand {running.number} is running and its secrets or private "
+                             f"messages are not public yet: audited up to its start (audit again "
+                             f"when it has ended)")
         ledger.store_fold(s, name, fold_for(s, ledger.get_table(s, name), state, public))
     with Session(scratch_engine) as s:
         for kind in ledger.MODELS:
@@ -90,15 +142,17 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path)
                         detail = ("wording only, the adjudication is the same (was the row written by "
                                   "another nomicpoker version?): " + detail)
                     diffs.append(Difference(name, f"{kind} seq {b['seq']}", detail))
-            for extra in have[len(want):]:
+            for extra in have[len(want):] if running is None else ():  # the running hand's: not judged
                 diffs.append(Difference(name, f"{kind} seq {extra['seq']}", "in the ledger but not in the replay"))
             for missing in want[len(have):]:
                 diffs.append(Difference(name, f"{kind} seq {missing['seq']}", "in the replay but not in the ledger"))
     return diffs
 
 
-def audit(engine: Engine, state: Path, table: str | None = None) -> tuple[list[str], list[Difference]]:
-    """Rebuild every (or one) table; return (tables audited, differences)."""
+def audit(engine: Engine, state: Path, table: str | None = None,
+          notes: list[str] | None = None) -> tuple[list[str], list[Difference]]:
+    """Rebuild every (or one) table; return (tables audited, differences). ``notes`` gets a
+    line for each running hand left out (see :func:`compare_table`)."""
     with Session(engine) as live:
         names = [ledger.get_table(live, table).name] if table else [
             t.name for t in live.exec(select(TableRow).order_by(TableRow.id)).all()]
@@ -107,7 +161,7 @@ def audit(engine: Engine, state: Path, table: str | None = None) -> tuple[list[s
             for name in names:
                 scratch = open_engine(f"sqlite:///{Path(tmp) / (name + '.db')}")
                 try:
-                    diffs += compare_table(live, scratch, name, state)
+                    diffs += compare_table(live, scratch, name, state, notes)
                 finally:
                     scratch.dispose()
     return names, diffs
