@@ -14,6 +14,9 @@ import sqlite3
 
 import pytest
 
+from typer.testing import CliRunner
+
+from nomicpoker.cli import app
 from nomicpoker.shell import secrets_store, service
 from nomicpoker.shell.audit import audit
 from nomicpoker.shell.public_db import export_public_db
@@ -51,9 +54,10 @@ def public_text(t: MailTable, out) -> str:
 
 def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers, tmp_path):
     t = MailTable(servers, tmp_path)
+    ids = t.ids()
+    t.bet("alice", "TALK\nhello all\nSIG\n")  # before any hand: about no hand, nothing to wait for
     secrets_store.write(t.state, "T", 1, fixed_secrets("nlhe:1"))
     service.start_hand(t.engine, t.state, "T", 0, blinds=(1, 2))
-    ids = t.ids()
     t.bet("bob", f"{SECRET}\nTALK\n{TALK}\nSIG\n")  # out of turn: carol is to act
     assert any("advance action" in m.get_content() for m in t.new_mail("bob"))
     t.bet("carol", "$2\n")  # in turn: the broadcast says "carol calls 2"
@@ -68,6 +72,12 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert "calls" in running  # carol's call, in words, as the broadcast said it
     public = public_text(t, tmp_path / "public.db")
     assert SECRET not in public and "RAISE" not in public and TALK not in public
+    assert "hello all" in public  # about no hand: never withheld (it would be forever)
+    # an auditor audits the public copy up to the running hand (tests/test_audit_public_copy.py)
+    (tmp_path / "auditor").mkdir()
+    res = CliRunner().invoke(app, ["audit", "--db", f"sqlite:///{tmp_path / 'public.db'}", "--state",
+                                   str(tmp_path / "auditor")])
+    assert res.exit_code == 0 and "note: T: hand 1 is running" in res.output, res.output
 
     # The hand goes on to its end: alice folds to bob's sticky raise; carol folds too.
     t.bet("alice", "fold\n")
@@ -77,4 +87,4 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert "shown when the hand ends" not in ended
     assert SECRET in public_text(t, tmp_path / "public.db")
     assert audit(t.engine, t.state)[1] == []
-    assert ids  # every player had their ID
+    assert len(ids) == 3  # every player had their ID

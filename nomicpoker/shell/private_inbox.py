@@ -121,6 +121,14 @@ def withheld(session: Session, table: str) -> set[str]:
         verdicts = verdicts.where(VerdictRow.forum_id.startswith("pm:"))  # type: ignore[attr-defined]
         comments = comments.where(CommentRow.thread == PRIVATE_THREAD)
     hand_of = {fid: hand for fid, hand in session.exec(verdicts).all()}
-    return {fid for fid, author, thread in session.exec(comments).all()
-            if (thread == PRIVATE_THREAD or not same_account(author, row.dealer))  # type: ignore[union-attr]
-            and hand_of.get(fid) not in ended}
+    out = set()
+    for fid, author, thread in session.exec(comments).all():
+        if thread == PRIVATE_THREAD:
+            if hand_of.get(fid) not in ended:
+                out.add(fid)
+        elif not same_account(author, row.dealer):  # type: ignore[union-attr]
+            # a thread message: until its hand ends, or its verdict (a frozen table keeps it
+            # unread); one read before any hand began is about no hand, and shown
+            if fid not in hand_of or (hand_of[fid] is not None and hand_of[fid] not in ended):
+                out.add(fid)
+    return out
