@@ -3,7 +3,10 @@
 Everything here comes from the ledger's public rows: the comment archive, the verdicts, the
 change log, the action rows, the boards, the hand ends and the public hand records (the very
 records ``audit export`` writes). Nothing reads the secrets folder or the outbox's private
-messages, so the site of a running hand shows nothing a player could not see in the thread.
+messages, so the site of a running hand shows nothing a player could not see in the thread;
+a player's private message to the Dealer (a private advance action, and every message at an
+e-mail table, where players see only the Dealer's broadcasts) is withheld until its hand ends
+(:func:`nomicpoker.shell.private_inbox.withheld`).
 
 The values are plain dicts and lists for the templates (:mod:`nomicpoker.shell.site`).
 """
