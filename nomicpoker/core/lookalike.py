@@ -245,11 +245,30 @@ def ascii_view(text: str) -> str:
     return text.translate(_tables()[2])
 
 
+@lru_cache(maxsize=None)
+def _ignorable() -> dict[int, None]:
+    """Default-ignorable code points (format characters, variation selectors, the combining
+    grapheme joiner, the Hangul and Mongolian fillers), which UTS #39 drops from a skeleton:
+    ``bo\u200bb`` and ``\u202ebob`` render as "bob"."""
+    cps = [cp for r in (range(0x20000), range(0xE0000, 0xE1000)) for cp in r
+           if unicodedata.category(chr(cp)) == "Cf"]
+    cps += [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), *range(0x180B, 0x1810),
+            0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
+    return dict.fromkeys(cps)
+
+
+def _name_view(name: str) -> str:
+    """A name as the page shows it: no default-ignorable characters, and white space collapsed
+    and trimmed as HTML renders it."""
+    return " ".join(name.translate(_ignorable()).split())
+
+
 def account_skeleton(name: str) -> str:
-    """UTS #39 skeleton of an account name, made case-blind: NFKC, casefold, every character
-    to its prototype, then NFKC and casefold again. Two names with one skeleton look alike."""
+    """UTS #39 skeleton of an account name, made case-blind: invisible characters dropped and
+    spaces collapsed (:func:`_name_view`), NFKC, casefold, every character to its prototype,
+    then NFKC and casefold again. Two names with one skeleton look alike."""
     prototypes = _tables()[0]
-    s = unicodedata.normalize("NFKC", name).casefold()
+    s = unicodedata.normalize("NFKC", _name_view(name)).casefold()
     s = "".join(prototypes.get(ch, ch) for ch in s)
     return unicodedata.normalize("NFKC", s).casefold()
 
@@ -259,7 +278,7 @@ def case_skeleton(name: str) -> str:
     takes them: ``I`` (capital i) is a prototype ``l``, so ``wiII`` looks like ``will``, which
     folding first (``wiii``) would hide. Two names look alike when either skeleton agrees."""
     prototypes = _tables()[0]
-    s = unicodedata.normalize("NFKC", name)
+    s = unicodedata.normalize("NFKC", _name_view(name))
     s = "".join(prototypes.get(ch, ch) for ch in s)
     return unicodedata.normalize("NFKC", s).casefold()
 
@@ -273,7 +292,10 @@ def orig_span(sk: Skeleton, start: int, end: int) -> tuple[int, int]:
 
 
 def describe_char(ch: str) -> str:
-    return f'"{ch}" (U+{ord(ch):04X} {unicodedata.name(ch, "UNNAMED CHARACTER")})'
+    """A character for a dealer reply: itself in quotes and its code point and name; an
+    invisible one (which may reorder the reply's own line) only by its code point and name."""
+    name = f'U+{ord(ch):04X} {unicodedata.name(ch, "UNNAMED CHARACTER")}'
+    return f"an invisible {name}" if ord(ch) in _ignorable() else f'"{ch}" ({name})'
 
 
 def first_lookalike(name: str) -> str | None:
@@ -282,6 +304,8 @@ def first_lookalike(name: str) -> str | None:
     their account is not the seat it resembles."""
     prototypes = _tables()[0]
     for ch in name:
+        if ord(ch) in _ignorable():
+            return ch
         if not ch.isascii() and (unicodedata.normalize("NFKC", ch) != ch or ch in prototypes
                                  or ch.casefold() != ch.lower()):
             return ch
