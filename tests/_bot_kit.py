@@ -13,6 +13,7 @@ from sqlmodel import Session
 from nomicpoker.shell import ledger, poll as poll_mod, secrets_store, service
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.demo import Player, draw_all
+from nomicpoker.shell import paths
 from nomicpoker.shell.paths import forum_db_path
 from nomicpoker.shell.secrets_store import HandSecrets
 from nomicpoker.shell.store import open_engine
@@ -43,7 +44,7 @@ class Table:
     def __post_init__(self) -> None:
         self.state = self.tmp / "state"
         self.state.mkdir(parents=True, exist_ok=True)
-        self.engine = open_engine(self.db or f"sqlite:///{self.state / 'ledger.db'}")
+        self.engine = open_engine(self.db or paths.db_url(self.state))  # NOMICPOKER_DB, else SQLite
         service.create_table(self.engine, self.state, self.name, list(self.players), self.stack,
                              ruleset=self.ruleset, issue_decks=self.issue_decks,
                              deadline_hours=self.deadline_hours, settings=self.settings)
@@ -114,6 +115,33 @@ class Table:
         with Session(self.engine) as s:
             return {r.player: (r.money, r.turn, r.pot) for r in ledger.gndt(s, ledger.get_table(s, self.name))}
 
+    def sql(self) -> "Sql":
+        """A connection to the ledger for tampering and inspection in raw SQL, on SQLite and
+        PostgreSQL alike (``?`` placeholders)."""
+        return Sql(self.engine)
+
     def verdicts(self):
         with Session(self.engine) as s:
             return ledger.stored_rows(s, self.name, "verdict")
+
+
+class Sql:
+    """The few DB-API calls the tests use (``execute`` with ``?`` placeholders, ``commit``,
+    ``close``) over an SQLAlchemy connection, so a test that edits the ledger by hand runs on
+    SQLite and PostgreSQL alike."""
+
+    def __init__(self, engine) -> None:  # type: ignore[no-untyped-def]
+        self.conn = engine.connect()
+
+    def execute(self, query: str, params: tuple = ()):  # type: ignore[no-untyped-def]
+        from sqlalchemy import text
+
+        parts = query.split("?")
+        named = "".join(p + (f":p{i}" if i < len(parts) - 1 else "") for i, p in enumerate(parts))
+        return self.conn.execute(text(named), {f"p{i}": v for i, v in enumerate(params)})
+
+    def commit(self) -> None:
+        self.conn.commit()
+
+    def close(self) -> None:
+        self.conn.close()

@@ -65,6 +65,17 @@ def ledger_url(request, tmp_path):
     return request.getfixturevalue("pg_server").new_database()
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_ledger(request, monkeypatch):
+    """Run a whole test file on both ledgers (``pytestmark = pytest.mark.usefixtures(
+    "any_ledger")``): on ``postgres`` every ledger the test makes or opens by default (the
+    test kit's tables, the CLI in process and in child processes) is a fresh database on the
+    test PostgreSQL server, through ``NOMICPOKER_DB`` as a Dealer would set it."""
+    if request.param == "postgres":
+        monkeypatch.setenv("NOMICPOKER_DB", request.getfixturevalue("pg_server").new_database())
+    return request.param
+
+
 # --------------------------------------------------------------------------- test levels
 
 #: What a test file imports at its top decides its level (README, "Running the tests"): a whole game or

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
+import pytest
+
 
 from typer.testing import CliRunner
 
@@ -10,6 +11,9 @@ from nomicpoker.shell.audit import audit
 from nomicpoker.cli import app
 
 from _bot_kit import Table
+
+#: the ledger, poll and audit suites run on SQLite and on PostgreSQL (``-m postgres``)
+pytestmark = pytest.mark.usefixtures("any_ledger")
 
 
 def played(tmp_path) -> Table:
@@ -33,7 +37,7 @@ def test_audit_rebuilds_the_ledger_identically(tmp_path):
 
 def test_audit_names_a_tampered_ledger_row_and_exits_1(tmp_path):
     t = played(tmp_path)
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     seq = con.execute("SELECT seq FROM np_entry WHERE player='alice' AND \"column\"='Money' "
                       "ORDER BY seq DESC LIMIT 1").fetchone()[0]
     con.execute("UPDATE np_entry SET new='1000' WHERE seq=?", (seq,))
@@ -48,7 +52,7 @@ def test_audit_names_a_tampered_ledger_row_and_exits_1(tmp_path):
 
 def test_audit_detects_an_edited_archive_row(tmp_path):
     t = played(tmp_path)
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     con.execute("UPDATE np_comment SET body='HAND1 ROUND1 raise 30' WHERE body='HAND1 ROUND1 raise 20'")
     con.commit()
     con.close()
@@ -60,7 +64,7 @@ def test_audit_detects_an_edited_archive_row(tmp_path):
 
 def test_a_tampered_ledger_makes_the_next_poll_refuse_instead_of_extending_it(tmp_path):
     t = played(tmp_path)
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     con.execute("UPDATE np_verdict SET status='accepted' WHERE status='rejected'")
     con.commit()
     con.close()
@@ -82,7 +86,7 @@ def test_an_auditor_without_the_secrets_folder_rebuilds_ended_hands_from_publish
     _, diffs = audit(t.engine, t.state)
     assert diffs == []
     # and the replay really ran without the folder: a tampered row is still caught
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     seq = con.execute("SELECT seq FROM np_entry WHERE player='alice' AND \"column\"='Money' "
                       "ORDER BY seq DESC LIMIT 1").fetchone()[0]
     con.execute("UPDATE np_entry SET new='131' WHERE seq=?", (seq,))
@@ -107,7 +111,7 @@ def test_a_dealer_comment_worded_by_an_older_version_does_not_stop_the_table(tmp
     # An upgrade mid-hand changes how the dealer words things, not what was adjudicated:
     # the next poll keeps what was posted and goes on; audit names the row as wording only.
     t = played(tmp_path)
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     seq = con.execute("SELECT seq FROM np_outbox ORDER BY seq LIMIT 1").fetchone()[0]
     con.execute("UPDATE np_outbox SET body='Hand #1 has started (older wording).' WHERE seq=?", (seq,))
     con.execute("UPDATE np_verdict SET message='older wording' WHERE status='rejected'")
@@ -118,7 +122,7 @@ def test_a_dealer_comment_worded_by_an_older_version_does_not_stop_the_table(tmp
     assert report.ok, report.tables[0].error
     # alice checked: bob to act; 100 - 5 ante - 20 raise = 75 each, 25 each in the pot
     assert t.gndt() == {"alice": (75, "-", 25), "bob": (75, "x", 25), "carol": (95, "o", 5)}
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     assert con.execute("SELECT body FROM np_outbox WHERE seq=?", (seq,)).fetchone()[0] == \
         "Hand #1 has started (older wording)."
     con.close()
@@ -129,7 +133,7 @@ def test_a_dealer_comment_worded_by_an_older_version_does_not_stop_the_table(tmp
 
 def test_a_changed_verdict_code_still_stops_the_table(tmp_path):
     t = played(tmp_path)
-    con = sqlite3.connect(t.state / "ledger.db")
+    con = t.sql()
     con.execute("UPDATE np_verdict SET code='not_your_turn' WHERE status='rejected'")
     con.commit()
     con.close()

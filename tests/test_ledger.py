@@ -3,6 +3,8 @@ one-line errors for bad commands."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from sqlalchemy import text
@@ -14,6 +16,7 @@ from nomicpoker.shell.store import open_engine
 from _bot_kit import Table
 
 
+
 def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
     engine = open_engine(f"sqlite:///{tmp_path / 'l.db'}")
     with engine.connect() as c:
@@ -21,6 +24,7 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
         assert c.execute(text("PRAGMA busy_timeout")).scalar() == 30000
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_table_creation_writes_the_starting_money_to_the_change_log(tmp_path):
     t = Table(tmp_path, players=("alice", "bob"))
     res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "csv", "--log",
@@ -30,6 +34,7 @@ def test_table_creation_writes_the_starting_money_to_the_change_log(tmp_path):
     assert "alice,Money,,100,table created" in res.output
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_ledger_json_has_the_gndt_the_log_and_the_public_hand_records(tmp_path):
     t = Table(tmp_path, players=("alice", "bob", "carol"))
     t.start(ante=5)
@@ -48,6 +53,7 @@ def test_ledger_json_has_the_gndt_the_log_and_the_public_hand_records(tmp_path):
     assert causes[-1].startswith("local:") and "#comment-" in causes[-1]  # the raise's permalink
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_html_ledger_escapes_untrusted_names(tmp_path):
     t = Table(tmp_path, players=("alice", "<b>bob</b>"))
     res = CliRunner().invoke(app, ["ledger", "--table", "T", "--format", "html", "--log",
@@ -57,6 +63,7 @@ def test_html_ledger_escapes_untrusted_names(tmp_path):
     assert "&lt;b&gt;bob&lt;/b&gt;" in res.output and "<b>bob</b>" not in res.output
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_bad_commands_get_one_line_naming_the_problem(tmp_path):
     st = ["--state", str(tmp_path / "s")]
     run = CliRunner().invoke
@@ -109,6 +116,7 @@ def test_a_usage_error_is_one_line_and_exit_2_from_the_console_script(tmp_path):
     assert lines[0].endswith("(see nomicpoker table create --help)")
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_a_second_hand_cannot_start_while_one_is_running(tmp_path):
     t = Table(tmp_path, players=("alice", "bob"))
     t.start(ante=5)
@@ -159,29 +167,28 @@ def test_nomicpoker_db_is_the_ledger_when_no_db_option_and_the_option_wins(tmp_p
     assert CliRunner().invoke(app, ["table", "list"] + st).output.splitlines()[0].startswith("E\t")
 
 
+@pytest.mark.usefixtures("any_ledger")
 def test_the_archive_keeps_every_revision_and_never_updates_a_row_in_place(tmp_path):
     """Issue 3: "never updated in place, an edit is a new revision row" (and a deletion too)."""
     import hashlib
-    import sqlite3
 
     t = Table(tmp_path, players=("alice", "bob"))
     t.start(ante=5)
     t.draw(1)
     cid = t.p["alice"].say("HAND1 ROUND1 raise 20")
     t.run()
-    db = t.state / "ledger.db"
 
     def rows():
-        con = sqlite3.connect(db)
+        con = t.sql()
         try:
-            return con.execute("SELECT id, revision, body, sha256, deleted FROM np_comment "
-                               "WHERE forum_id=? ORDER BY id", (cid,)).fetchall()
+            return [tuple(r) for r in con.execute("SELECT id, revision, body, sha256, deleted FROM np_comment "
+                                                  "WHERE forum_id=? ORDER BY id", (cid,)).fetchall()]
         finally:
             con.close()
 
     first = rows()
     body1 = "HAND1 ROUND1 raise 20"
-    assert [(r[1], r[2], r[4]) for r in first] == [(1, body1, 0)]
+    assert [(r[1], r[2], int(r[4])) for r in first] == [(1, body1, 0)]
     assert first[0][3] == hashlib.sha256(body1.encode("utf-8")).hexdigest()
     t.run()
     assert rows() == first  # nothing new: no new row
@@ -193,7 +200,7 @@ def test_the_archive_keeps_every_revision_and_never_updates_a_row_in_place(tmp_p
     assert after[0] == first[0]  # the first reading, byte for byte
     assert [(r[1], r[2]) for r in after[:2]] == [(1, body1), (2, "HAND1 ROUND1 raise 50")]
     assert after[1][3] == hashlib.sha256(b"HAND1 ROUND1 raise 50").hexdigest()
-    assert len(after) == 3 and after[2][1] == 3 and after[2][4] == 1  # the deletion
+    assert len(after) == 3 and after[2][1] == 3 and int(after[2][4]) == 1  # the deletion
     assert after[0][0] < after[1][0] < after[2][0]  # archive positions only grow
 
 

@@ -18,6 +18,9 @@ from nomicpoker.shell.paths import lock_path
 
 from _bot_kit import Table
 
+#: the ledger, poll and audit suites run on SQLite and on PostgreSQL (``-m postgres``)
+pytestmark = pytest.mark.usefixtures("any_ledger")
+
 
 def ready(tmp_path, **kw) -> Table:
     """A table with hand 1 started and every draw stated: alice to act in round 1."""
@@ -156,7 +159,14 @@ def _snapshot(t: Table):
                     for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         finally:
             con.close()
-    return dump(t.state / "ledger.db"), dump(t.forum.path)
+    from sqlalchemy import MetaData
+
+    meta = MetaData()
+    meta.reflect(t.engine)
+    with t.engine.connect() as c:  # the ledger on SQLite or PostgreSQL, every row of every table
+        ledger_rows = {name: sorted(map(tuple, c.execute(table.select()).fetchall()), key=repr)
+                       for name, table in meta.tables.items()}
+    return ledger_rows, dump(t.forum.path)
 
 
 def test_dry_run_prints_what_would_be_posted_and_changes_nothing(tmp_path):
