@@ -180,9 +180,12 @@ def test_the_read_only_commands_work_on_a_read_only_copy_and_poll_says_it_cannot
     before = {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
     for args in (["ledger", "--table", "demo", "--log"], ["audit"], ["table", "list"],
                  ["table", "show", "--table", "demo"], ["audit", "verify", "--table", "demo"],
-                 ["audit", "export", "--table", "demo", "--hand", "1"], ["db", "version"]):
+                 ["audit", "export", "--table", "demo", "--hand", "1"], ["db", "version"],
+                 ["site", "build", "--out", str(tmp_path / "site")], ["score"], ["verdicts", "--table", "demo"],
+                 ["export", "public-db", "-o", str(tmp_path / "public.db")]):
         res = cli(*args, "--state", str(copy))
         assert res.returncode == 0, (args, res.stdout, res.stderr)
+    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "public.db").is_file()
     for args in (["poll"], ["hand", "start", "--table", "demo"]):
         res = cli(*args, "--state", str(copy))
         one_line(res, "read-only")
