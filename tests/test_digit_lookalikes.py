@@ -60,3 +60,43 @@ def test_table_set_and_forum_show_say_one_line_and_exit_non_zero(tmp_path):
     assert res.exit_code != 0 and isinstance(res.exception, SystemExit), res.output
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:"), res.output
+
+
+# --------------------------------------------------------------------------- advance actions
+
+#: other scripts' decimal digits: regex ``\d`` matches them and ``int()`` reads them (``٣`` is
+#: 3), so an advance action read ``$٣٠`` as a bet of 30 where the grammar's own actions answer
+#: ``lookalike``: a guess. Arabic-Indic, fullwidth, mathematical bold.
+OTHER_DIGITS = ["\u0663\u0660", "\uff13\uff10", "\U0001d7d1\U0001d7ce"]
+
+
+def _advance_verdict(body: str):  # type: ignore[no-untyped-def]
+    import hashlib
+
+    from nomicpoker.core.fold_run import fold_table
+    from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
+    from nomicpoker.shell.rulesets import load_ruleset
+    from nomicpoker.shell.secrets_store import HandSecrets
+
+    players = ("alice", "bob", "carol")
+    secrets = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))
+    cfg = TableConfig("T", players, 1000, "Dealer", load_ruleset("roberts-nlhe"), "roberts-nlhe")
+    start = HandStart(1, "1", "carol", 0, (5, 10), tuple((p, 1000) for p in players), 0,
+                      "2026-01-01T00:00:00+00:00", secrets.commitments(), secrets)
+    who = fold_table(cfg, [start], [], []).current.to_act
+    done = fold_table(cfg, [start], [Revision(1, "1", "c1", 1, who, "2026-01-01T00:00:01+00:00", body)], [])
+    return done.rows["verdict"][0]
+
+
+@pytest.mark.parametrize("digits", OTHER_DIGITS)
+@pytest.mark.parametrize("form", ["${d}", "MAKE ${d}", "CALL/S ${d}", "IF/P<={d} CALL *", "IF/F={d} CALL *",
+                                  "IF/I:{d} FOLD", "IF/B<>{d} FOLD ELSE CALL *"])
+def test_an_advance_action_never_reads_another_script_s_digits_as_a_number(form, digits):
+    v = _advance_verdict(form.format(d=digits))
+    assert v["status"] == "rejected" and v["code"].startswith("advance_"), v
+    assert digits not in v["canonical"] and "30" not in v["canonical"] and "3" not in v["canonical"]
+
+
+def test_the_same_advance_actions_in_ascii_digits_are_accepted():
+    for body in ["$30", "MAKE $30", "IF/P<=30 CALL *"]:
+        assert _advance_verdict(body)["status"] == "accepted", body

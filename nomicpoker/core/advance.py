@@ -158,11 +158,11 @@ def _with_switch(cmd: str, sw: str) -> str:
 
 
 _WORDS = {"CALL", "MAKE", "BET", "RAISE", "POT", "JAM", "FOLD", "CHECK", "UNDO"}
-_AMOUNT = re.compile(r"\$?(\d{1,12})")
-_COMPARE = re.compile(r"([PBN])(<=|>=|<>|=|<|>)\$?(\d{1,12})")
-_MEMBER = re.compile(r"([IO]):(\d{1,3})")
-_ROUND = re.compile(r"F=(\d{1,12})")  # bounded: int() of a 5,000-digit comment raises
-_HAND = re.compile(r"H=(\d{1,9})")
+_AMOUNT = re.compile(r"\$?([0-9]{1,12})")
+_COMPARE = re.compile(r"([PBN])(<=|>=|<>|=|<|>)\$?([0-9]{1,12})")
+_MEMBER = re.compile(r"([IO]):([0-9]{1,3})")
+_ROUND = re.compile(r"F=([0-9]{1,12})")  # bounded: int() of a 5,000-digit comment raises
+_HAND = re.compile(r"H=([0-9]{1,9})")
 
 
 def looks_like_advance(text: str) -> bool:
@@ -173,6 +173,9 @@ def looks_like_advance(text: str) -> bool:
     word = head.split("/", 1)[0].upper()
     if word == "IF":
         return head.upper().startswith("IF/")
+    # any digits here (\d: ٣, ３, 𝟑): "$٣٠" is meant as a bet and is refused as one
+    # (advance_bad_amount); the amounts themselves are read from ASCII digits only ([0-9]:
+    # int() reads '٣' as 3, which would be a guess)
     return word in _WORDS or bool(re.fullmatch(r"\$\d{1,12}", head))
 
 
@@ -183,7 +186,7 @@ def parse(text: str) -> Program | Undo:
     tokens = text.split()
     if not tokens:
         raise AdvanceError("advance_empty", "an advance action needs a command")
-    if re.fullmatch(r"\$\d{1,12}", tokens[0]):
+    if re.fullmatch(r"\$[0-9]{1,12}", tokens[0]):
         if len(tokens) > 1:
             raise AdvanceError("advance_bet_extra",
                                f"nothing may follow a plain bet {tokens[0]!r}: "
@@ -315,7 +318,7 @@ class _Reader:
                                        f"{'/' + sw!r}: the betting round is 1 (pre-flop) to 4 "
                                        f"(river)")
                 conds.append(RoundIs(r))
-            elif re.fullmatch(r"[IO]=\d+", up):
+            elif re.fullmatch(r"[IO]=[0-9]+", up):
                 raise AdvanceError("advance_bad_condition",
                                    f"{'/' + sw!r}: players in or out use ':' (/I:3, /O:2)")
             else:
@@ -334,7 +337,7 @@ class _Reader:
             raise AdvanceError("advance_missing_action",
                                "an IF or ELSE needs an action after it" if guarded
                                else "an advance action needs a command")
-        if re.fullmatch(r"\$\d{1,12}", tok):
+        if re.fullmatch(r"\$[0-9]{1,12}", tok):
             raise AdvanceError("advance_bare_amount_in_if",
                                f"the simple form {tok!r} is not allowed after IF or ELSE "
                                f"(write MAKE {tok})")
