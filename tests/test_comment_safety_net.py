@@ -185,3 +185,24 @@ def test_a_secrets_failure_still_stops_the_poll_it_is_not_a_comment_s_fault(tmp_
     assert not any(v.code == INTERNAL_ERROR for v in verdicts)
     assert not any(v.author == "alice" and v.status == "accepted" and "raise" in (v.canonical or "")
                    for v in verdicts)
+
+
+@pytest.mark.parametrize("see", [True, False])
+@pytest.mark.parametrize("author", ["erin", "Erin"])
+def test_a_private_message_from_someone_not_in_the_hand(see, author):
+    """Found by scripts/fuzz_fold.py: any account can send the Dealer a private message on
+    Reddit, and a stranger's raised KeyError (the hand's seat lookup) at every later poll."""
+    cfg = replace(CONFIG, private=True, players_see_thread=see)
+    got = fold_table(cfg, [START], [rev(1, author, "CALL/S *", thread="~private")], [])
+    assert got.failures == ()
+    assert [(v["status"], v["code"]) for v in got.rows["verdict"]] == [("ignored", "not_seated")]
+
+
+def test_what_from_a_player_sitting_out_of_the_hand():
+    """WHAT from a table player who is not in the running hand: the seat lookup raised."""
+    cfg = replace(CONFIG, players=PLAYERS + ("dave",), private=True)
+    got = fold_table(cfg, [START], [rev(1, "dave", "WHAT")], [])
+    assert got.failures == ()
+    assert [(v["status"], v["canonical"]) for v in got.rows["verdict"]] == [("accepted", "WHAT")]
+    answer = [o["body"] for o in got.rows["outbox"] if o["reply_to"] == "c1"]
+    assert len(answer) == 1 and "Not seated in this hand" in answer[0]

@@ -38,3 +38,20 @@ def test_a_hundred_thousand_fuzzed_comments_never_crash_or_act_for_another() -> 
     assert rep.count == 100_000 and rep.crashes == []
     assert rep.misattributed == []
     assert rep.intents > 10_000  # the generator really produces actions, not only noise
+
+
+def _fold_fuzz():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fuzz_fold", SCRIPT.with_name("fuzz_fold.py"))
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    _fuzz()  # fuzz_fold imports fuzz_comments by name
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+@pytest.mark.slow
+def test_ten_thousand_fuzzed_comments_folded_in_a_running_hand_never_crash() -> None:
+    """The whole fold, not only the reader: commands, advance actions, private messages,
+    edits, both rulesets, with and without private messages (scripts/fuzz_fold.py). A crash
+    counts an exception and a comment the per-comment safety net had to answer."""
+    crashes, _slowest, _where, _baseline, _over = _fold_fuzz().run(10_000, seed=5)
+    assert crashes == []

@@ -67,7 +67,7 @@ class Private:
             self.f.give_verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running")
             return True
         number = h.start.number
-        seat = h.hand.seat(rev.author)
+        seat = h.hand.find_seat(rev.author)
         if not self.a.on():
             return self._ignore(rev, h, "advance_off", "advance actions are not taken at this table")
         if seat is None or seat.folded:
@@ -103,7 +103,7 @@ def shown_on_request(h: HandState) -> str:
     lines: list[str] = []
     shown = {r["player"] for r in h.record.get("reveals", [])}
     for p in sorted(h.reveal_asked - shown):
-        seat = h.hand.seat(p)
+        seat = h.hand.find_seat(p)
         how = "folded" if seat is not None and seat.folded else "not shown at the showdown"
         cards = _known_cards(h, p)
         if cards is None:

@@ -155,10 +155,17 @@ class Hand:
         return sum(s.total_bet for s in self.seats)
 
     def seat(self, name: str) -> Seat:
+        """The seat of ``name``, who must be in the hand (``KeyError`` if not: a caller's bug);
+        :meth:`find_seat` for a name that may not be."""
         for s in self.seats:
             if s.name == name:
                 return s
         raise KeyError(name)
+
+    def find_seat(self, name: str) -> Seat | None:
+        """The seat of ``name``, or ``None`` when ``name`` is not in this hand (a stranger's
+        private message, a ``WHAT`` from a player sitting out)."""
+        return next((s for s in self.seats if s.name == name), None)
 
 
 def reject(hand: Hand, code: str, message: str) -> Rejection:

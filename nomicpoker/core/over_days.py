@@ -214,7 +214,7 @@ class Days:
         h = self.f.st.hands.get(number) if number is not None else None
         lines = self._state_lines(p, h)
         self._say(number, lambda k: words.what_public(p, ref, lines, k), rev.thread, rev.forum_id)
-        if h is None or not self.f.c.private or h.hand.seat(p) is None:
+        if h is None or not self.f.c.private or h.hand.find_seat(p) is None:
             return
         deck = h.decks.get(p)
         body = words.what_private(p, self.f.c.name, h.start.number, h.holes.get(p),
@@ -224,9 +224,9 @@ class Days:
     def _state_lines(self, p: str, h: "HandState | None") -> list[str]:
         d = self.d
         running = h is not None and h.phase != "complete"
-        lines = [] if running and h.hand.seat(p) is not None else [f"Money: {self.f.st.money.get(p, 0)}."]
+        lines = [] if running and h.hand.find_seat(p) is not None else [f"Money: {self.f.st.money.get(p, 0)}."]
         if running:
-            seat = h.hand.seat(p)
+            seat = h.hand.find_seat(p)
             lines.append(f"Hand {h.start.number}, {h.phase}; pot {h.hand.pot}.")
             if seat is None:
                 lines.append("Not seated in this hand.")
