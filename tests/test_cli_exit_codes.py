@@ -134,3 +134,17 @@ def test_demo_with_a_bad_table_name_makes_no_state(tmp_path):
     state = tmp_path / "state"
     one_line(cli("demo", "--state", str(state), "--table", "../x"), "--table", code=2)
     assert not state.exists()
+
+
+def test_audit_verify_passes_a_hand_the_dealer_voided(tmp_path):
+    """Found by the sweep: ``audit verify`` answered FAIL ("the record pays the hand out, but
+    its steps do not finish it") for every hand voided with ``hand void``: a false alarm an
+    auditor could not tell from tampering. A void pays nothing and returns every chip."""
+    st = ["--state", str(tmp_path / "state")]
+    assert cli("demo", *st).returncode == 0
+    table = cli("table", "list", *st).stdout.split()[0]
+    assert cli("hand", "start", "--table", table, "--ante", "5", *st).returncode == 0
+    assert cli("hand", "void", "--table", table, "--note", "a misdeal", *st).returncode == 0
+    res = cli("audit", "verify", "--table", table, *st)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert f"PASS {table} hand 2: payouts: none: the hand is void (a misdeal)" in res.stdout

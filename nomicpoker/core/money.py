@@ -154,6 +154,12 @@ def verify_money(record: Mapping[str, Any], ruleset: Ruleset) -> list[Check]:
 def _check_result(record: Mapping[str, Any], hand: Any, checks: list[Check]) -> None:
     payouts, destroyed = record.get("payouts"), record.get("destroyed")
     if hand.result is None:
+        if isinstance(record.get("void"), str):  # the Dealer voided it: every chip goes back
+            ok = not payouts and not destroyed
+            checks.append(Check("payouts", ok, f"none: the hand is void ({record['void']}), every chip "
+                                "goes back to where it was at the start" if ok
+                                else f"the hand is void, but the record pays out {payouts!r}"))
+            return
         if payouts is None:
             checks.append(Check("payouts", True, "none yet: the hand is still running"))
         else:

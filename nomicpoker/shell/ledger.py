@@ -316,7 +316,20 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
                     for r in of("reveal")],
         **_deal_order(session, table, hand),
         **_money(session, table, hand, of("action"), ends[0] if ends else None),
+        **_void(session, table, number, bool(ends)),
     }
+
+
+def _void(session: Session, table: TableRow, number: int, ended: bool) -> dict[str, Any]:
+    """``{"void": note}`` for a hand the Dealer voided (``hand void``: every chip went back,
+    nothing was paid), else nothing: without it ``audit verify`` could not tell a void from a
+    record whose steps stop short of paying out."""
+    if not ended:
+        return {}
+    notes = session.exec(select(DealerEventRow.note).where(
+        DealerEventRow.table_name == table.name, DealerEventRow.hand == number,
+        DealerEventRow.kind == "void")).all()
+    return {"void": notes[0]} if notes else {}
 
 
 def _money(session: Session, table: TableRow, hand: HandRow, actions: list[Any], end: Any) -> dict[str, Any]:
