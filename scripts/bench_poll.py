@@ -14,13 +14,20 @@ ledger, and measured side by side, in the same run:
 - ``nomicpoker poll`` as a process with nothing new, and ``nomicpoker version`` and
   ``--help``, in CPU seconds (user + system of the child process).
 
-Each figure is the best of ``--repeat`` runs. Usage:
+Each figure is the best of ``--repeat`` runs, in wall time and, beside it, in CPU time of this
+process (``time.process_time``: the machine is shared, and wall time moves with its load).
+``--keep DIR`` builds the tables into DIR and leaves them there; a later run with the same DIR
+reuses them (the build takes minutes), so a change can be measured again at once. ``--only``
+runs only the in-process rows (for profiling). Usage:
     python scripts/bench_poll.py [--revisions 15000] [--per-hand 100] [--tables 10] [--repeat 3]
+                                 [--keep DIR] [--only in-process]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import resource
 import shutil
@@ -29,15 +36,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from _bot_kit import Table  # noqa: E402
 
+from nomicpoker.adapters.local import LocalForum  # noqa: E402
 from nomicpoker.shell import poll  # noqa: E402
+from nomicpoker.shell.demo import Player  # noqa: E402
+from nomicpoker.shell.paths import forum_db_path  # noqa: E402
 from nomicpoker.shell.audit import audit  # noqa: E402
-from nomicpoker.shell.store import ALL_MODELS, SnapshotRow  # noqa: E402
+from nomicpoker.shell.store import ALL_MODELS, SnapshotRow, open_engine  # noqa: E402
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -102,13 +113,47 @@ def clone(t: Table, copies: int) -> list[str]:
     return names
 
 
-def best(fn, repeat: int) -> float:
-    times = []
+def best(fn, repeat: int) -> tuple[float, float]:
+    """The least wall time and the least CPU time (this process) of ``repeat`` runs."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return min(wall), min(cpu)
+
+
+@dataclass
+class Built:
+    """A built (or reused) bench: the ledger, the state folder, the tables, alice's pen."""
+
+    engine: object
+    state: Path
+    names: list[str]
+    p: dict[str, Player]
+
+
+def prepare(root: Path, a: argparse.Namespace) -> Built:
+    """Build the tables under ``root``, or reuse those a ``--keep`` run left there."""
+    meta = root / "bench.json"
+    if meta.exists():
+        m = json.loads(meta.read_text())
+        if (m["revisions"], m["per_hand"], m["tables"]) != (a.revisions, a.per_hand, a.tables):
+            raise SystemExit(f"{root} holds a bench of {m}; use another --keep folder")
+        state = root / "state"
+        forum = LocalForum(forum_db_path(state))
+        print(f"reusing {len(m['names'])} tables in {root}")
+        return Built(open_engine(f"sqlite:///{state / 'ledger.db'}"), state, m["names"],
+                     {"alice": Player("alice", forum, m["thread"])})
+    t0 = time.perf_counter()
+    t = build(root, a.revisions, a.per_hand)
+    names = clone(t, a.tables)
+    t.run()  # every copy gets its snapshot
+    meta.write_text(json.dumps({"revisions": a.revisions, "per_hand": a.per_hand, "tables": a.tables,
+                                "names": names, "thread": t.thread}))
+    print(f"built in {time.perf_counter() - t0:.0f} s")
+    return Built(t.engine, t.state, names, t.p)
 
 
 def child_cpu(args: list[str], repeat: int, env: dict) -> float:
@@ -121,10 +166,16 @@ def child_cpu(args: list[str], repeat: int, env: dict) -> float:
     return min(out)
 
 
-def row(what: str, new: float, old: float | None, target: float | None) -> None:
-    ratio = f"{old / new:8.1f}x" if old else " " * 9
-    aim = f"target <= {target:g} s {'met' if new <= target else 'MISSED'}" if target else ""
-    print(f"{what:44s} {new:9.4f} s  {'' if old is None else f'{old:9.3f} s'}{ratio}  {aim}")
+def row(what: str, new, old, target: float | None) -> None:
+    """One line: wall (CPU) for the snapshot and the full re-fold, their ratio, the target
+    (judged on wall time, as the issue states it). ``new``/``old`` are (wall, cpu) pairs, or a
+    bare number for a process's CPU."""
+    def fmt(x) -> str:
+        return f"{x[0]:8.4f} s ({x[1]:.4f})" if isinstance(x, tuple) else f"{x:8.4f} s {'':8s}"
+    wall = new[0] if isinstance(new, tuple) else new
+    ratio = f"{old[0] / wall:7.1f}x" if old else " " * 8
+    aim = f"target <= {target:g} s {'met' if wall <= target else 'MISSED'}" if target else ""
+    print(f"{what:44s} {fmt(new)}  {fmt(old) if old else ' ' * 20}{ratio}  {aim}")
 
 
 def main() -> None:
@@ -133,42 +184,50 @@ def main() -> None:
     ap.add_argument("--per-hand", type=int, default=100)
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", type=Path, help="build into (or reuse) this folder")
+    ap.add_argument("--only", choices=["in-process"], help="skip the process rows")
     a = ap.parse_args()
     shm = Path("/dev/shm")
-    with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as tmp:
-        t0 = time.perf_counter()
-        t = build(Path(tmp), a.revisions, a.per_hand)
-        names = clone(t, a.tables)
-        t.run()  # every copy gets its snapshot
-        with sqlite3.connect(t.state / "ledger.db") as con:
+    with contextlib.ExitStack() as stack:
+        if a.keep:
+            a.keep.mkdir(parents=True, exist_ok=True)
+            root = a.keep
+        else:
+            root = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None)))
+        b = prepare(root, a)
+        state = b.state
+        with sqlite3.connect(state / "ledger.db") as con:
             revs = con.execute("SELECT COUNT(*) FROM np_comment WHERE table_name = 'T0'").fetchone()[0]
             hands = con.execute("SELECT COUNT(*) FROM np_hand WHERE table_name = 'T0'").fetchone()[0]
-        print(f"built {len(names)} tables of {revs} archived revisions, {hands} hands each "
-              f"({time.perf_counter() - t0:.0f} s)\n")
-        print(f"{'':44s} {'snapshot':>11s}  {'full re-fold':>11s} {'ratio':>8s}")
+        print(f"{len(b.names)} tables of {revs} archived revisions, {hands} hands each; "
+              f"load average {os.getloadavg()[0]:.1f}\n")
+        print(f"{'wall (CPU) in seconds':44s} {'snapshot':>20s}  {'full re-fold':>20s} {'ratio':>7s}")
 
         def one(incremental: bool, table: str | None = "T0") -> None:
-            r = poll.poll(t.engine, t.state, table=table, incremental=incremental)
+            r = poll.poll(b.engine, state, table=table, incremental=incremental)
             assert r.ok, [x.error for x in r.tables]
 
         row("idle poll, one table", best(lambda: one(True), a.repeat),
             best(lambda: one(False), a.repeat), 0.05)
 
         def after_comment(incremental: bool) -> None:
-            t.p["alice"].say("still here")
+            b.p["alice"].say("still here")
             one(incremental)
 
         new = best(lambda: after_comment(True), a.repeat)
         row("poll after one new comment, one table", new, best(lambda: after_comment(False), a.repeat), 0.05)
-        row(f"idle poll, {len(names)} tables", best(lambda: one(True, None), a.repeat),
+        row(f"idle poll, {len(b.names)} tables", best(lambda: one(True, None), a.repeat),
             best(lambda: one(False, None), 1), 0.5)
-        row("audit of one table (replay from zero)", best(lambda: audit(t.engine, t.state, "T0"), a.repeat),
+        row("audit of one table (replay from zero)", best(lambda: audit(b.engine, state, "T0"), a.repeat),
             None, 1.0)
+        print(f"\nload average {os.getloadavg()[0]:.1f}")
+        if a.only:
+            return
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         cli = [str(Path(sys.executable).with_name("nomicpoker"))]
         print()
         row("process: nomicpoker poll, nothing new (CPU)",
-            child_cpu(cli + ["poll", "--state", str(t.state), "--site", "off"], a.repeat, env), None, 0.15)
+            child_cpu(cli + ["poll", "--state", str(state), "--site", "off"], a.repeat, env), None, 0.15)
         row("process: nomicpoker version (CPU)", child_cpu(cli + ["version"], a.repeat, env), None, None)
         row("process: nomicpoker --help (CPU)", child_cpu(cli + ["--help"], a.repeat, env), None, None)
         row("process: python -c pass (CPU, the floor)",
