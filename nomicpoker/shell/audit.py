@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from sqlalchemy import insert
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.shell import ledger
+from nomicpoker.shell.collector import paused_collector
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
 from nomicpoker.core.errors import CodedError
@@ -47,13 +47,13 @@ class Difference:
 
 
 def _copy(live: Session, scratch: Session, model: Any, name: str) -> None:
-    """Copy the table's rows of ``model`` as they are, column by column (plain Core: a SQLModel
-    object per row cost ~0.25 ms, most of an audit's time at 15,000 revisions)."""
+    """Copy the table's rows of ``model`` as they are, column by column (plain tuples: a
+    SQLModel object per row cost ~0.25 ms, SQLAlchemy's per-row parameters ~10 µs; the scratch
+    database is SQLite, written with one ``executemany``)."""
     t = model.__table__
     key = t.c.name if model is TableRow else t.c.table_name
-    rows = [dict(r) for r in live.execute(sa_select(t).where(key == name).order_by(t.c.id)).mappings()]
-    if rows:
-        scratch.execute(insert(t), rows)
+    rows = live.execute(sa_select(t).where(key == name).order_by(t.c.id)).all()
+    ledger.bulk_insert(scratch, t, [c.name for c in t.columns], [tuple(r) for r in rows])
 
 
 def _diff_values(live: dict, replay: dict) -> str:
@@ -132,8 +132,12 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path,
         ledger.store_fold(s, name, fold_for(s, ledger.get_table(s, name), state, public))
     with Session(scratch_engine) as s:
         for kind in ledger.MODELS:
-            have = ledger.stored_values(live, name, kind)
-            want = ledger.stored_values(s, name, kind)
+            names, have_rows = ledger.stored_tuples(live, name, kind)
+            _, want_rows = ledger.stored_tuples(s, name, kind)
+            if have_rows == want_rows:
+                continue  # the common case, compared at C speed
+            have = [dict(zip(names, r)) for r in have_rows]
+            want = [dict(zip(names, r)) for r in want_rows]
             wording = ledger.WORDING_COLUMNS.get(kind, frozenset())
             for a, b in zip(have, want):
                 if a != b:
@@ -161,7 +165,8 @@ def audit(engine: Engine, state: Path, table: str | None = None,
             for name in names:
                 scratch = open_engine(f"sqlite:///{Path(tmp) / (name + '.db')}")
                 try:
-                    diffs += compare_table(live, scratch, name, state, notes)
+                    with paused_collector():  # bulk work: see nomicpoker.shell.collector
+                        diffs += compare_table(live, scratch, name, state, notes)
                 finally:
                     scratch.dispose()
     return names, diffs

@@ -26,6 +26,7 @@ from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
 from nomicpoker.shell import deadlines, faults, ledger, logs, pinned, scores, snapshots
+from nomicpoker.shell.collector import paused_collector
 from nomicpoker.shell.store import TableRow
 
 
@@ -112,10 +113,11 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
 
 
 def _fold_all(session: Session, table: TableRow, cfg: TableConfig, state: Path):
-    stream = input_stream(ledger.hand_starts(session, table.name, state), ledger.revisions(session, table.name),
-                          ledger.dealer_events(session, table.name))
-    last_key = stream[-1][0] if stream else (0, 0, 0, 0, 0)
-    return fold_stream(cfg, None, stream, faults.comment_reader()), last_key
+    with paused_collector():  # a replay from the first input is bulk work (shell.collector)
+        stream = input_stream(ledger.hand_starts(session, table.name, state),
+                              ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
+        last_key = stream[-1][0] if stream else (0, 0, 0, 0, 0)
+        return fold_stream(cfg, None, stream, faults.comment_reader()), last_key
 
 
 def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, now: datetime,
