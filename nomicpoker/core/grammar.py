@@ -72,6 +72,7 @@ from nomicpoker.core.grammar_lex import (  # the parser's vocabulary
     _ALTERNATIVES, _BARE_TRIGGER, _BIDI, _CONDITION, _MAY_ACT_ALONE, _NEWLINE, _TRIGGER,
     bidi_refusal,
 )
+from nomicpoker.core.grammar_lex import _may_start  # noqa: F401 (the chat fast path; tests swap it)
 
 
 class _Reject(Exception):
@@ -488,17 +489,6 @@ def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
                             "of cards or attempts at an action to be a play (at most "
                             f"{_MAX_TRIES} places and {_MAX_FOUND} attempts are read). Post exactly "
                             "one action per comment.")
-
-
-def _may_start(s: str) -> bool:
-    """Could any place in ``s`` start an attempt? Exactly the searches :func:`_parse_bounded`
-    starts from (HAND and ROUND tags, draw statements, a line that may act alone, a DICE
-    line): when none finds anything, every one of its loops is empty and the comment is chat.
-
-    WHY: most comments of a game are chat, and building the parser for them cost most of the
-    fold's reading time (five searches at C speed cost ~1 µs)."""
-    return bool(_HAND.search(s) or _ROUND_TAG.search(s) or _PRINTED.search(s)
-                or _MAY_ACT_ALONE.search(s) or _DICE_LINE.search(s))
 
 
 def _parse_bounded(sk: Skeleton, vis: str, bare: bool) -> Result:

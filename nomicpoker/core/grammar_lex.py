@@ -126,6 +126,17 @@ _MAY_ACT_ALONE = re.compile(r"[0-9tjqka][^\S\n]*[shdc\u2660-\u2667]|of[^\S\n]+[a
 _NEWLINE = re.compile("\n")
 
 
+def _may_start(s: str) -> bool:
+    """Could any place in ``s`` start an attempt? Exactly the searches :func:`nomicpoker.core.grammar._parse_bounded`
+    starts from (HAND and ROUND tags, draw statements, a line that may act alone, a DICE
+    line): when none finds anything, every one of its loops is empty and the comment is chat.
+
+    WHY: most comments of a game are chat, and building the parser for them cost most of the
+    fold's reading time (five searches at C speed cost ~1 µs)."""
+    return bool(_HAND.search(s) or _ROUND_TAG.search(s) or _PRINTED.search(s)
+                or _MAY_ACT_ALONE.search(s) or _DICE_LINE.search(s))
+
+
 def _near(word: str) -> str | None:
     """The action word ``word`` is one typo away from (edit or swap), for verbs of 4+ letters."""
     w = word.lower()
