@@ -1,7 +1,7 @@
 """The grammar's chat fast path (:func:`nomicpoker.core.grammar._may_start`): a comment in which
 none of the searches the parser starts from finds anything is chat, without building the
 parser. It exists only to save time (most comments of a game are chat); these tests cross-check
-it against the full parser (:func:`~nomicpoker.core.grammar._parse_places`) on generated text
+it against the full parser (:func:`~nomicpoker.core.grammar._parse_bounded`) on generated text
 built from the grammar's own vocabulary, so a place the fast path missed would show up as a
 different reading."""
 
@@ -38,7 +38,7 @@ def _both(text: str, bare: bool) -> tuple[object, object]:
 
 def _safe_places(sk, vis, bare):  # type: ignore[no-untyped-def]
     try:
-        return grammar._parse_places(sk, vis, bare)
+        return grammar._parse_bounded(sk, vis, bare)
     except grammar._TooMany:
         return grammar._parse_skeleton(sk, vis, bare)  # the bound's answer, as the parser gives it
 

@@ -482,6 +482,8 @@ class _TooMany(Exception):
 
 
 def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
+    if not _may_start(sk.text):
+        return NoAction()  # what _parse_bounded would answer: it would find no place to try
     try:
         return _parse_bounded(sk, vis, bare)
     except _TooMany:
@@ -492,13 +494,6 @@ def _parse_skeleton(sk: Skeleton, vis: str, bare: bool = False) -> Result:
 
 
 def _parse_bounded(sk: Skeleton, vis: str, bare: bool) -> Result:
-    if not _may_start(sk.text):
-        return NoAction()  # the same answer as _parse_places, which would find no place
-    return _parse_places(sk, vis, bare)
-
-
-def _parse_places(sk: Skeleton, vis: str, bare: bool) -> Result:
-    """Try every place an attempt may start (see the module docstring), within the bounds."""
     s = sk.text
     p = _Parser(sk)
     found: list[tuple[int, int, Intent | GrammarError]] = []

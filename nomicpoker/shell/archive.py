@@ -73,11 +73,10 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
     """The threads of the table's last two hands: the running one, and the one before it,
     where late comments (an edit, a reveal after the payout) may still arrive and must be
     archived for the replay to note them. Older threads are closed for good."""
-    hands = ledger.hand_rows(session, table)
     out: list[str] = []
-    for h in hands[-2:]:
-        if h.thread not in out:
-            out.append(h.thread)
+    for thread in ledger.last_threads(session, table, 2):
+        if thread not in out:
+            out.append(thread)
     return out
 
 

@@ -92,8 +92,24 @@ def table_config(session: Session, row: TableRow, forum_roller: bool = False, pr
     )
 
 
-def hand_rows(session: Session, table: str) -> list[HandRow]:
-    return list(session.exec(select(HandRow).where(HandRow.table_name == table).order_by(HandRow.number)).all())
+def hand_rows(session: Session, table: str, numbers: Iterable[int] | None = None,
+              after: int | None = None) -> list[HandRow]:
+    """The table's hand-start rows in order; ``numbers``: only these hands, ``after``: only
+    those numbered past it (a poll asks for the running hand, not for every hand played)."""
+    q = select(HandRow).where(HandRow.table_name == table)
+    if numbers is not None:
+        q = q.where(HandRow.number.in_(sorted(set(numbers))))  # type: ignore[attr-defined]
+    if after is not None:
+        q = q.where(HandRow.number > after)
+    return list(session.exec(q.order_by(HandRow.number)).all())
+
+
+def last_threads(session: Session, table: str, count: int) -> list[str]:
+    """The threads of the table's last ``count`` hands, oldest first (one query of one
+    column: a poll asks this every run, and the table's hands only grow)."""
+    rows = session.exec(select(HandRow.thread).where(HandRow.table_name == table)
+                        .order_by(HandRow.number.desc()).limit(count)).all()  # type: ignore[attr-defined]
+    return list(reversed(rows))
 
 
 def hand_starts(session: Session, table: str, state: Path | None,
@@ -104,10 +120,7 @@ def hand_starts(session: Session, table: str, state: Path | None,
     do not match the hand's commitments are refused. ``numbers``: only these hands."""
     out = []
     rulesets = pinned.pinned_rulesets(session, get_table(session, table))
-    rows = hand_rows(session, table)
-    if numbers is not None:
-        wanted = set(numbers)
-        rows = [h for h in rows if h.number in wanted]
+    rows = hand_rows(session, table, numbers=numbers)
     published: dict[int, Any] = {}
     if numbers is None:
         published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}

@@ -95,8 +95,13 @@ def owner_only(state: Path, changed_since: float | None = None) -> None:
                 continue
             if is_dir:
                 st = _tighten(entry.path, uid)
-                if st is not None:  # not a link, ours: its files too, if it changed
-                    stack.append((entry.path, changed_since is None or st.st_mtime >= changed_since))
+                if st is None:  # a link, or not ours
+                    continue
+                look_here = changed_since is None or st.st_mtime >= changed_since
+                # a folder whose files are not looked at is listed only for its subfolders;
+                # a link count of 2 says it has none (1: a file system that does not count)
+                if look_here or st.st_nlink != 2:
+                    stack.append((entry.path, look_here))
             elif look:
                 _tighten(entry.path, uid)
 

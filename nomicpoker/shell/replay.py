@@ -156,7 +156,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
     if loaded.anything_new:
         new_hands = [] if not loaded.new_hands else ledger.hand_starts(
             session, table.name, state,
-            numbers=[h.number for h in ledger.hand_rows(session, table.name) if h.number > covers.hand_max])
+            numbers=[h.number for h in ledger.hand_rows(session, table.name, after=covers.hand_max)])
         fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id),
                 ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
