@@ -35,6 +35,7 @@ from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
+from nomicpoker.shell.collector import paused_collector
 from nomicpoker.shell.paths import private_files
 from nomicpoker.shell.replay import adjudicate
 from nomicpoker.shell.store import TableRow, transaction
@@ -254,8 +255,13 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                                             .order_by(TableRow.id)).all()]
     report = PollReport()
     for name in names:
-        report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
-                                        Pacer(sleep=sleep, clock=clock), incremental))
+        # A table's poll is a burst of short-lived objects (the snapshot's JSON, the listings,
+        # SQLAlchemy's rows) that reference counting frees: with the collector on, their
+        # allocations set off collections that walk every live object of the process
+        # (measured: 30-40 ms in one poll of 10 tables) for no garbage (shell/collector.py).
+        with paused_collector():
+            report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
+                                            Pacer(sleep=sleep, clock=clock), incremental))
     if site is not None and not dry_run:
         rebuild_site(engine, state, site, report)
     return report

@@ -72,6 +72,9 @@ class Loaded:
     new_comments: bool
     new_hands: bool
     new_events: bool
+    #: a SCORE request the last run left unanswered (read with ``sealed``, so an idle poll
+    #: parses the state once, not again to ask this)
+    score_pending: bool = False
 
     @property
     def anything_new(self) -> bool:
@@ -166,7 +169,9 @@ def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[L
         c = json.loads(row.covers)
         covers = Covers(**{**c, "last_key": tuple(c["last_key"])})
         current = _current_in(row.current)
-        sealed = tuple(json.loads(row.state).get("sealed", ()))
+        data = json.loads(row.state)
+        sealed = tuple(data.get("sealed", ()))
+        score_pending = bool(data.get("score_pending"))
     except (ValueError, TypeError, KeyError) as exc:
         return None, f"snapshot does not decode: {exc!r}"
     n_comments, last_comment, n_hands, last_hand, n_events, last_event, n_rows = _counts(
@@ -174,7 +179,7 @@ def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[L
     if (n_comments, n_hands, n_events, n_rows) != (covers.comments, covers.hands, covers.events, covers.rows):
         return None, "the ledger is not the one the snapshot covers"
     return Loaded(covers, current, row.state, sealed, last_comment > covers.archive_id,
-                  last_hand > covers.hand_max, last_event > covers.event_id), ""
+                  last_hand > covers.hand_max, last_event > covers.event_id, score_pending), ""
 
 
 def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_state: TableState,
