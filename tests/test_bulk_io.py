@@ -105,3 +105,16 @@ def test_collector_concurrent_pauses() -> None:
     release.set()
     t.join(5)
     assert gc.isenabled()
+
+
+def test_rows_of_one_kind_with_keys_in_another_order_or_missing(tmp_path) -> None:
+    """The fold's rows of a kind come from several places; a row's values are taken by column
+    name, and rows with other keys go through SQLAlchemy (which fills the model defaults)."""
+    rows = [{"seq": 1, "hand": 1, "player": "alice", "column": "Money", "old": "100", "new": "95", "cause": "ante"},
+            {"cause": "ante", "new": "95", "old": "100", "column": "Money", "player": "bob", "hand": 1, "seq": 2}]
+    engine = open_engine(f"sqlite:///{tmp_path / 'l.db'}")
+    with Session(engine) as s:
+        ledger._insert(s, "entry", "T", rows)
+        s.commit()
+        got = ledger.stored_values(s, "T", "entry")
+    assert [{k: r[k] for k in rows[0]} for r in got] == [rows[0], {k: rows[1][k] for k in rows[0]}]

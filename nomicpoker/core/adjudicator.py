@@ -48,6 +48,10 @@ from nomicpoker.core.score_fold import SCORE
 from nomicpoker.core.whose import BETTING, other_player_named
 
 
+#: the longest body :meth:`_Folder.read` memoises (longer ones seldom repeat)
+_MEMO_MAX = 280
+
+
 class _Folder:
     """The accumulator behind :func:`fold_table` (local to one call): the table's state
     (:class:`~nomicpoker.core.fold_state.TableState`) and the rows derived so far. The Hole
@@ -65,6 +69,7 @@ class _Folder:
         self.days = Days(self)
         self.controls = Controls(self)
         self.advance = Advance(self)
+        self._readings: dict[tuple[str, str, bool], grammar.Result] = {}
         if state is not None:
             self.st = state
             return
@@ -83,6 +88,18 @@ class _Folder:
     @property
     def hands(self) -> dict[int, HandState]:
         return self.st.hands
+
+    def read(self, rev: Revision, bare: bool) -> grammar.Result:
+        """:func:`grammar.parse_comment` of ``rev``, memoised for this fold (a reading is a
+        pure function of the body, its format and ``bare``; chat such as "nice hand" comes
+        back often). Only short bodies: they are the ones that repeat."""
+        if len(rev.body) > _MEMO_MAX:
+            return grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        key = (rev.body, rev.body_format, bare)
+        res = self._readings.get(key)
+        if res is None:
+            res = self._readings[key] = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        return res
 
     # -- rows -------------------------------------------------------------------------------
 
@@ -324,7 +341,7 @@ class _Folder:
         if not self.days.undoes_protest(rev) and self.advance.comment(rev, h, number):
             return
         bare = not self.rules.require_hand_and_round
-        parsed = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        parsed = self.read(rev, bare)
         if (bare and isinstance(parsed, grammar.Intent) and parsed.hand is None
                 and parsed.round is None and parsed.kind in BETTING
                 and (h is None or rev.author not in [s.name for s in h.hand.seats])):
@@ -393,8 +410,7 @@ class _Folder:
             return
         first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
         bare = not self.rules.require_hand_and_round
-        if first == "chat" and isinstance(grammar.parse_comment(rev.body, rev.body_format, bare=bare),
-                                          grammar.NoAction):
+        if first == "chat" and isinstance(self.read(rev, bare), grammar.NoAction):
             self.give_verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted

@@ -38,6 +38,9 @@ MODELS: dict[str, type] = {
 }
 #: columns holding JSON text in the store (lists/dicts in fold rows)
 JSON_COLUMNS = {"positions", "cards", "secrets", "payouts"}
+#: kind -> whether its model has a JSON column (the others' rows are stored as they are)
+_JSON_KINDS = {kind: bool(JSON_COLUMNS & set(m.__table__.columns.keys()))  # type: ignore[attr-defined]
+               for kind, m in MODELS.items()}
 #: columns the shell writes and the fold never does (the outbox's delivery state, row ids)
 SHELL_COLUMNS = {"id", "table_name"}
 OUTBOX_SHELL_COLUMNS = {"status", "remote_id", "sent_at"}
@@ -156,18 +159,23 @@ def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
     return rulesets[h.ruleset_hash]
 
 
-def revisions(session: Session, table: str, after: int = 0) -> list[Revision]:
-    """The archive in order (``after``: only the revisions past that position)."""
+def revisions(session: Session, table: str, after: int = 0,
+              hashes: list[str] | None = None) -> list[Revision]:
+    """The archive in order (``after``: only the revisions past that position). ``hashes``: a
+    list to which each revision's stored ``sha256`` is appended, in the same order (audit
+    checks the bodies in the pass that reads them)."""
     c = CommentRow.__table__.c  # type: ignore[attr-defined]
     # plain column tuples, not ORM objects: a table's whole archive is read by a full replay and
     # by audit, and a SQLModel object costs ~0.1 ms to build
     rows = session.execute(core_select(c.id, c.thread, c.forum_id, c.revision, c.author, c.created, c.body,
-                                       c.body_format, c.deleted, c.dice, c.permalink)
+                                       c.body_format, c.deleted, c.dice, c.permalink, c.sha256)
                            .where(c.table_name == table, c.id > after).order_by(c.id)).all()
+    if hashes is not None:
+        hashes.extend(r[-1] for r in rows)
     return [Revision(archive_id=i, thread=thread, forum_id=forum_id, revision=revision, author=author,
                      created=created, body=body, body_format=body_format, deleted=deleted,
-                     dice=tuple(loads(dice)), permalink=permalink)
-            for i, thread, forum_id, revision, author, created, body, body_format, deleted, dice, permalink
+                     dice=() if dice == "[]" else tuple(loads(dice)), permalink=permalink)
+            for i, thread, forum_id, revision, author, created, body, body_format, deleted, dice, permalink, _
             in rows]
 
 
@@ -195,7 +203,9 @@ def max_archive_id(session: Session, table: str) -> int:
 # --------------------------------------------------------------------------- storing the fold
 
 
-def _stored_form(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
+def _stored_form(kind: str, row: Mapping[str, Any]) -> Mapping[str, Any]:
+    if not _JSON_KINDS[kind]:  # verdicts, entries, outbox: stored as the fold made them
+        return row
     return {k: (dumps(v) if k in JSON_COLUMNS else v) for k, v in row.items()}
 
 
@@ -257,13 +267,20 @@ def _insert(session: Session, kind: str, table: str, rows: list[dict[str, Any]])
     them; read the rows back for those)."""
     if not rows:
         return []
-    full = [{"table_name": table, **r} for r in rows]
-    columns = list(full[0])
-    if any(list(r) != columns for r in full):  # every row of a kind has the same keys, in order
+    columns = list(rows[0])
+    n = len(columns)
+    if any(len(r) != n for r in rows):  # not every row of the kind has the same keys
+        full = [{"table_name": table, **r} for r in rows]
         session.execute(insert(MODELS[kind].__table__), full)  # type: ignore[attr-defined]
-    else:
-        bulk_insert(session, MODELS[kind].__table__, columns, [tuple(r.values()) for r in full])  # type: ignore[attr-defined]
-    return [SimpleNamespace(**r) for r in full]
+        return [SimpleNamespace(**r) for r in full]
+    try:  # the same number of keys and each one found: the same keys (by name, in any order)
+        values = [(table, *(r[c] for c in columns)) for r in rows]
+    except KeyError:
+        full = [{"table_name": table, **r} for r in rows]
+        session.execute(insert(MODELS[kind].__table__), full)  # type: ignore[attr-defined]
+        return [SimpleNamespace(**r) for r in full]
+    bulk_insert(session, MODELS[kind].__table__, ["table_name", *columns], values)  # type: ignore[attr-defined]
+    return [SimpleNamespace(table_name=table, **r) for r in rows]
 
 
 def stored_rows(session: Session, table: str, kind: str) -> list[Any]:

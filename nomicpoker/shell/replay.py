@@ -23,7 +23,7 @@ from nomicpoker.core import snapshot
 from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import TableState
-from nomicpoker.core.fold_types import FoldResult, TableConfig
+from nomicpoker.core.fold_types import FoldResult, Revision, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
 from nomicpoker.shell import deadlines, faults, ledger, logs, pinned, scores, snapshots
 from nomicpoker.shell.collector import paused_collector
@@ -49,13 +49,15 @@ def table_config_for(session: Session, table: TableRow) -> TableConfig:
                                players_see_thread=abilities.players_see_thread)
 
 
-def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None) -> FoldResult:
+def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None,
+             archive: list[Revision] | None = None) -> FoldResult:
     """Replay ``table`` from the inputs in ``session`` (``public``: published secrets of ended
-    hands, for a rebuild without the secrets folder), each hand under the ruleset pinned for it."""
+    hands, for a rebuild without the secrets folder), each hand under the ruleset pinned for it.
+    ``archive``: the table's comment archive, already read (audit reads it from the live ledger)."""
     cfg = table_config_for(session, table)
     return fold_table(cfg, ledger.hand_starts(session, table.name, state, public),
-                      ledger.revisions(session, table.name), ledger.dealer_events(session, table.name),
-                      faults.comment_reader())
+                      ledger.revisions(session, table.name) if archive is None else archive,
+                      ledger.dealer_events(session, table.name), faults.comment_reader())
 
 
 @dataclass(frozen=True)
