@@ -162,7 +162,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
         fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id),
                 ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
-        if fold_state is None and loaded.state_data().get("score_pending"):
+        if fold_state is None and loaded.score_pending:
             fold_on([], [], [])  # a request the last run left unanswered
         if not (deadlines.record_due(session, table, current, now)
                 or scores.record(session, table, fold_state, now)):
