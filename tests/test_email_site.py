@@ -88,3 +88,20 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert SECRET in public_text(t, tmp_path / "public.db")
     assert audit(t.engine, t.state)[1] == []
     assert len(ids) == 3  # every player had their ID
+
+
+def test_a_message_kept_during_a_freeze_is_withheld_before_it_is_read(servers, tmp_path):
+    """A protest freezes the table: carol's mail is archived but not read (no verdict yet),
+    and its text stays out of the public copy all the same."""
+    from nomicpoker.shell.controls import control
+
+    t = MailTable(servers, tmp_path)
+    secrets_store.write(t.state, "T", 1, fixed_secrets("nlhe:1"))
+    service.start_hand(t.engine, t.state, "T", 0, blinds=(1, 2))
+    t.bet("bob", "PROTEST the blinds are wrong\n")
+    t.bet("carol", f"$2\nTALK\n{TALK}\nSIG\n")  # kept for after the freeze
+    public = public_text(t, tmp_path / "public.db")
+    assert TALK not in public and "the blinds are wrong" not in public
+    done = control(t.engine, t.state, "T", "resume", "the blinds were right")
+    assert not done.report.error
+    assert TALK not in public_text(t, tmp_path / "public.db")  # read now, and its hand still runs
