@@ -1,5 +1,9 @@
 """The ``nomicpoker`` console entry point (also ``python -m nomicpoker``).
 
+Two command lines are answered here before the CLI is imported: an idle ``poll`` (below) and
+``phh replay`` (:func:`replay`: the corpus replay is a benchmark against PokerKit's own loop as
+processes, and building the CLI was a tenth of its time). Everything else goes to the CLI.
+
 Before it imports the CLI (typer, and through the commands the database layer), it gives the
 idle check (:mod:`nomicpoker.shell.idle`) one chance to answer ``nomicpoker poll`` with
 nothing new, which is what cron runs every few minutes and almost always finds: the full
@@ -144,8 +148,76 @@ def answer(argv: Sequence[str]) -> bool:
         os.umask(old)
 
 
+@dataclass
+class ReplayArgs:
+    """``nomicpoker phh replay FILES... [--ruleset R] [--limit N] [-q]``, parsed as typer would."""
+
+    files: list[str]
+    ruleset: str = "roberts-nlhe"
+    limit: int | None = None
+    quiet: bool = False
+
+
+def parse_replay(argv: Sequence[str]) -> ReplayArgs | None:
+    """The arguments of a plain ``phh replay`` command line; None for anything else (global
+    options, ``--help``, an unknown or malformed option, no file: the CLI handles those)."""
+    if list(argv[:2]) != ["phh", "replay"]:
+        return None
+    args, rest, i = ReplayArgs([]), list(argv[2:]), 0
+    while i < len(rest):
+        word = rest[i]
+        name, eq, value = word.partition("=")
+        if name in ("--ruleset", "--limit") and (eq or i + 1 < len(rest)):
+            if not eq:
+                value, i = rest[i + 1], i + 1
+            if name == "--limit":
+                if not (value.isascii() and value.isdigit()) or int(value) < 1:
+                    return None  # the CLI's usage error (``--limit`` is at least 1)
+                args.limit = int(value)
+            elif not value or value.startswith("-"):
+                return None
+            else:
+                args.ruleset = value
+        elif word in ("-q", "--quiet"):
+            args.quiet = True
+        elif word.startswith("-") or not word:
+            return None
+        else:
+            args.files.append(word)
+        i += 1
+    return args if args.files else None
+
+
+def replay(argv: Sequence[str]) -> int | None:
+    """Run ``phh replay`` here, without building the CLI (typer, pydantic and every other
+    command's modules: ~0.2 s CPU of a ~2 s corpus run); the exit code, or None when the CLI
+    must run. The same library (:mod:`nomicpoker.shell.phh_files`) and the same output."""
+    args = parse_replay(argv)
+    if args is None:
+        return None
+    from pathlib import Path
+
+    from nomicpoker.shell.rulesets import load_ruleset
+
+    try:
+        rs = load_ruleset(args.ruleset)
+    except Exception:  # noqa: BLE001 - the CLI reports a bad ruleset its own way
+        return None
+    from nomicpoker.shell.phh_files import render_summary, replay_paths
+
+    summary = replay_paths([Path(f) for f in args.files], rs, args.limit)
+    text = render_summary(summary, args.quiet) + "\n"
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):  # a file name the console cannot show: the CLI's echo
+        return None
+    sys.stdout.write(text)
+    return 0 if summary.ok else 1
+
+
 def main() -> None:
-    """The console script: the idle check, else the CLI (:func:`nomicpoker.cli.main`)."""
+    """The console script: the idle check or ``phh replay``, else the CLI
+    (:func:`nomicpoker.cli.main`)."""
     try:
         done = answer(sys.argv[1:])
     except Exception:  # noqa: BLE001 - never fail here: the full command says what is wrong
@@ -153,6 +225,10 @@ def main() -> None:
     if done:
         sys.stdout.flush()
         sys.exit(0)
+    code = replay(sys.argv[1:])
+    if code is not None:
+        sys.stdout.flush()
+        sys.exit(code)
     from nomicpoker.cli import main as cli_main
 
     cli_main()
