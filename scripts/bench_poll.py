@@ -11,16 +11,19 @@ ledger, and measured side by side, in the same run:
   from its first input (``incremental=False``, what every poll did before snapshots);
 - the same for all the tables in one poll;
 - ``audit`` of one table (a replay from zero, into a scratch database, compared row by row);
-- ``nomicpoker poll`` as a process with nothing new, and ``nomicpoker version`` and
-  ``--help``, in CPU seconds (user + system of the child process).
+- ``nomicpoker poll`` as a process with nothing new, in CPU seconds (user + system of the
+  child process): the full poll (its idle record removed before each run) and the idle check
+  (:mod:`nomicpoker.shell.idle`, answering from the record the full poll wrote); and
+  ``nomicpoker version`` and ``--help``.
 
 Each figure is the best of ``--repeat`` runs, in wall time and, beside it, in CPU time of this
 process (``time.process_time``: the machine is shared, and wall time moves with its load).
 ``--keep DIR`` builds the tables into DIR and leaves them there; a later run with the same DIR
-reuses them (the build takes minutes), so a change can be measured again at once. ``--only``
-runs only the in-process rows (for profiling). Usage:
+reuses them (the build takes minutes), so a change can be measured again at once. ``--only
+in-process`` runs only the in-process rows (for profiling), ``--only process`` only the
+process rows. Usage:
     python scripts/bench_poll.py [--revisions 15000] [--per-hand 100] [--tables 10] [--repeat 3]
-                                 [--keep DIR] [--only in-process]
+                                 [--keep DIR] [--only in-process|process]
 """
 
 from __future__ import annotations
@@ -166,6 +169,17 @@ def child_cpu(args: list[str], repeat: int, env: dict) -> float:
     return min(out)
 
 
+def child_cpu_of(fn, repeat: int) -> float:
+    """Least CPU (user + system) the children started by ``fn`` used, over ``repeat`` runs."""
+    out = []
+    for _ in range(repeat):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        fn()
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime))
+    return min(out)
+
+
 def row(what: str, new, old, target: float | None) -> None:
     """One line: wall (CPU) for the snapshot and the full re-fold, their ratio, the target
     (judged on wall time, as the issue states it). ``new``/``old`` are (wall, cpu) pairs, or a
@@ -185,7 +199,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="build into (or reuse) this folder")
-    ap.add_argument("--only", choices=["in-process"], help="skip the process rows")
+    ap.add_argument("--only", choices=["in-process", "process"], help="only these rows")
     a = ap.parse_args()
     shm = Path("/dev/shm")
     with contextlib.ExitStack() as stack:
@@ -207,27 +221,39 @@ def main() -> None:
             r = poll.poll(b.engine, state, table=table, incremental=incremental)
             assert r.ok, [x.error for x in r.tables]
 
-        row("idle poll, one table", best(lambda: one(True), a.repeat),
-            best(lambda: one(False), a.repeat), 0.05)
+        if a.only != "process":
+            row("idle poll, one table", best(lambda: one(True), a.repeat),
+                best(lambda: one(False), a.repeat), 0.05)
 
-        def after_comment(incremental: bool) -> None:
-            b.p["alice"].say("still here")
-            one(incremental)
+            def after_comment(incremental: bool) -> None:
+                b.p["alice"].say("still here")
+                one(incremental)
 
-        new = best(lambda: after_comment(True), a.repeat)
-        row("poll after one new comment, one table", new, best(lambda: after_comment(False), a.repeat), 0.05)
-        row(f"idle poll, {len(b.names)} tables", best(lambda: one(True, None), a.repeat),
-            best(lambda: one(False, None), 1), 0.5)
-        row("audit of one table (replay from zero)", best(lambda: audit(b.engine, state, "T0"), a.repeat),
-            None, 1.0)
+            new = best(lambda: after_comment(True), a.repeat)
+            row("poll after one new comment, one table", new, best(lambda: after_comment(False), a.repeat), 0.05)
+            row(f"idle poll, {len(b.names)} tables", best(lambda: one(True, None), a.repeat),
+                best(lambda: one(False, None), 1), 0.5)
+            row("audit of one table (replay from zero)", best(lambda: audit(b.engine, state, "T0"), a.repeat),
+                None, 1.0)
         print(f"\nload average {os.getloadavg()[0]:.1f}")
-        if a.only:
+        if a.only == "in-process":
             return
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         cli = [str(Path(sys.executable).with_name("nomicpoker"))]
         print()
-        row("process: nomicpoker poll, nothing new (CPU)",
-            child_cpu(cli + ["poll", "--state", str(state), "--site", "off"], a.repeat, env), None, 0.15)
+        poll_cmd = cli + ["poll", "--state", str(state), "--site", "off"]
+        marker = state / "idle.json"
+
+        def full_poll() -> None:
+            marker.unlink(missing_ok=True)  # no idle record: the full poll runs (and writes one)
+            subprocess.run(poll_cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+
+        full = child_cpu_of(full_poll, a.repeat)
+        check = subprocess.run(poll_cmd + ["-v"], check=True, capture_output=True, text=True, env=env).stdout
+        assert "the full poll is skipped" in check, check  # the record the full poll wrote answers
+        row("process: nomicpoker poll, nothing new, full (CPU)", full, None, None)
+        row("process: nomicpoker poll, nothing new, idle check (CPU)", child_cpu(poll_cmd, a.repeat, env),
+            None, 0.15)
         row("process: nomicpoker version (CPU)", child_cpu(cli + ["version"], a.repeat, env), None, None)
         row("process: nomicpoker --help (CPU)", child_cpu(cli + ["--help"], a.repeat, env), None, None)
         row("process: python -c pass (CPU, the floor)",

@@ -11,10 +11,11 @@ figures are for runs that agree.
 ``--end-to-end`` measures instead what a user waits for, over every file of a directory
 (default ``../shared/data/phh``), side by side in one run: nomicpoker's ``phh replay`` path
 (find the files, read, parse, replay, compare with ``finishing_stacks``:
-:func:`nomicpoker.cli.phh_cmd.replay_paths`) against PokerKit's own loop over the same files
+:func:`nomicpoker.shell.phh_files.replay_paths`) against PokerKit's own loop over the same files
 (find them the same way, ``HandHistory.load`` each, iterate its states to the end); in
-process, interleaved passes, best of ``--repeat``; then once each as a process
-(``nomicpoker phh replay DIR -q`` against ``python -c`` running PokerKit's loop), wall time.
+process, interleaved passes, best of ``--repeat``; then as processes (``nomicpoker phh replay
+DIR -q`` against ``python -c`` running PokerKit's loop), interleaved, best of ``--repeat``, in
+CPU seconds (user + system of the child: what load does not inflate much) and wall time.
 
     /work/venv/bin/python scripts/bench_replay.py --end-to-end [--dir DIR] [--repeat 3] [--profile]
 """
@@ -23,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import resource
 import sys
 import time
 from pathlib import Path
@@ -58,7 +61,7 @@ def end_to_end(args: argparse.Namespace) -> int:
     import subprocess
     import warnings
 
-    from nomicpoker.cli.phh_cmd import replay_paths
+    from nomicpoker.shell.phh_files import replay_paths
 
     root = args.dir
     if not root.is_dir():
@@ -89,14 +92,22 @@ def end_to_end(args: argparse.Namespace) -> int:
     print(f"ratio (in process):    nomicpoker is {t_theirs / t_ours:.1f}x pokerkit")
     exe = Path(sys.executable)
     cli = exe.parent / "nomicpoker"
-    t0 = time.perf_counter()
-    subprocess.run([str(cli), "phh", "replay", str(root), "-q"], check=False, capture_output=True)
-    p_ours = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    subprocess.run([str(exe), "-c", POKERKIT_LOOP, str(root)], check=True, capture_output=True)
-    p_theirs = time.perf_counter() - t0
-    print(f"as processes (wall):   nomicpoker {p_ours:.2f} s, pokerkit {p_theirs:.2f} s: "
-          f"{p_theirs / p_ours:.1f}x")
+    ours_cmd = [str(cli), "phh", "replay", str(root), "-q"]
+    theirs_cmd = [str(exe), "-c", POKERKIT_LOOP, str(root)]
+    runs: dict[str, list[tuple[float, float]]] = {"ours": [], "theirs": []}
+    for _ in range(args.repeat):  # interleaved, as in process; (CPU, wall) of each child
+        for side, cmd in (("ours", ours_cmd), ("theirs", theirs_cmd)):
+            r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run(cmd, check=side == "theirs", capture_output=True)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            runs[side].append(((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime),
+                               time.perf_counter() - t0))
+    c_ours, c_theirs = min(c for c, _ in runs["ours"]), min(c for c, _ in runs["theirs"])
+    w_ours, w_theirs = min(w for _, w in runs["ours"]), min(w for _, w in runs["theirs"])
+    print(f"as processes (CPU):    nomicpoker {c_ours:.2f} s, pokerkit {c_theirs:.2f} s: "
+          f"{c_theirs / c_ours:.1f}x  (best of {args.repeat}, user + system)")
+    print(f"as processes (wall):   nomicpoker {w_ours:.2f} s, pokerkit {w_theirs:.2f} s: "
+          f"{w_theirs / w_ours:.1f}x  (load average {os.getloadavg()[0]:.1f})")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
