@@ -46,6 +46,7 @@ import sqlite3
 import sys
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -94,10 +95,12 @@ def _put(h: Any, *parts: object) -> None:
     h.update(data)
 
 
+@lru_cache(maxsize=1)
 def code_signature() -> str:
     """Which nomicpoker is running: its version, Python's, and every source file's name, size
     and modification time (a new release or an edited file defers once: the full poll then
-    decides, e.g. a fold whose code changed replays from the start)."""
+    decides, e.g. a fold whose code changed replays from the start). Once per process: the
+    code a process runs is the code it imported."""
     import nomicpoker
     from nomicpoker.adapters import registry
 
