@@ -108,7 +108,13 @@ def build_nonflush() -> dict[int, int]:
 
     Five-card multisets (6,188) are classified directly; a six- or seven-card multiset's
     best hand is the best of its multisets with one card removed, which is exactly "the
-    best five-card subset", built up one size at a time. 75,140 entries, ~0.1 s.
+    best five-card subset", built up one size at a time. 75,140 entries.
+
+    Each size is built forward from the one below: every (n-1)-multiset plus each rank
+    offers its value to the n-multiset it makes, which keeps the largest offer. The offers
+    an n-multiset gets are exactly its multisets with one card removed, so the table is the
+    same as taking the max over removals, in half the time (~0.07 s instead of ~0.14 s CPU:
+    it is built once per process that evaluates a showdown, e.g. every ``phh replay``).
     """
     powers = [8 ** i for i in range(13)]
     table: dict[int, int] = {}
@@ -117,10 +123,16 @@ def build_nonflush() -> dict[int, int]:
         for i in combo:
             counts[i] += 1
         table[sum(powers[i] for i in combo)] = _value5_from_counts(counts)
-    for n in (6, 7):
-        for combo in combinations_with_replacement(range(13), n):
-            key = sum(powers[i] for i in combo)
-            table[key] = max(table[key - powers[i]] for i in set(combo))
+    smaller = table
+    for _n in (6, 7):
+        bigger: dict[int, int] = {}
+        offered = bigger.get
+        for key, value in smaller.items():
+            for p in powers:
+                if value > offered(key + p, -1):
+                    bigger[key + p] = value
+        table.update(bigger)
+        smaller = bigger
     return table
 
 
