@@ -196,14 +196,15 @@ def forum_digest(state: Path, tables: Sequence[Polled]) -> str:
     from nomicpoker.adapters.registry import declared_abilities, open_forum
 
     h = hashlib.sha256()
-    opened: dict[str, Any] = {}
+    forums: dict[str, tuple[Polled, list[str]]] = {}  # one read per forum file, not per table
     for t in tables:
         if not declared_abilities(t.kind, t.config).fingerprint:
             raise _Defer(f"table {t.name}: its forum cannot be checked without polling it")
-        key = json.dumps([t.kind, t.config], sort_keys=True)
-        if key not in opened:
-            opened[key] = open_forum(t.kind, t.config, state)
-        _put(h, t.name, opened[key].fingerprint(t.threads))
+        _put(h, t.name, t.kind, t.threads)
+        first, threads = forums.setdefault(json.dumps([t.kind, t.config], sort_keys=True), (t, []))
+        threads += [x for x in t.threads if x not in threads]
+    for key, (first, threads) in forums.items():
+        _put(h, key, open_forum(first.kind, first.config, state).fingerprint(threads))
     return h.hexdigest()
 
 
