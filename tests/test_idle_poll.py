@@ -270,6 +270,25 @@ def test_a_new_table_or_hand_is_polled(state):
     assert lines(poll(state).stdout) == ["T: nothing new", "U: nothing new"]
 
 
+def test_an_amendment_and_a_resume_are_polled(state, tmp_path):
+    """``table amend`` (a pinned ruleset and a dealer event) on a table between hands, then a
+    pause and a resume: each time the check defers and the full poll takes it in."""
+    from _ruleset_kit import proposal_42
+
+    assert run("table", "create", "--name", "U", "--players", "dave,erin,fred", "--money", "50",
+               "--state", str(state)).returncode == 0
+    full_poll(state)
+    full_poll(state)
+    assert decide(state)[0] == ["T", "U"]
+    out = run("table", "amend", "--table", "U", "--ruleset", str(proposal_42(tmp_path / "p42")),
+              "--note", "Proposal 42", "--state", str(state))
+    assert out.returncode == 0, out.stdout + out.stderr
+    defers(state, "the ledger changed")
+    for command in ("pause", "resume"):
+        assert run("table", command, "--table", "U", "--note", "n", "--state", str(state)).returncode == 0
+        defers(state, "the ledger changed")
+
+
 def test_a_dropped_snapshot_or_a_new_key_is_polled(state):
     with sqlite3.connect(state / "ledger.db") as con:
         con.execute("DELETE FROM np_snapshot")
