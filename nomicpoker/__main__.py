@@ -107,12 +107,10 @@ def answer(argv: Sequence[str]) -> bool:
         return False
     db = Path(os.path.abspath(url[len("sqlite:///"):]))
     site = paths.site_dir(st, args.site)
-    old = os.umask(0o077)  # as the full poll: what it makes under the state is owner-only
-    try:
+    with paths.private_files(st):  # as the full poll: umask 077, the state made owner-only
         if not (db.is_file() and os.access(db, os.W_OK) and os.access(st, os.W_OK)):
             idle.LAST = "the ledger or the state directory is not writable here"
             return False
-        paths.owner_only(st)
         fd = os.open(paths.lock_path(st), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             try:  # the kernel lock the full poll's FileLock takes on the same file
@@ -144,8 +142,6 @@ def answer(argv: Sequence[str]) -> bool:
             return True
         finally:
             os.close(fd)  # releases the lock
-    finally:
-        os.umask(old)
 
 
 @dataclass
