@@ -95,6 +95,10 @@ def answer(argv: Sequence[str]) -> bool:
         env_file = _env("NOMICPOKER_LOG_FILE")
         for name in ("NOMICPOKER_STATE", "NOMICPOKER_DB", "NOMICPOKER_SITE"):
             _env(name)
+        if os.environ.get("NOMICPOKER_BUSY_TIMEOUT") is not None:
+            raise ValueError("NOMICPOKER_BUSY_TIMEOUT is set (the full poll reads and checks it)")
+        if "" in (args.log_file, args.global_log_file):
+            raise ValueError("--log-file is empty")
     except ValueError as exc:
         idle.LAST = str(exc)
         return False

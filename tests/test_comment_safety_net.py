@@ -206,3 +206,31 @@ def test_what_from_a_player_sitting_out_of_the_hand():
     assert [(v["status"], v["canonical"]) for v in got.rows["verdict"]] == [("accepted", "WHAT")]
     answer = [o["body"] for o in got.rows["outbox"] if o["reply_to"] == "c1"]
     assert len(answer) == 1 and "Not seated in this hand" in answer[0]
+
+
+@pytest.mark.parametrize("see", [True, False])
+def test_a_private_message_the_reader_fails_on_is_answered_privately(see):
+    """A private message is answered privately, sealed with the running hand, like any other
+    private answer: the net's public reply went to the '~private' pseudo-thread, which no forum
+    has, so every later poll failed on that outbox row (and the table learnt of the message)."""
+    p = first_to_act()
+    cfg = replace(CONFIG, private=True, players_see_thread=see)
+    bad = rev(1, "bob", "RAISE 10 BOOM", thread="~private", forum_id="pm:m1")
+    good = rev(2, p, "HAND1 ROUND1 call")
+    got = fold_table(cfg, [START], [bad, good], [], reader=failing_on("BOOM", ZeroDivisionError("a bug")))
+    verdicts = {v["forum_id"]: v for v in got.rows["verdict"]}
+    assert (verdicts["pm:m1"]["status"], verdicts["pm:m1"]["code"]) == ("rejected", INTERNAL_ERROR)
+    assert verdicts["c2"]["status"] == "accepted"
+    assert not any(o["thread"] == "~private" for o in got.rows["outbox"])
+    # the answer is sealed (its words are in the state folder, the row holds their hash)
+    answers = [o for o in got.rows["outbox"] if o["kind"] == "private" and o["recipient"] == "bob"
+               and o["subject"] == "Your advance action in hand 1 (T)"]
+    assert len(answers) == 1 and answers[0]["body"].startswith("[sealed private message to bob")
+
+
+def test_a_private_message_the_reader_fails_on_from_a_stranger_gets_no_answer():
+    cfg = replace(CONFIG, private=True)
+    got = fold_table(cfg, [START], [rev(1, "erin", "CALL BOOM", thread="~private", forum_id="pm:m1")], [],
+                     reader=failing_on("BOOM", KeyError(0)))
+    assert [(v["status"], v["code"]) for v in got.rows["verdict"]] == [("ignored", INTERNAL_ERROR)]
+    assert not any(o["thread"] == "~private" or o["recipient"] == "erin" for o in got.rows["outbox"])

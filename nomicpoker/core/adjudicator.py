@@ -33,6 +33,7 @@ from typing import Any
 from nomicpoker.core import engine, grammar, hand_log, sealed
 from nomicpoker.core import notices as say
 from nomicpoker.core.advance_fold import Advance
+from nomicpoker.core.advance_private import PRIVATE_THREAD
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.days_state import REMINDER, DaysState
@@ -314,6 +315,15 @@ class _Folder:
         """Answer a revision the reader failed on: it never acts, the table goes on. The
         state stays what it was before it (the fold is started again without reading it)."""
         if self.c.is_dealer(rev.author):
+            return
+        if rev.thread == PRIVATE_THREAD:  # answered privately, sealed with the running hand
+            h = self.st.current
+            live = h is not None and h.phase != "complete" and h.hand.find_seat(rev.author)
+            number = h.start.number if h is not None else None
+            if not live or rev.revision > 1 or rev.deleted:
+                self.give_verdict(rev, number, "ignored", INTERNAL_ERROR, UNREADABLE)
+            else:
+                self.advance.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
             return
         number = self.st.by_thread.get(rev.thread)
         if rev.revision > 1 or rev.deleted:

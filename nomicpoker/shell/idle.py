@@ -126,7 +126,10 @@ def key_signature(state: Path) -> str:
 
 def connect(db: Path) -> sqlite3.Connection:
     """The ledger, read through the standard module (never created: ``mode=rw``)."""
-    conn = sqlite3.connect(f"file:{db}?mode=rw", uri=True, timeout=5, isolation_level=None)
+    # as_uri() percent-encodes '#', '?' and '%' in the path, which a bare "file:" URI would
+    # read as a fragment, a query or an escape (and then open or create another file)
+    conn = sqlite3.connect(f"{Path(db).absolute().as_uri()}?mode=rw", uri=True, timeout=5,
+                           isolation_level=None)
     conn.execute("PRAGMA busy_timeout=5000")
     return conn
 
