@@ -13,16 +13,45 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import prawcore.sessions
+import pytest
+from pytest_httpserver import HTTPServer
+
 from nomicpoker.core.dealing import deck_checksum
 from nomicpoker.shell import secrets_store, service
 
 from _bot_kit import fixed_secrets
 from _reference import REF
 from _sweep_kit import Sweep
-from fixtures.reddit_api import SUB, USER, FakeReddit
-from fixtures.wp_theme_site import BASE, THREAD, WordPressSite
+from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
+from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
 from test_blognomic_real_theme_hand import SimClock, deck_with
 from test_forum_reddit_hand import inbox_deck
+
+@pytest.fixture
+def reddit(monkeypatch):
+    """The test Reddit, served on loopback for praw, with the Dealer's credentials set."""
+    for key, value in CREDENTIALS.items():
+        monkeypatch.setenv(key, value)
+    # prawcore waits 0-2 s before it repeats a failed request; the sweeps do not wait (the
+    # request is repeated all the same, so nothing they test changes)
+    monkeypatch.setattr(prawcore.sessions.FiniteRetryStrategy, "_sleep_seconds", lambda self: None)
+    with serving(FakeReddit(stable_ids=True)) as fake:
+        yield fake
+
+
+@pytest.fixture
+def blog(httpserver: HTTPServer, monkeypatch):
+    """The test BlogNomic (the real theme), without moderation, and the Dealer's login."""
+    site = WordPressSite(moderation=False)
+    site.member("pokerbot", "pw", "Poker Dealer")
+    site.member("kevan", "pw", "Kevan")
+    site.member("josh", "pw", "Josh")
+    base = serve(httpserver, site, monkeypatch)
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", "pokerbot")
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "pw")
+    return site, base
+
 
 #: the client's timeout in the sweeps; a "timeout" fault answers after FaultPlan.stall (0.8 s)
 CLIENT_TIMEOUT = 0.5

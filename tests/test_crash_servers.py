@@ -13,14 +13,9 @@ from __future__ import annotations
 
 import time
 
-import prawcore.sessions
 import pytest
-from pytest_httpserver import HTTPServer
 
-from fixtures.reddit_api import CREDENTIALS, FakeReddit, serving
-from fixtures.wp_theme_site import WordPressSite, serve
-
-from _sweep_hands import play_blognomic, play_reddit
+from _sweep_hands import blog, play_blognomic, play_reddit, reddit  # noqa: F401 (fixtures)
 from _sweep_kit import Sweep
 
 SAMPLE_STRIDE = 6
@@ -39,25 +34,6 @@ def sweep_crashes(sweep: Sweep, stride: int) -> dict:
             "seconds": round(time.monotonic() - began, 1)}
 
 
-@pytest.fixture
-def reddit(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.setattr(prawcore.sessions.FiniteRetryStrategy, "_sleep_seconds", lambda self: None)
-    with serving(FakeReddit(stable_ids=True)) as fake:
-        yield fake
-
-
-@pytest.fixture
-def blog(httpserver: HTTPServer, monkeypatch):
-    site = WordPressSite(moderation=False)
-    site.member("pokerbot", "pw", "Poker Dealer")
-    site.member("kevan", "pw", "Kevan")
-    site.member("josh", "pw", "Josh")
-    base = serve(httpserver, site, monkeypatch)
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", "pokerbot")
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "pw")
-    return site, base
 
 
 def _check(figures: dict, stride: int) -> None:

@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import time
 
-import prawcore.sessions
 import pytest
-from pytest_httpserver import HTTPServer
 
 from fixtures.http_faults import KINDS
-from fixtures.reddit_api import CREDENTIALS, FakeReddit, serving
-from fixtures.wp_theme_site import WordPressSite, serve
 
-from _sweep_hands import play_blognomic, play_reddit
+from _sweep_hands import blog, play_blognomic, play_reddit, reddit  # noqa: F401 (fixtures)
 from _sweep_kit import Sweep
 
 #: the default run faults request n with kind j when (n + j) % SAMPLE_STRIDE == 0: every
@@ -47,27 +43,6 @@ def sweep_faults(sweep: Sweep, stride: int) -> dict:
             "endpoints": sorted(hit), "seconds": round(time.monotonic() - began, 1)}
 
 
-@pytest.fixture
-def reddit(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    # prawcore waits 0-2 s before it repeats a failed request; the sweep does not wait (the
-    # request is repeated all the same, so nothing it tests changes)
-    monkeypatch.setattr(prawcore.sessions.FiniteRetryStrategy, "_sleep_seconds", lambda self: None)
-    with serving(FakeReddit(stable_ids=True)) as fake:
-        yield fake
-
-
-@pytest.fixture
-def blog(httpserver: HTTPServer, monkeypatch):
-    site = WordPressSite(moderation=False)
-    site.member("pokerbot", "pw", "Poker Dealer")
-    site.member("kevan", "pw", "Kevan")
-    site.member("josh", "pw", "Josh")
-    base = serve(httpserver, site, monkeypatch)
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", "pokerbot")
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "pw")
-    return site, base
 
 
 def _check(figures: dict, stride: int) -> None:
