@@ -13,7 +13,7 @@ import re
 import unicodedata
 
 from nomicpoker.core.intents import GrammarError
-from nomicpoker.core.markup import BIDI_CONTROLS
+from nomicpoker.core.invisibles import BIDI_CONTROLS
 
 # ---------------------------------------------------------------------------------------------
 # Lexical pieces (all applied to the skeleton, ASCII-only classes: \d would match ٢)
@@ -156,7 +156,8 @@ def _near(word: str) -> str | None:
     return None
 
 
-#: An explicit bidi control (see :data:`nomicpoker.core.markup.BIDI_CONTROLS`).
+#: An explicit bidi control (:data:`nomicpoker.core.invisibles.BIDI_CONTROLS`, which the
+#: reader keeps in a comment: see :mod:`nomicpoker.core.markup`).
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 

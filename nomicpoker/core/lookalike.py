@@ -35,6 +35,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from nomicpoker.core.invisibles import default_ignorable
+
 _MARKS = "\u200e\u200f"  # the package wraps right-to-left characters in direction marks
 
 
@@ -247,14 +249,11 @@ def ascii_view(text: str) -> str:
 
 @lru_cache(maxsize=None)
 def _ignorable() -> dict[int, None]:
-    """Default-ignorable code points (format characters, variation selectors, the combining
-    grapheme joiner, the Hangul and Mongolian fillers), which UTS #39 drops from a skeleton:
-    ``bo\u200bb`` and ``\u202ebob`` render as "bob"."""
-    cps = [cp for r in (range(0x20000), range(0xE0000, 0xE1000)) for cp in r
-           if unicodedata.category(chr(cp)) == "Cf"]
-    cps += [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), *range(0x180B, 0x1810),
-            0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
-    return dict.fromkeys(cps)
+    """Default-ignorable code points (:func:`nomicpoker.core.invisibles.default_ignorable`:
+    format characters, variation selectors, the combining grapheme joiner, the Hangul and
+    Mongolian fillers), which UTS #39 drops from a skeleton: ``bo\u200bb`` and ``\u202ebob``
+    render as "bob". A dict, for :meth:`str.translate`."""
+    return dict.fromkeys(default_ignorable())
 
 
 def _name_view(name: str) -> str:

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
 from nomicpoker.core.htmltext import html_to_text
+from nomicpoker.core.invisibles import BIDI_CONTROLS, format_characters
 
 __all__ = ["Reading", "read_visible", "visible_text", "html_to_text", "clean", "strip_forum_quotes",
            "MAX_CHARS", "MAX_WEIGHT", "MAX_LINES", "storable"]
@@ -52,21 +52,17 @@ MAX_LINES = 500
 
 _MD = MarkdownIt("commonmark", {"html": True}).enable(["strikethrough", "table"])
 
-#: Characters a reader cannot see: Unicode format characters (zero-width space and joiners,
-#: word joiner, BOM, soft hyphen, bidi controls, tag characters) and variation selectors.
-_INVISIBLE = {cp: None for cp in (*range(0x20000), *range(0xE0000, 0xE1000))
-              if unicodedata.category(chr(cp)) == "Cf" or 0xFE00 <= cp <= 0xFE0F
-              or 0xE0100 <= cp <= 0xE01EF}  # (no format character lies elsewhere)
+#: Characters a reader cannot see (:func:`~nomicpoker.core.invisibles.format_characters`:
+#: zero-width space and joiners, word joiner, BOM, soft hyphen, tag characters, variation
+#: selectors), but for the bidi controls.
+#:
+#: The explicit bidirectional controls (:data:`BIDI_CONTROLS`: embeddings, overrides, isolates
+#: and their ends): unlike the other invisible characters they are KEPT in the reading. WHY: they
+#: reorder what readers see ("Trojan Source", CVE-2021-42574): ``raise \u202e02`` shows as
+#: "raise 20" and would be read as 2, ``\u202eHAND1 ROUND1 fold`` shows reversed and would fold.
+#: The grammar refuses an attempt on a line holding one (code ``lookalike``); chat is unaffected.
+_INVISIBLE = dict.fromkeys(format_characters() - frozenset(map(ord, BIDI_CONTROLS)))
 _INVISIBLE[ord("\r")] = None  # "\r\n" -> "\n"; a lone "\r" is made "\n" first
-
-#: The explicit bidirectional controls (embeddings, overrides, isolates and their ends): unlike
-#: the other invisible characters they are KEPT in the reading. WHY: they reorder what readers
-#: see ("Trojan Source", CVE-2021-42574): ``raise \u202e02`` shows as "raise 20" and would be
-#: read as 2, ``\u202eHAND1 ROUND1 fold`` shows reversed and would fold. The grammar refuses
-#: an attempt on a line holding one (code ``lookalike``); chat is unaffected.
-BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-for _c in BIDI_CONTROLS:
-    del _INVISIBLE[ord(_c)]
 
 
 def _ranges(cps: list[int]) -> str:
