@@ -39,6 +39,7 @@ from nomicpoker.core.evaluator_tables import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    build_first_best,
     build_value_fast,
     pack,
 )
@@ -46,7 +47,7 @@ from nomicpoker.core.evaluator_tables import (
 __all__ = [
     "HIGH_CARD", "ONE_PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH",
     "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH", "FIVE_OF_A_KIND", "CATEGORY_NAMES",
-    "HandValue", "EvaluatorError", "evaluate5", "best_hand", "value7", "category_of",
+    "HandValue", "EvaluatorError", "evaluate5", "best_hand", "value7", "first_best", "category_of",
 ]
 
 CATEGORY_NAMES: tuple[str, ...] = (
@@ -248,3 +249,29 @@ def value7(cards: Sequence[Card]) -> int:
     if n < 5:
         raise EvaluatorError("too_few_cards", f"a poker hand needs 5 cards, got {n}")
     return best_hand(tuple(cards), (), 0).value
+
+
+def _first_best_first(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
+    """Build the five-card table on first use, then route every later call straight to it."""
+    global _first_best
+    _first_best = build_first_best()
+    return _first_best(cards)
+
+
+_first_best = _first_best_first
+
+
+def first_best(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
+    """``(value, idx)`` for 5..7 card instances: the best five-card value and the indices of
+    the first five-card subset (in ``itertools.combinations`` order) that has it: the
+    subset ``best_hand(cards, (), 0)`` reports. The fast path behind a showdown, which
+    needs the cards that play; it builds only the five-card table (see
+    :func:`nomicpoker.core.evaluator_tables.build_first_best`)."""
+    n = len(cards)
+    if not 5 <= n <= 7:
+        raise EvaluatorError("not_five_to_seven_cards", f"first_best takes 5 to 7 cards, got {n}")
+    try:
+        return _first_best(cards)
+    except (KeyError, TypeError, IndexError):
+        _check_cards(cards)
+        raise

@@ -26,7 +26,7 @@ two independent implementations that the tests compare.
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Callable, Sequence
 
 from nomicpoker.core.cards import RANKS, SUITS
@@ -103,6 +103,20 @@ def _value5_from_counts(counts: list[int]) -> int:
     return pack(category, ranks)
 
 
+def build_nonflush5() -> dict[int, int]:
+    """The five-card part of ``NONFLUSH`` (6,188 rank multisets, a few hundredths of a
+    second): all that :func:`build_first_best` needs, so a process that settles showdowns but
+    never evaluates in bulk (``phh replay``, a poll) does not build the 75,140-entry table."""
+    powers = [8 ** i for i in range(13)]
+    table: dict[int, int] = {}
+    for combo in combinations_with_replacement(range(13), 5):
+        counts = [0] * 13
+        for i in combo:
+            counts[i] += 1
+        table[sum(powers[i] for i in combo)] = _value5_from_counts(counts)
+    return table
+
+
 def build_nonflush() -> dict[int, int]:
     """``NONFLUSH`` table: rank-multiset key (sum of ``8 ** rank_index``) -> best value.
 
@@ -117,12 +131,7 @@ def build_nonflush() -> dict[int, int]:
     it is built once per process that evaluates a showdown, e.g. every ``phh replay``).
     """
     powers = [8 ** i for i in range(13)]
-    table: dict[int, int] = {}
-    for combo in combinations_with_replacement(range(13), 5):
-        counts = [0] * 13
-        for i in combo:
-            counts[i] += 1
-        table[sum(powers[i] for i in combo)] = _value5_from_counts(counts)
+    table = build_nonflush5()
     smaller = table
     for _n in (6, 7):
         bigger: dict[int, int] = {}
@@ -179,3 +188,43 @@ def build_value_fast() -> Callable[[Sequence[str]], int]:
         return v
 
     return value_fast
+
+
+#: the five-card subsets of 5, 6 and 7 cards as index tuples, in ``itertools.combinations``
+#: order (the order :func:`nomicpoker.core.evaluator.best_hand` enumerates them in)
+_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(combinations(range(n), 5)) for n in (5, 6, 7)}
+
+
+def build_first_best() -> Callable[[Sequence[str]], tuple[int, tuple[int, ...]]]:
+    """Build the five-card table and return ``first_best(cards)``: for 5..7 card instances,
+    the best five-card value and the index tuple of the *first* five-card subset (in
+    ``combinations`` order) that has it, which is the subset ``best_hand`` reports.
+
+    Why: a showdown needs the five cards that play, not only the value; this finds them
+    with one key sum and one lookup per subset, from the small table. Each subset is valued
+    exactly as the scalar path values five cards (the larger of its rank pattern and, when
+    all five share a suit, its flush), so the value equals :func:`build_value_fast`'s."""
+    nonflush5 = build_nonflush5()
+    key_of = CARD_KEY.__getitem__
+    flush_suit = FLUSH_SUIT
+    card_rank = CARD_RANK
+    subsets = _SUBSETS
+
+    def first_best(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
+        keys = list(map(key_of, cards))
+        best = -1
+        at: tuple[int, ...] = ()
+        for idx in subsets[len(keys)]:
+            a, b, c, d, e = idx
+            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+            v = nonflush5[key >> 12]
+            if flush_suit[key & 4095] >= 0:
+                f = flush_value([card_rank[cards[i]] for i in idx])
+                if f > v:
+                    v = f
+            if v > best:
+                best, at = v, idx
+        return best, at
+
+    return first_best

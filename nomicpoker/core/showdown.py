@@ -14,7 +14,6 @@ minimum passed to the evaluator, and the odd-chip policy (:mod:`nomicpoker.core.
 
 from __future__ import annotations
 
-from itertools import combinations
 
 from nomicpoker.core.actions import Muck, Reveal
 from nomicpoker.core.cards import FULL_DECK
@@ -22,7 +21,7 @@ from nomicpoker.core.hand import (
     Hand, PotAward, Rejection, Result, ShownHand, cards_in_play, evolve, make_seat, reject,
     seat_index, seat_with, value_of,
 )
-from nomicpoker.core.evaluator import HandValue, best_hand, evaluate5, value7
+from nomicpoker.core.evaluator import HandValue, best_hand, evaluate5, first_best
 from nomicpoker.core.pots import build_pots, split, uncalled
 
 _DECK = frozenset(FULL_DECK)
@@ -130,16 +129,14 @@ def best_five(hole: tuple[str, ...], board: tuple[str, ...], min_hole_cards: int
 
     Why: ``best_hand`` (the evaluator's reference path) classifies all 21 subsets of seven
     cards and was a third of PHH replay time. With ``min_hole_cards = 0`` the table path
-    ``value7`` gives the best value; the first subset in the same enumeration order with
-    that value is the one ``best_hand`` reports, so the result is identical (a test pins it).
+    :func:`~nomicpoker.core.evaluator.first_best` finds the first subset in the same
+    enumeration order with the best value, which is the one ``best_hand`` reports, from the
+    five-card table alone, so the result is identical (a test pins it).
     """
     cards = tuple(hole) + tuple(board)
     if min_hole_cards == 0 and 5 <= len(cards) <= 7:
-        v = value7(cards)
-        for idx in combinations(range(len(cards)), 5):
-            sub = [cards[i] for i in idx]
-            if value7(sub) == v:
-                return evaluate5(sub)
+        _, idx = first_best(cards)
+        return evaluate5([cards[i] for i in idx])
     return best_hand(hole, board, min_hole_cards)
 
 
