@@ -22,11 +22,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sqlmodel import Session
 
 from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
-from nomicpoker.core.fold_types import (INTERNAL_ERROR, UNREADABLE, CommentFailed, FoldError, HandStart,
-                                        Revision, TableConfig)
+from nomicpoker.core.fold_types import (INTERNAL_ERROR, INTERNAL_ERROR_EVENT, UNREADABLE, CommentFailed,
+                                        DealerEvent, FoldError, HandStart, Revision, TableConfig, failure_data)
 from nomicpoker.core.table_settings import TableSettings
+from nomicpoker.shell import ledger
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.secrets_store import HandSecrets, secret_path
 
@@ -132,13 +134,14 @@ def test_gone_or_protest_outside_a_hand_thread_on_a_forum_with_private_messages(
 
 
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_")}
+    # NOMICPOKER_DB passes: the any_ledger fixture points the CLI at PostgreSQL with it
+    base = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_") or k == "NOMICPOKER_DB"}
     return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, timeout=120,
                           env={**base, **(env or {})})
 
 
-def ready(tmp: Path) -> Table:
-    t = Table(tmp, players=("alice", "bob"))
+def ready(tmp: Path, db: str | None = None) -> Table:
+    t = Table(tmp, players=("alice", "bob"), db=db)
     t.start(ante=5)
     t.draw(1)
     t.new_dealer()
@@ -167,11 +170,11 @@ def test_poll_answers_logs_and_goes_on_and_audit_replays_it_identically(tmp_path
     assert t.gndt() == ref.gndt()
     keep = lambda vs: [(v.author, v.status, v.code) for v in vs if v.code != INTERNAL_ERROR]  # noqa: E731
     assert keep(t.verdicts()) == keep(ref.verdicts())
-    # audit replays the same inputs the same way; without the fault it reads the comment
-    # (the rejection rested on the fault), and says so
-    res = cli("audit", "--state", str(t.state), env=fault)
-    assert res.returncode == 0 and "identical" in res.stdout, res.stdout + res.stderr
-    assert cli("audit", "--state", str(t.state)).returncode != 0
+    # audit replays the same inputs the same way, with the fault or without it: the answer is
+    # recorded (a dealer event), so it is not read again (see the release tests below)
+    for env in (fault, None):
+        res = cli("audit", "--state", str(t.state), env=env)
+        assert res.returncode == 0 and "identical" in res.stdout, res.stdout + res.stderr
 
 
 def test_a_secrets_failure_still_stops_the_poll_it_is_not_a_comment_s_fault(tmp_path):
@@ -234,3 +237,164 @@ def test_a_private_message_the_reader_fails_on_from_a_stranger_gets_no_answer():
                      reader=failing_on("BOOM", KeyError(0)))
     assert [(v["status"], v["code"]) for v in got.rows["verdict"]] == [("ignored", INTERNAL_ERROR)]
     assert not any(o["thread"] == "~private" or o["recipient"] == "erin" for o in got.rows["outbox"])
+
+
+# --------------------------------------------------------------------------- a release fixes the fault
+
+
+def test_a_recorded_answer_is_given_without_reading_the_comment():
+    """The fold answers a revision recorded as ``internal_error`` (a dealer event) as recorded,
+    whatever the reader would say now: the release that fixed the fault reads it as it was."""
+    p = first_to_act()
+    bad = rev(1, p, "HAND1 ROUND1 raise 30 BOOM")
+    good = rev(2, p, "HAND1 ROUND1 call")
+    faulty = fold_table(CONFIG, [START], [bad, good], [], reader=failing_on("BOOM", ZeroDivisionError("a bug")))
+    event = DealerEvent(1, 1, INTERNAL_ERROR_EVENT, p, "2026-01-01T00:00:01+00:00",
+                        data=failure_data(("1", "c1", 1), "0.1.0", "ZeroDivisionError"))
+    read: list[str] = []
+
+    def fixed(folder, r: Revision) -> None:
+        read.append(r.forum_id)
+        folder.read_comment(r)
+
+    got = fold_table(CONFIG, [START], [bad, good], [event], reader=fixed)
+    assert read == ["c2"] and got.failures == ()
+    assert got.rows == faulty.rows and got.gndt == faulty.gndt
+    # without the record, the fixed reader reads it for real: another history
+    assert fold_table(CONFIG, [START], [bad, good], []).rows["verdict"] != faulty.rows["verdict"]
+    # and a resumed fold whose stream holds the record does not read it either
+    first = fold_table(CONFIG, [START], [], [])
+    seq0, read[:] = first.state.seq, []
+    on = fold_stream(CONFIG, first.state, input_stream([], [bad, good], [event]), fixed)
+    assert read == ["c2"]
+    for kind in ("verdict", "outbox", "entry"):  # (action rows count their own seq)
+        assert on.rows[kind] == tuple(r for r in faulty.rows[kind] if r["seq"] > seq0)
+    assert on.gndt == faulty.gndt
+
+
+@pytest.mark.parametrize("private", [False, True])
+@pytest.mark.parametrize("case", ["comment", "edit", "private", "stranger", "several"])
+def test_every_failed_answer_recorded_replays_as_played_by_a_reader_that_no_longer_fails(case, private):
+    """Whatever the failing revision (a comment, an edit, a private message, a stranger's),
+    recording the keys the faulty fold failed on makes the fixed fold derive the same rows."""
+    p = first_to_act()
+    other = next(x for x in PLAYERS if x != p)
+    revs = {
+        "comment": [rev(1, p, "HAND1 ROUND1 raise 30 BOOM"), rev(2, p, "HAND1 ROUND1 call")],
+        "edit": [rev(1, p, "HAND1 ROUND1 raise 30"), rev(2, p, "HAND1 ROUND1 raise 40 BOOM", revision=2, forum_id="c1"),
+                 rev(3, "bob", "nice")],
+        "private": [rev(1, other, "CALL BOOM", thread="~private", forum_id="pm:m1"), rev(2, p, "HAND1 ROUND1 raise 30")],
+        "stranger": [rev(1, "erin", "CALL BOOM", thread="~private", forum_id="pm:m1"), rev(2, p, "HAND1 ROUND1 call")],
+        "several": [rev(1, p, "HAND1 ROUND1 raise 30 BOOM"), rev(2, other, "UNDO BOOM", thread="~private", forum_id="pm:m2"),
+                    rev(3, p, "HAND1 ROUND1 raise 30"), rev(4, p, "HAND1 ROUND1 raise 30 BOOM", revision=2, forum_id="c3")],
+    }[case]
+    cfg = replace(CONFIG, private=private or case in ("private", "stranger", "several"), players_see_thread=not private)
+    faulty = fold_table(cfg, [START], revs, [], reader=failing_on("BOOM", KeyError("x")))
+    assert faulty.failures
+    events = [DealerEvent(next(r.archive_id for r in revs if (r.thread, r.forum_id, r.revision) == key), 1,
+                          INTERNAL_ERROR_EVENT, "x", "2026-01-01T00:01:00+00:00", data=failure_data(key, "0.1.0", "KeyError"))
+              for key, _ in faulty.failures]
+    fixed = fold_table(cfg, [START], revs, events)
+    assert fixed.failures == () and fixed.rows == faulty.rows and fixed.gndt == faulty.gndt
+    assert fold_table(cfg, [START], revs, []).rows != faulty.rows  # the fixed reader, unrecorded
+
+
+@pytest.mark.parametrize("data", [{}, {"thread": "1", "forum_id": "c1"}, {"thread": 1, "forum_id": "c1", "revision": 1},
+                                  {"thread": "1", "forum_id": "c1", "revision": "1"}])
+def test_a_malformed_recorded_answer_is_one_clear_error(data):
+    event = DealerEvent(0, 1, INTERNAL_ERROR_EVENT, "bob", "2026-01-01T00:00:01+00:00", data=data)
+    with pytest.raises(FoldError) as info:
+        fold_table(CONFIG, [START], [rev(1, "bob", "hello")], [event])
+    assert info.value.code == "bad_event"
+
+
+def _history(t: Table) -> dict:
+    """Every derived row the ledger holds (delivery columns aside), and its dealer events."""
+    with Session(t.engine) as s:
+        rows = {kind: ledger.stored_values(s, t.name, kind) for kind in ledger.MODELS}
+        rows["events"] = [(e.kind, e.after, e.hand, e.player, e.at, dict(e.data)) for e in ledger.dealer_events(s, t.name)]
+    return rows
+
+
+def _new_release(t: Table) -> None:
+    """What a new release's first poll meets: the snapshot is of other code (its fingerprint
+    covers the fold's source), so the poll replays the table from its first input."""
+    sql = t.sql()
+    sql.execute("DELETE FROM np_snapshot WHERE table_name = ?", (t.name,))
+    sql.commit()
+    sql.close()
+
+
+@pytest.mark.usefixtures("any_ledger")
+def test_a_release_that_fixes_the_fault_keeps_the_recorded_answers_and_the_table_plays_on(tmp_path):
+    fault = {"NOMICPOKER_FAIL_READING": "BOOM"}
+    # the reference table in its own SQLite ledger (on PostgreSQL, the poll of t works every table)
+    t, ref = ready(tmp_path / "t"), ready(tmp_path / "ref", db=f"sqlite:///{tmp_path / 'ref.db'}")
+    bad = t.p["alice"].say("HAND1 ROUND1 raise 20, BOOM")
+    # bob's private message: a fixed release would read it as an advance call
+    t.forum.send_private_as("bob", t.forum.dealer, "advance (T)", "CALL BOOM")
+    res = cli("poll", "--state", str(t.state), "--site", "off", env=fault)
+    assert res.returncode == 0 and res.stderr.count("could not be read") == 2, res.stdout + res.stderr
+    # an edit is a new revision, read as an edit: noted, and the recorded answer stands
+    t.forum.edit_comment(bad, "HAND1 ROUND1 raise 25", author="alice")
+    res = cli("poll", "--state", str(t.state), "--site", "off", env=fault)
+    assert res.returncode == 0 and "could not be read" not in res.stderr, res.stdout + res.stderr
+    before = _history(t)
+    answers = [v for v in before["verdict"] if v["code"] == INTERNAL_ERROR]
+    assert [(v["forum_id"] == bad, v["revision"], v["status"]) for v in answers] == [(True, 1, "rejected"), (False, 1, "rejected")]
+    assert [v["code"] for v in before["verdict"] if v["forum_id"] == bad and v["revision"] == 2] == ["edited_after_verdict"]
+    # "the release fixes it": no fault, and the poll replays from the first input
+    _new_release(t)
+    res = cli("poll", "--state", str(t.state), "--site", "off")
+    assert res.returncode == 0 and "FAILED" not in res.stdout + res.stderr, res.stdout + res.stderr
+    assert "could not be read" not in res.stderr
+    assert _history(t) == before  # the history is the one the table played
+    recorded = [e for e in before["events"] if e[0] == INTERNAL_ERROR_EVENT]
+    assert sorted((e[5]["forum_id"] == bad, e[5]["revision"], e[3], e[5]["release"], e[5]["error"]) for e in recorded) == \
+        [(False, 1, "bob", "0.1.0", "RuntimeError"), (True, 1, "alice", "0.1.0", "RuntimeError")]
+    # the table plays on, as a table that never saw either comment
+    for table in (t, ref):
+        table.p["alice"].say("HAND1 ROUND1 raise 20")
+        table.p["bob"].say("HAND1 ROUND1 call")
+    assert cli("poll", "--state", str(t.state), "--site", "off").returncode == 0
+    ref.run()
+    assert t.gndt() == ref.gndt()
+    # audit (from zero, byte for byte) agrees on the fixed release and names each answer
+    res = cli("audit", "--state", str(t.state))
+    assert res.returncode == 0 and "identical" in res.stdout, res.stdout + res.stderr
+    line = [x for x in res.stdout.splitlines() if f"comment {t.thread}#{bad} revision 1 by alice" in x]
+    assert len(line) == 1 and "answered internal_error by nomicpoker 0.1.0 at " in line[0] and "RuntimeError" in line[0]
+    assert sum("answered internal_error" in x for x in res.stdout.splitlines()) == 2
+
+
+@pytest.mark.usefixtures("any_ledger")
+def test_a_ledger_from_before_the_answers_were_recorded_is_backfilled_from_its_verdicts(tmp_path):
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20, BOOM")
+    assert cli("poll", "--state", str(t.state), "--site", "off", env={"NOMICPOKER_FAIL_READING": "BOOM"}).returncode == 0
+    before = _history(t)
+    sql = t.sql()  # as the release before this one left it: the answer, and no record of it
+    sql.execute("DELETE FROM np_dealer_event WHERE table_name = ? AND kind = ?", (t.name, INTERNAL_ERROR_EVENT))
+    sql.commit()
+    sql.close()
+    _new_release(t)
+    res = cli("poll", "--state", str(t.state), "--site", "off")
+    assert res.returncode == 0 and "FAILED" not in res.stdout + res.stderr, res.stdout + res.stderr
+    after = _history(t)
+    assert {k: v for k, v in after.items() if k != "events"} == {k: v for k, v in before.items() if k != "events"}
+    (event,) = [e for e in after["events"] if e[0] == INTERNAL_ERROR_EVENT]
+    assert event[5]["error"] == "" and event[3] == "alice"
+    res = cli("audit", "--state", str(t.state))
+    assert res.returncode == 0 and "recorded from the ledger's verdict" in res.stdout, res.stdout + res.stderr
+
+
+def test_the_site_and_the_verdicts_command_show_the_recorded_answer(tmp_path):
+    t = ready(tmp_path)
+    bad = t.p["alice"].say("HAND1 ROUND1 raise 20, BOOM")
+    res = cli("poll", "--state", str(t.state), "--site", str(tmp_path / "site"), env={"NOMICPOKER_FAIL_READING": "BOOM"})
+    assert res.returncode == 0, res.stdout + res.stderr
+    page = (tmp_path / "site" / "T" / "hand-1.html").read_text("utf-8")
+    assert page.count("recorded answer: nomicpoker 0.1.0 failed on this comment at") == 1 and "(RuntimeError)" in page
+    lines = cli("verdicts", "--state", str(t.state), "--table", "T").stdout.splitlines()
+    at = next(i for i, x in enumerate(lines) if f"#{bad} alice: rejected internal_error" in x)
+    assert lines[at + 1].startswith("    recorded: nomicpoker 0.1.0 failed on it at ") and "(RuntimeError)" in lines[at + 1]

@@ -447,9 +447,12 @@ def audit_cmd(ctx: typer.Context,
 
     with opened(state, db, need_state=False) as (st, engine):
         notes: list[str] = []  # running hands this copy cannot replay yet (a public copy)
-        names, diffs = audit(engine, st, table, notes)
+        recorded: list[str] = []  # internal_error answers the ledger records (a fault's, not the rules')
+        names, diffs = audit(engine, st, table, notes, recorded)
         for line in notes:
             typer.echo(f"note: {line}", err=True)
+        for line in recorded:
+            typer.echo(line)
         for d in diffs:
             typer.echo(d.line())
         if diffs:

@@ -42,7 +42,7 @@ from nomicpoker.core.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.over_days import Days
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
-from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, INTERNAL_ERROR, TURN_TIMEOUT, UNREADABLE, CommentFailed,
+from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, TURN_TIMEOUT, UNREADABLE, CommentFailed,
                                          DealerEvent, FoldError, HandStart, Revision, TableConfig)
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.score_fold import SCORE
@@ -296,8 +296,9 @@ class _Folder:
     def comment(self, rev: Revision) -> None:
         """Adjudicate one comment revision, behind the per-comment safety net: any unexpected
         exception while reading or adjudicating it becomes :class:`CommentFailed` (the fold
-        starts again without it, :func:`fold_stream`), and a revision that failed before is
-        answered ``internal_error`` without being read. A :class:`FoldError` (the inputs
+        starts again without it, :func:`fold_stream`), and a revision that failed before (in
+        this fold, or recorded as answered ``internal_error`` by a dealer event) is answered
+        ``internal_error`` without being read. A :class:`FoldError` (the inputs
         themselves cannot be folded: missing secrets, an archive out of order) and a
         ``MemoryError`` are not a comment's fault and stop the fold as before."""
         key = (rev.thread, rev.forum_id, rev.revision)
@@ -510,6 +511,8 @@ class _Folder:
             self.controls.event(ev)
         elif ev.kind == SCORE:
             self.advance.score.event(ev)
+        elif ev.kind == INTERNAL_ERROR_EVENT:
+            pass  # answered at its revision (fold_run.fold_stream collects these first)
         else:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")

@@ -12,7 +12,8 @@ from nomicpoker.core import engine
 from nomicpoker.core.adjudicator import _Folder
 from nomicpoker.core.draws import draw_clock, waiting_for_draws
 from nomicpoker.core.fold_state import TableState
-from nomicpoker.core.fold_types import CommentFailed, CurrentHand, DealerEvent, FoldResult, HandStart, Revision, TableConfig
+from nomicpoker.core.fold_types import (INTERNAL_ERROR_EVENT, CommentFailed, CurrentHand, DealerEvent, FoldResult,
+                                        HandStart, Revision, TableConfig, recorded_failure)
 from nomicpoker.core.over_days import alarms
 
 
@@ -65,11 +66,19 @@ def fold_stream(config: TableConfig, state: TableState | None,
     again and raises :class:`CommentFailed`; the shell then replays from the first input,
     which answers the same way, so the poll and ``audit`` agree. ``reader``: the comment
     reader (``None``: :meth:`_Folder.read_comment`); the documented seam through which tests
-    inject a reader that fails, as no known input makes the real one fail."""
+    inject a reader that fails, as no known input makes the real one fail.
+
+    A revision the shell has recorded as answered ``internal_error`` (an
+    :data:`~nomicpoker.core.fold_types.INTERNAL_ERROR_EVENT` dealer event in ``stream``) is
+    answered so without being read, as when it failed: its answer is history, so a release
+    that fixes the fault replays the table as it was played. Such an event comes after its
+    revision in ``stream`` (it is recorded once the revision was read), hence collected first."""
+    recorded = frozenset(recorded_failure(item) for _, kind, item in stream
+                         if kind == "event" and item.kind == INTERNAL_ERROR_EVENT)
     failures: dict[tuple[str, str, int], BaseException] = {}
     while True:
         try:
-            f = _fold_inputs(config, state, stream, frozenset(failures), reader)
+            f = _fold_inputs(config, state, stream, recorded | frozenset(failures), reader)
             break
         except CommentFailed as cf:
             if state is not None or cf.key in failures:

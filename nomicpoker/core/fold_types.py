@@ -213,6 +213,40 @@ UNREADABLE = ("the Dealer's program failed while reading this comment (a fault i
               "logged for the Dealer), so it does not act; post your action again in plain words")
 
 
+#: The dealer event that records an ``internal_error`` answer. ``data`` names the revision
+#: (``thread``, ``forum_id``, ``revision``), the release that answered it (``release``) and the
+#: exception's type (``error``: never its text, which may quote a private message). A fold
+#: answers a recorded revision ``internal_error`` without reading it (:func:`fold_stream`
+#: collects them first), wherever the event sits among the inputs.
+#:
+#: WHY recorded and not worked out again at each replay: the answer rests on a fault of the
+#: software, not on the rule text, so a release that fixes the fault would read the comment
+#: for real and derive another history than the one the table played: the poll would stop the
+#: table ("verdict row differs") and ``audit`` would disagree. Recorded, it is history.
+INTERNAL_ERROR_EVENT = INTERNAL_ERROR
+
+
+def failure_data(key: tuple[str, str, int], release: str, error: str) -> dict[str, Any]:
+    """The ``data`` of the :data:`INTERNAL_ERROR_EVENT` that records revision ``key``."""
+    thread, forum_id, revision = key
+    return {"thread": thread, "forum_id": forum_id, "revision": revision, "release": release, "error": error}
+
+
+def recorded_failure(ev: DealerEvent) -> tuple[str, str, int]:
+    """The revision (thread, forum id, revision) an :data:`INTERNAL_ERROR_EVENT` answers; a
+    malformed one is ``FoldError('bad_event')`` (one line, never a guessed revision)."""
+    d = ev.data
+    try:
+        key = (d["thread"], d["forum_id"], d["revision"])
+    except (KeyError, TypeError) as exc:
+        raise FoldError("bad_event", f"an {INTERNAL_ERROR_EVENT} dealer event (hand {ev.hand}) does not name "
+                        f"the revision it answers (thread, forum_id, revision): {dict(d)!r}") from exc
+    if not (isinstance(key[0], str) and isinstance(key[1], str) and type(key[2]) is int):
+        raise FoldError("bad_event", f"an {INTERNAL_ERROR_EVENT} dealer event (hand {ev.hand}) names a "
+                        f"revision of the wrong types: {dict(d)!r}")
+    return key
+
+
 class CommentFailed(Exception):
     """Reading or adjudicating one comment revision raised: ``key`` (thread, forum id,
     revision) and the exception. Raised out of a resumed fold (the caller replays from the

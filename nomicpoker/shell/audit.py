@@ -30,7 +30,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from nomicpoker.shell import ledger
+from nomicpoker.shell import fault_answers, ledger
 from nomicpoker.shell.collector import paused_collector
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
@@ -173,10 +173,13 @@ def _disposable(scratch: Engine) -> None:
     scratch.dispose()
 
 
-def audit(engine: Engine, state: Path, table: str | None = None,
-          notes: list[str] | None = None) -> tuple[list[str], list[Difference]]:
+def audit(engine: Engine, state: Path, table: str | None = None, notes: list[str] | None = None,
+          recorded: list[str] | None = None) -> tuple[list[str], list[Difference]]:
     """Rebuild every (or one) table; return (tables audited, differences). ``notes`` gets a
-    line for each running hand left out (see :func:`compare_table`)."""
+    line for each running hand left out (see :func:`compare_table`); ``recorded`` a line for
+    each comment the ledger records as answered ``internal_error`` (a fault of the release that
+    read it: the replay answers it as recorded, without reading it,
+    :mod:`nomicpoker.shell.fault_answers`), so an auditor sees which answers rest on a fault."""
     with Session(engine) as live:
         names = [ledger.get_table(live, table).name] if table else [
             t.name for t in live.exec(select(TableRow).order_by(TableRow.id)).all()]
@@ -188,6 +191,8 @@ def audit(engine: Engine, state: Path, table: str | None = None,
                 try:
                     with paused_collector():  # bulk work: see nomicpoker.shell.collector
                         diffs += compare_table(live, scratch, name, state, notes)
+                    if recorded is not None:
+                        recorded += [r.line(name) for r in fault_answers.recorded(live, name).values()]
                 finally:
                     scratch.dispose()
     return names, diffs

@@ -25,7 +25,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import FoldResult, Revision, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
-from nomicpoker.shell import deadlines, faults, ledger, logs, pinned, scores, snapshots
+from nomicpoker.shell import deadlines, fault_answers, faults, ledger, logs, pinned, scores, snapshots
 from nomicpoker.shell.collector import paused_collector
 from nomicpoker.shell.store import TableRow
 
@@ -68,8 +68,9 @@ class Adjudication:
     added: dict[str, list[Any]]
     resumed: bool
     why: str = ""
-    #: comment revisions newly answered ``internal_error`` (the reader raised on them), each
-    #: (thread, forum id, revision) with its exception, for the poll to log with the traceback
+    #: comment revisions newly answered ``internal_error`` (the reader raised on them, and the
+    #: answer is now recorded: :mod:`~nomicpoker.shell.fault_answers`), each (thread, forum id,
+    #: revision) with its exception, for the poll to log with the traceback
     failures: tuple[tuple[tuple[str, str, int], BaseException], ...] = ()
 
 
@@ -94,17 +95,18 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
                     return Adjudication(_resume(session, table, cfg, state, now, loaded), True)
             except Exception as exc:  # noqa: BLE001 - any failure: the full replay decides
                 why = f"resume failed: {exc!r}"
-    result, last_key = _fold_all(session, table, cfg, state)
+    fault_answers.backfill(session, table.name, now)  # a ledger from before they were recorded
+    found: dict[tuple[str, str, int], BaseException] = {}
+    result, last_key = _fold_recording(session, table, cfg, state, now, found)
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
         if not (deadlines.record_due(session, table, result.current, now)
                 or scores.record(session, table, result.state, now)):
             break
-        result, last_key = _fold_all(session, table, cfg, state)
+        result, last_key = _fold_recording(session, table, cfg, state, now, found)
     added = ledger.store_fold(session, table.name, result)
     keep_private_bodies(state, table.name, result)
     snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
-    new = {(v.thread, v.forum_id, v.revision) for v in added.get("verdict", [])}
-    failures = tuple((k, e) for k, e in result.failures if k in new)
+    failures = tuple(found.items())  # each found once: from now on it is recorded, never read
     for (thread, forum_id, revision), exc in failures:
         # the safety net answered it internal_error and the table went on: the Dealer gets the
         # traceback (on stderr, so cron mails it even under --quiet) to report the bug
@@ -112,6 +114,22 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
                    "answered internal_error, the table goes on; please report this traceback",
                    table.name, thread, forum_id, revision, exc_info=(type(exc), exc, exc.__traceback__))
     return Adjudication(added, False, why, failures)
+
+
+def _fold_recording(session: Session, table: TableRow, cfg: TableConfig, state: Path, now: datetime,
+                    found: dict[tuple[str, str, int], BaseException]):
+    """:func:`_fold_all`, recording each revision the safety net newly answered
+    ``internal_error`` (:mod:`nomicpoker.shell.fault_answers`, in the caller's transaction:
+    stored with its answer or not at all), then folding again with the answers recorded, so
+    the rows stored and the snapshot are those of the recorded inputs. ``found`` collects them
+    with their exceptions, for the log."""
+    result, last_key = _fold_all(session, table, cfg, state)
+    while result.failures:
+        found.update(result.failures)
+        if not fault_answers.record(session, table.name, result.failures, now):
+            break  # pragma: no cover - a failed revision is archived and was not recorded
+        result, last_key = _fold_all(session, table, cfg, state)
+    return result, last_key
 
 
 def _fold_all(session: Session, table: TableRow, cfg: TableConfig, state: Path):

@@ -23,7 +23,7 @@ from nomicpoker.core.cards import pretty
 from nomicpoker.core.gndt import is_url
 from nomicpoker.core.hand_log import word_parts
 from nomicpoker.core.money import replay
-from nomicpoker.shell import ledger
+from nomicpoker.shell import fault_answers, ledger
 from nomicpoker.shell.audit import record_ruleset, verify_hands
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.private_inbox import WITHHELD, withheld
@@ -209,18 +209,23 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
     raise_to = rs_raise_to(t)
     step_words = {a["comment_id"]: word_parts(a, raise_to) for a in record["actions"] if a["comment_id"]}
     verdicts = []
+    recorded = fault_answers.recorded(s, t.name)  # internal_error answers: a fault's, as recorded
     for v in ledger.stored_rows(s, t.name, "verdict"):
         if v.hand != number:
             continue
+        rec = recorded.get((v.thread, v.forum_id, v.revision))
         c = comments.get((v.forum_id, v.revision))
         words = step_words.get(v.forum_id) if v.revision == 1 and v.status == "accepted" else None
         if c is not None and c.body == WITHHELD and not words:  # answered privately: as the thread
-            v = _answered_privately(v)
+            v, rec = _answered_privately(v), None
         verdicts.append({
             "anchor": c.anchor if c else f"c-{v.forum_id}", "forum_id": v.forum_id, "revision": v.revision,
             "author": v.author, "status": v.status, "code": v.code, "message": v.message,
             "citation": v.citation, "canonical": v.canonical,
             "words": words,
+            "recorded": (f"recorded answer: nomicpoker {rec.release or '?'} failed on this comment at "
+                         f"{rec.at}{f' ({rec.error})' if rec.error else ''}; every replay gives this "
+                         "answer, whatever release runs it") if rec is not None else "",
             "time": c.created if c else "", "permalink": c.permalink if c else "",
             "url": c.permalink if c and is_url(c.permalink) else "",
             "body": (c.body if len(c.body) <= 400 else c.body[:399] + "…") if c else "",

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from nomicpoker.core.gndt import one_line
 from nomicpoker.core.hand_log import words
-from nomicpoker.shell import ledger
+from nomicpoker.shell import fault_answers, ledger
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.store import TableRow, loads
 
@@ -21,6 +21,7 @@ def verdict_lines(s: Session, t: TableRow, hand: int | None = None) -> list[str]
             said[(a.hand, a.comment_id)] = words({"player": a.player, "event": a.event, "amount": a.amount,
                                                   "cards": loads(a.cards), "chips": a.chips}, raise_to)
     out = []
+    recorded = fault_answers.recorded(s, t.name)
     for v in ledger.stored_rows(s, t.name, "verdict"):
         if hand is not None and v.hand != hand:
             continue
@@ -38,4 +39,8 @@ def verdict_lines(s: Session, t: TableRow, hand: int | None = None) -> list[str]
             out.append(f"{head} {who}: chat")
         else:
             out.append(f"{head} {who}: {v.status} {v.code}: {one_line(v.message)}".rstrip(": "))
+        rec = recorded.get((v.thread, v.forum_id, v.revision))
+        if rec is not None:  # an answer that rests on a fault: recorded, replayed as recorded
+            out.append(f"    recorded: nomicpoker {rec.release or '?'} failed on it at {rec.at}"
+                       + (f" ({rec.error})" if rec.error else ""))
     return out
