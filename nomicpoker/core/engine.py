@@ -209,21 +209,43 @@ def _deal_hole(hand: Hand, ev: DealHole) -> Hand | Rejection:
 
 def _deal_holes(hand: Hand, ev: DealHoles) -> Hand | Rejection:
     """Every deal of ``ev`` in order, checked against the cards dealt before it (all or
-    none); one new Hand, whose log records the single :class:`DealHole` events."""
+    none); one new Hand, whose log records the single :class:`DealHole` events.
+
+    The common case is checked per batch, not per deal: each seat's own conditions in the
+    loop, then one test that no card of the batch repeats or is already in play (replay
+    deals six to nine hands at once). When that fails, :func:`_deal_holes_one_by_one` finds
+    the first deal at fault and refuses it as dealing them singly would."""
     seats = list(hand.seats)
     in_play = hand.in_play or cards_in_play(hand)
     want = hand.ruleset.hole_cards
-    shared = hand.ruleset.deck == "shared"
+    dealt: list[str] = []
     for d in ev.deals:
         i = seat_index(hand, d.player)
         cards = tuple(d.cards)
         s = None if i is None else seats[i]
-        # the common case in one test; _hole_refusal says what is wrong otherwise
-        if (s is None or s.hole or len(cards) != want or not _DECK.issuperset(cards)
-                or shared and (not in_play.isdisjoint(cards) or len(set(cards)) != len(cards))):
-            why = _hole_refusal(hand, s, d, cards, in_play)
-            assert why is not None
+        if s is None or s.hole or len(cards) != want or not _DECK.issuperset(cards):
+            return _deal_holes_one_by_one(hand, ev)
+        seats[i] = seat_with(s, {"hole": cards})
+        dealt += cards
+    if hand.ruleset.deck == "shared" and (not in_play.isdisjoint(dealt) or len(set(dealt)) != len(dealt)):
+        return _deal_holes_one_by_one(hand, ev)
+    return evolve(hand, seats=tuple(seats), log=hand.log + tuple(ev.deals), in_play=in_play.union(dealt))
+
+
+def _deal_holes_one_by_one(hand: Hand, ev: DealHoles) -> Hand | Rejection:
+    """:func:`_deal_holes` checking each deal against the seats and cards as the deals
+    before it left them: the refusal of the first deal at fault (or, if none is, the same
+    Hand the batch path gives)."""
+    seats = list(hand.seats)
+    in_play = hand.in_play or cards_in_play(hand)
+    for d in ev.deals:
+        i = seat_index(hand, d.player)
+        cards = tuple(d.cards)
+        s = None if i is None else seats[i]
+        why = _hole_refusal(hand, s, d, cards, in_play)
+        if why is not None:
             return why
+        assert i is not None and s is not None
         seats[i] = seat_with(s, {"hole": cards})
         in_play = in_play.union(cards)
     return evolve(hand, seats=tuple(seats), log=hand.log + tuple(ev.deals), in_play=in_play)

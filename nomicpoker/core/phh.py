@@ -486,6 +486,8 @@ def play(phh: PhhHand, ruleset: Ruleset) -> tuple[Hand | None, str, int | None]:
         hand, err, at = _deal(hand, deals, where, phh.actions)
         if err:
             return hand, err, at
+    if hand.result is not None:  # settled (most hands): nothing is owed
+        return hand, "", None
     nd = need(hand)
     if nd.kind == "reveal":
         for name in nd.players:
