@@ -352,19 +352,48 @@ def test_a_release_that_fixes_the_fault_keeps_the_recorded_answers_and_the_table
     recorded = [e for e in before["events"] if e[0] == INTERNAL_ERROR_EVENT]
     assert sorted((e[5]["forum_id"] == bad, e[5]["revision"], e[3], e[5]["release"], e[5]["error"]) for e in recorded) == \
         [(False, 1, "bob", "0.1.0", "RuntimeError"), (True, 1, "alice", "0.1.0", "RuntimeError")]
-    # the table plays on, as a table that never saw either comment
+    # the table plays on to the hand's end, as a table that never saw either comment
     for table in (t, ref):
         table.p["alice"].say("HAND1 ROUND1 raise 20")
         table.p["bob"].say("HAND1 ROUND1 call")
     assert cli("poll", "--state", str(t.state), "--site", "off").returncode == 0
     ref.run()
     assert t.gndt() == ref.gndt()
-    # audit (from zero, byte for byte) agrees on the fixed release and names each answer
-    res = cli("audit", "--state", str(t.state))
-    assert res.returncode == 0 and "identical" in res.stdout, res.stdout + res.stderr
-    line = [x for x in res.stdout.splitlines() if f"comment {t.thread}#{bad} revision 1 by alice" in x]
-    assert len(line) == 1 and "answered internal_error by nomicpoker 0.1.0 at " in line[0] and "RuntimeError" in line[0]
-    assert sum("answered internal_error" in x for x in res.stdout.splitlines()) == 2
+    (to_act,) = [p for p, (_, turn, _) in t.gndt().items() if turn == "x"]
+    for table in (t, ref):
+        table.p[to_act].say("HAND1 ROUND2 folds")
+    assert cli("poll", "--state", str(t.state), "--site", "off").returncode == 0
+    ref.run()
+    assert t.gndt() == ref.gndt() and all(turn == "o" for _, turn, _ in t.gndt().values())
+    # audit (from zero, byte for byte) agrees on the fixed release and names each answer; so
+    # does an auditor's audit of the public copy, without the Dealer's secrets
+    copy, auditor = tmp_path / "public.db", tmp_path / "auditor"
+    auditor.mkdir()
+    assert cli("export", "public-db", "--state", str(t.state), "-o", str(copy)).returncode == 0
+    for res in (cli("audit", "--state", str(t.state)),
+                cli("audit", "--db", f"sqlite:///{copy}", "--state", str(auditor))):
+        assert res.returncode == 0 and "identical" in res.stdout and "note:" not in res.stderr, res.stdout + res.stderr
+        line = [x for x in res.stdout.splitlines() if f"comment {t.thread}#{bad} revision 1 by alice" in x]
+        assert len(line) == 1 and "answered internal_error by nomicpoker 0.1.0 at " in line[0] and "RuntimeError" in line[0]
+        assert sum("answered internal_error" in x for x in res.stdout.splitlines()) == 2
+
+
+@pytest.mark.usefixtures("any_ledger")
+def test_a_release_that_fails_on_a_comment_its_history_read_stops_the_table_saying_why(tmp_path):
+    """The other way round: a release whose reader fails on a comment the release that played
+    it read. The history cannot be replayed: the poll stops the table, records nothing, and
+    names the comment with the traceback; the release that played it goes on."""
+    t = ready(tmp_path)
+    t.p["alice"].say("HAND1 ROUND1 raise 20, BOOM")
+    t.run()
+    before = _history(t)
+    _new_release(t)
+    res = cli("poll", "--state", str(t.state), "--site", "off", env={"NOMICPOKER_FAIL_READING": "BOOM"})
+    assert res.returncode == 1 and "FAILED: verdict row seq" in res.stderr + res.stdout, res.stdout + res.stderr
+    assert "this nomicpoker failed reading comment" in res.stderr + res.stdout and "RuntimeError: injected" in res.stderr
+    assert _history(t) == before
+    assert cli("poll", "--state", str(t.state), "--site", "off").returncode == 0
+    assert _history(t) == before
 
 
 @pytest.mark.usefixtures("any_ledger")

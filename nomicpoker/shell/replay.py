@@ -27,7 +27,7 @@ from nomicpoker.core.fold_types import FoldResult, Revision, TableConfig
 from nomicpoker.core.snapshot import SnapshotError
 from nomicpoker.shell import deadlines, fault_answers, faults, ledger, logs, pinned, scores, snapshots
 from nomicpoker.shell.collector import paused_collector
-from nomicpoker.shell.store import TableRow
+from nomicpoker.shell.store import StoreError, TableRow
 
 
 _log = logs.get("replay")
@@ -103,7 +103,22 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
                 or scores.record(session, table, result.state, now)):
             break
         result, last_key = _fold_recording(session, table, cfg, state, now, found)
-    added = ledger.store_fold(session, table.name, result)
+    try:
+        added = ledger.store_fold(session, table.name, result)
+    except StoreError as exc:
+        if not found:
+            raise
+        # This release failed on a comment the table's history read otherwise (a fault it
+        # brought): nothing is stored or recorded (the caller's transaction is rolled back), and
+        # the Dealer learns why the replay differs, with the traceback to report.
+        for (thread, forum_id, revision), e in found.items():
+            _log.error("%s: comment %s#%s (revision %d) could not be read by this nomicpoker, which the "
+                       "release that played it read: please report this traceback",
+                       table.name, thread, forum_id, revision, exc_info=(type(e), e, e.__traceback__))
+        names = ", ".join(f"{t}#{f} revision {r}" for t, f, r in found)
+        raise StoreError(exc.code, f"{exc.message} (this nomicpoker failed reading comment {names}, which "
+                         "the release that played it read: a fault of this release; run the release "
+                         "that played the table and report the traceback)") from exc
     keep_private_bodies(state, table.name, result)
     snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
     failures = tuple(found.items())  # each found once: from now on it is recorded, never read
