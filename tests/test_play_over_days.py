@@ -174,9 +174,12 @@ def test_two_weeks_of_play_over_days(tmp_path):
     # bob lets his deadline pass (13:00): he folds, AWOL 1.
     out = poll(t, clock, ny(9, 13))
     assert "bob is AWOL until they act (1 of 3" in out[0]
-    # carol calls; alice (away) checks at once; the flop.
+    # carol calls; alice (away) checks at once; the flop. Each action is said once: carol's
+    # call opens the dealer's comment for alice (no turn notice came between them), and the
+    # flop does not repeat alice's check.
     out = say(t, clock, "carol", ny(9, 13, 30), "HAND3 ROUND1 call")
-    assert any(b.startswith("alice is away: the dealer checks for them.") for b in out)
+    assert out[0].startswith("carol calls. alice is away: the dealer checks for them.\n"), out[0]
+    assert out[1].startswith("**Flop**: "), out[1]
     # carol then times out three times in a row (flop, turn, river checks, a day apart), alice
     # checking at once after each: after the third she sits out later hands.
     for n, day in ((1, 10), (2, 11), (3, 14)):  # Saturday and Sunday (12, 13) are off

@@ -531,18 +531,20 @@ class _Folder:
         h.hand, h.since = res, ev.at
         note = self.days.timed_out(ev.player)
         self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, did, action, k, note), h.start.thread)
-        self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread)
+        self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread, said=True)
 
     # -- after every accepted step ----------------------------------------------------------
 
-    def advance_hand(self, h: HandState, cause: str, thread: str) -> None:
+    def advance_hand(self, h: HandState, cause: str, thread: str, said: bool = False) -> None:
         """After an accepted step: deal what is due, fire an advance action or post the turn
-        notice, call for reveals or pay out (the closing action opens the first comment)."""
+        notice, call for reveals or pay out. The step's action opens the next dealer comment
+        (every action said once) unless ``said``: the dealer acted for the player (timeout,
+        vacation, advance action, Dealer's fold) and its own comment said it (the engine logs
+        a timeout as the check or fold it became, so the log cannot tell)."""
         number = h.start.number
         self.log_steps(h, cause)
         need = engine.need(h.hand)
-        timed_out = bool(h.hand.log) and isinstance(h.hand.log[-1], (Timeout, Muck))
-        opening = "" if need.kind == "action" or timed_out else say.last_action(h.hand)
+        opening = "" if said else say.last_action(h.hand)
         while need.kind == "board":
             dealt = len(h.hand.board)
             deck = board_cards(h.start.secrets.deck, number)  # the board is cards 1-5 always
@@ -561,13 +563,14 @@ class _Folder:
         if need.kind == "action":
             self.log_changes(number, cause)
             h.phase = "betting"
-            if self.advance.fire(h, cause, thread):
+            # the next comment (advance action, vacation, turn notice) opens with ``opening``
+            if self.advance.fire(h, cause, thread, opening):
                 return
-            if self.days.away_to_act(h):
+            if self.days.away_to_act(h, opening):
                 return
             legal = engine.legal_actions(h.hand)
-            self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k),
-                       thread)
+            self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k,
+                                                        opening), thread)
         elif need.kind == "reveal":
             first = h.phase != "reveal"
             h.phase = "reveal"

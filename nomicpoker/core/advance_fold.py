@@ -206,8 +206,10 @@ class Advance:
         """The player acted himself: "your next "real" action will wipe it out"."""
         h.advance.pop(player, None)
 
-    def fire(self, h: HandState, cause: str, thread: str) -> bool:
-        """Try the advance action of the player to act (True: it acted and the fold moved on)."""
+    def fire(self, h: HandState, cause: str, thread: str, opening: str = "") -> bool:
+        """Try the advance action of the player to act (True: it acted and the fold moved on).
+        ``opening``: the action before it that no dealer comment announced yet (no turn notice
+        comes between them), said first."""
         i = h.hand.to_act
         if i is None or h.phase != "betting":
             return False
@@ -230,13 +232,13 @@ class Advance:
                 # which case you will be folded."
                 h.advance.pop(name, None)
                 return self._act(h, name, Concrete("fold"), cause, thread,
-                                 f" (on vacation; {text} did not act: {why})")
+                                 f" (on vacation; {text} did not act: {why})", opening=opening)
             self._tell(number, name,
                             f"Your advance action {text} did not act: {why}. "
                             + ("You are on vacation: the dealer checks or folds for you."
                                if away else f"It is your turn in hand {number}."))
             return False
-        return self._act(h, name, out.action, cause, thread, "", text)
+        return self._act(h, name, out.action, cause, thread, "", text, opening)
 
     def _tell(self, number: int, name: str, body: str) -> None:
         """Tell the player alone why his advance action did not act. Where the forum has no
@@ -246,7 +248,7 @@ class Advance:
             self.f.send_private(number, name, f"Hand {number}: your advance action", body)
 
     def _act(self, h: HandState, name: str, action: Concrete, cause: str, thread: str,
-             note: str, text: str = "") -> bool:
+             note: str, text: str = "", opening: str = "") -> bool:
         """Apply the advance action's concrete ``action`` for ``name`` and say so."""
         number = h.start.number
         res = engine.apply(h.hand, _event(name, action, number, h.hand.round))
@@ -259,7 +261,8 @@ class Advance:
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         words = describe(action, h.hand.ruleset.raise_amount == "raise_to") + md_escape(note)
         self.f.days.acted(name, number)
-        self.f.post(number, lambda k: f"{md_escape(name)} (advance action): {words}\n\n"
+        first = f"{opening} " if opening else ""
+        self.f.post(number, lambda k: f"{first}{md_escape(name)} (advance action): {words}\n\n"
                      f"{reference_tag(k)}\n", thread)
-        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread)
+        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread, said=True)
         return True

@@ -43,9 +43,11 @@ def timeouts_note(player: str, count: int, limit: int) -> str:
     return f"{who} is AWOL until they act ({count} of {limit} timeouts in a row before sitting out)."
 
 
-def away_acts(player: str, what: str, key: str) -> str:
-    """The dealer acting at once for a player on vacation."""
-    return _done([f"{md_escape(player)} is away: the dealer {what} for them."], key)
+def away_acts(player: str, what: str, key: str, opening: str = "") -> str:
+    """The dealer acting at once for a player on vacation (after ``opening``, the action
+    before it when no dealer comment announced it)."""
+    first = f"{opening} " if opening else ""
+    return _done([f"{first}{md_escape(player)} is away: the dealer {what} for them."], key)
 
 
 def vacations_announced(gone: Mapping[str, str], resigned: Sequence[str], key: str) -> str:

@@ -147,7 +147,7 @@ class Controls:
             return
         if h.phase == "draw":
             h.phase = "betting"
-        self.f.advance_hand(h, cause, h.start.thread)
+        self.f.advance_hand(h, cause, h.start.thread, said=True)  # dealer_folds said it
 
     def _seat(self, ev: DealerEvent) -> None:
         d = self.f.st.days

@@ -104,7 +104,7 @@ class DrawHost(Protocol):
 
     def log_changes(self, hand: int | None, cause: str) -> None: ...
 
-    def advance_hand(self, h: HandState, cause: str, thread: str) -> None: ...
+    def advance_hand(self, h: HandState, cause: str, thread: str, said: bool = False) -> None: ...
 
     def log_steps(self, h: HandState, cause: str) -> None: ...
 
@@ -255,7 +255,7 @@ class DrawPhase:
             self.host.rules.cite("deck"), k, note), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"
-            self.host.advance_hand(h, cause, h.start.thread)
+            self.host.advance_hand(h, cause, h.start.thread, said=True)  # draw_timed_out said it
         else:
             self.host.log_steps(h, cause)
             self.host.log_changes(number, cause)

@@ -153,8 +153,9 @@ def street(table: render.TableView, hand, name: str, cards: Sequence[str], key: 
     return render.street(table, hand, name.capitalize(), cards, key=key, opening=opening)
 
 
-def turn_notice(table: render.TableView, hand, legal, deadline: str | None, key: str) -> str:
-    return render.turn_notice(table, hand, legal, key=key, deadline=deadline)
+def turn_notice(table: render.TableView, hand, legal, deadline: str | None, key: str,
+                opening: str | None = None) -> str:
+    return render.turn_notice(table, hand, legal, key=key, deadline=deadline, opening=opening)
 
 
 def call_for_reveals(table: render.TableView, hand, players: Sequence[str], key: str,

@@ -302,9 +302,9 @@ class Days:
         elif h.phase == "reveal":
             self.away_reveals(h)
 
-    def away_to_act(self, h: "HandState") -> bool:
+    def away_to_act(self, h: "HandState", opening: str = "") -> bool:
         """The player to act is on vacation: check if legal, else fold, now (True: done and
-        the hand moved on)."""
+        the hand moved on). ``opening``: the action before, not announced yet, said first."""
         need = engine.need(h.hand)
         if need.kind != "action" or not self.d.away(need.players[0]):
             return False
@@ -315,8 +315,8 @@ class Days:
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         what = "folds" if res.seat(p).folded else "checks"
         number = h.start.number
-        self._say(number, lambda k: words.away_acts(p, what, k), h.start.thread)
-        self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread)
+        self._say(number, lambda k: words.away_acts(p, what, k, opening), h.start.thread)
+        self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread, said=True)
         return True
 
     def away_reveals(self, h: "HandState") -> bool:
@@ -345,7 +345,7 @@ class Days:
                 continue
             h.hand = res
             self._say(number, lambda k, p=p, what=what: words.away_acts(p, what, k), h.start.thread)
-            self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread)
+            self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread, said=True)
             return True
         return False
 
@@ -364,7 +364,7 @@ class Days:
             self._say(number, lambda k, p=p: words.away_acts(p, "folds (no Hole Card Draw)", k), h.start.thread)
         if h.hand.result is not None or (not waiting_for_draws(h) and h.draws):
             h.phase = "betting"
-            self.f.advance_hand(h, "dealer: players away folded out", h.start.thread)
+            self.f.advance_hand(h, "dealer: players away folded out", h.start.thread, said=True)
         else:
             self.f.log_steps(h, "dealer: players away folded out")
             self.f.log_changes(number, "dealer: players away folded out")

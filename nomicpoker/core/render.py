@@ -28,7 +28,7 @@ import re
 from typing import Mapping, Sequence
 
 from nomicpoker.core.cards import Card, pretty
-from nomicpoker.core.actions import AllIn, Call, Check, Fold, FoldOut, Raise, Timeout
+from nomicpoker.core.actions import AllIn, Call, Check, Fold, FoldOut, Raise
 from nomicpoker.core.engine import Hand, LegalActions
 from nomicpoker.core.gndt import GndtRow, change_log, gndt, is_url, md_escape, one_line
 from nomicpoker.core.tables_view import (
@@ -208,13 +208,15 @@ def _raise_words(hand: Hand, legal: LegalActions) -> str:
 
 def last_action(hand: Hand) -> str:
     """What just happened, WRGPT style ("bob raises 20", "carol goes all-in"), from the last
-    accepted event when it is a player's action; '' otherwise (e.g. right after a deal)."""
+    accepted event when it is a player's action; '' otherwise (e.g. right after a deal). The
+    engine logs a timeout as the check or fold it became: the caller knows whether the dealer
+    already announced it (see ``Adjudicator.advance_hand``)."""
     if not hand.log:
         return ""
     ev = hand.log[-1]
     if isinstance(ev, FoldOut):
         return f"{_name(ev.player)} is folded out of the hand."
-    if not isinstance(ev, (Fold, Check, Call, Raise, AllIn, Timeout)):
+    if not isinstance(ev, (Fold, Check, Call, Raise, AllIn)):
         return ""
     who = _name(ev.player)
     try:
@@ -226,8 +228,6 @@ def last_action(hand: Hand) -> str:
         return f"{who} folds."
     if isinstance(ev, Check):
         return f"{who} checks."
-    if isinstance(ev, Timeout):
-        return f"{who} ran out of time: " + ("folded." if seat is not None and seat.folded else "checked.")
     if isinstance(ev, AllIn):
         return f"{who} goes all-in."
     if isinstance(ev, Call):
@@ -242,16 +242,19 @@ def deadline_rule(action: str) -> str:
 
 
 def turn_notice(
-    table: TableView, hand: Hand, legal: LegalActions, *, key: str, deadline: str | None = None
+    table: TableView, hand: Hand, legal: LegalActions, *, key: str, deadline: str | None = None,
+    opening: str | None = None,
 ) -> str:
     """Whose turn it is, the amount to call, and every legal action in the rule's own form with
-    its range, then the status table. The forms are what a player can copy into a comment."""
+    its range, then the status table. The forms are what a player can copy into a comment.
+    ``opening`` is the action that led here when no other dealer comment said it ('' when one
+    did; ``None``: the hand's last action, see :func:`last_action`)."""
     who = _name(legal.player)
     rnd = ROUND_NAMES.get(hand.round, f"round {hand.round}")
     to_call = legal.call or 0
     owed = f"{to_call} to call" if to_call else "nothing to call"
     parts = [f"Hand #{hand.number}, round {hand.round} ({rnd}): **{who}** to act, {owed}. Pot: {hand.pot}."]
-    last = last_action(hand)
+    last = last_action(hand) if opening is None else opening
     if last:
         parts[0] = f"{last} {parts[0]}"
     opts = []
