@@ -499,23 +499,14 @@ class _Folder:
     def clock_event(self, ev: DealerEvent) -> None:
         """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
         a kind the fold does not know is an error, never a guessed fold."""
-        if ev.kind == DRAW_TIMEOUT:
-            self.draw_phase.timeout(ev)
-        elif ev.kind == TURN_TIMEOUT:
-            self._turn_timeout(ev)
-        elif ev.kind == AMEND:
-            self._amend(ev)
-        elif ev.kind == REMINDER:
-            self.days.reminder(ev)
-        elif ev.kind in CONTROL_KINDS:
-            self.controls.event(ev)
-        elif ev.kind == SCORE:
-            self.advance.score.event(ev)
-        elif ev.kind == INTERNAL_ERROR_EVENT:
-            pass  # answered at its revision (fold_run.fold_stream collects these first)
-        else:
+        handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
+                    REMINDER: self.days.reminder, SCORE: self.advance.score.event,
+                    # answered at its revision (fold_run.fold_stream collects these first)
+                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self.controls.event for k in CONTROL_KINDS}}
+        if ev.kind not in handlers:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
+        handlers[ev.kind](ev)
 
     def _turn_timeout(self, ev: DealerEvent) -> None:
         h = self.st.hands.get(ev.hand)
