@@ -11,40 +11,12 @@ would run it: a real process, the real file system."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from _bot_kit import Table
-
-CLI = "from nomicpoker.cli import main; import sys; sys.argv[0]='nomicpoker'; main()"
-
-
-def cli(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_")}
-    return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, timeout=120,
-                          env={**base, **(env or {})}, cwd=cwd)
-
-
-def one_line(res: subprocess.CompletedProcess, *needles: str, code: int = 1) -> str:
-    out = res.stdout + res.stderr
-    assert res.returncode == code, out
-    assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
-    for n in needles:
-        assert n in out, out
-    return out
-
-
-def pending(tmp: Path) -> Table:
-    """A table with hand 1 drawn and alice's raise not yet polled: a poll would have work."""
-    t = Table(tmp, players=("alice", "bob"))
-    t.start(ante=5)
-    t.draw(1)
-    t.p["alice"].say("HAND1 ROUND1 raise 20")
-    return t
+from _cli_kit import cli, one_line, raise_to_poll
 
 
 def bad_logs(tmp: Path) -> list[Path]:
@@ -55,7 +27,7 @@ def bad_logs(tmp: Path) -> list[Path]:
 
 @pytest.mark.parametrize("where", ["command", "global", "environment"])
 def test_a_log_file_that_cannot_be_written_stops_poll_before_it_does_anything(tmp_path, where):
-    t = pending(tmp_path)
+    t = raise_to_poll(tmp_path)
     verdicts = len(t.verdicts())
     for log in bad_logs(tmp_path):
         st = ["--state", str(t.state), "--site", "off"]
@@ -96,7 +68,7 @@ def test_a_log_file_inside_the_state_init_creates_is_fine(tmp_path):
 
 
 def test_a_site_that_cannot_be_written_fails_the_poll_but_keeps_its_work(tmp_path):
-    t = pending(tmp_path)
+    t = raise_to_poll(tmp_path)
     verdicts = len(t.verdicts())
     blocked = tmp_path / "a-file"
     blocked.write_text("x")
@@ -108,7 +80,7 @@ def test_a_site_that_cannot_be_written_fails_the_poll_but_keeps_its_work(tmp_pat
 
 @pytest.mark.parametrize("value", ["abc", "-5", "nan", "1e9"])
 def test_a_busy_timeout_that_is_not_seconds_is_refused_not_replaced(tmp_path, value):
-    t = pending(tmp_path)
+    t = raise_to_poll(tmp_path)
     verdicts = len(t.verdicts())
     one_line(cli("poll", "--state", str(t.state), env={"NOMICPOKER_BUSY_TIMEOUT": value}),
              "NOMICPOKER_BUSY_TIMEOUT")

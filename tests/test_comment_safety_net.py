@@ -15,9 +15,7 @@ order, out of memory) are not caught: they stop the fold as before."""
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,6 +31,7 @@ from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.secrets_store import HandSecrets, secret_path
 
 from _bot_kit import Table
+from _cli_kit import cli as run_cli
 
 PLAYERS = ("alice", "bob", "carol")
 SECRETS = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))
@@ -40,7 +39,6 @@ RULES = load_ruleset("roberts-nlhe")
 CONFIG = TableConfig("T", PLAYERS, 1000, "Dealer", RULES, "roberts-nlhe")
 START = HandStart(1, "1", "carol", 0, (5, 10), tuple((p, 1000) for p in PLAYERS), 0,
                   "2026-01-01T00:00:00+00:00", SECRETS.commitments(), SECRETS)
-CLI = "from nomicpoker.cli import main; import sys; sys.argv[0]='nomicpoker'; main()"
 
 
 def rev(n: int, author: str, body: str, thread: str = "1", revision: int = 1, forum_id: str = "") -> Revision:
@@ -135,9 +133,7 @@ def test_gone_or_protest_outside_a_hand_thread_on_a_forum_with_private_messages(
 
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     # NOMICPOKER_DB passes: the any_ledger fixture points the CLI at PostgreSQL with it
-    base = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_") or k == "NOMICPOKER_DB"}
-    return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, timeout=120,
-                          env={**base, **(env or {})})
+    return run_cli(*args, env=env, inherit=("NOMICPOKER_DB",))
 
 
 def ready(tmp: Path, db: str | None = None) -> Table:

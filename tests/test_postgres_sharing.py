@@ -19,10 +19,9 @@ from nomicpoker.shell import locks, secrets_store, service
 from nomicpoker.shell.store import open_engine
 
 from _bot_kit import fixed_secrets
+from _cli_kit import CLI
 
 pytestmark = pytest.mark.postgres
-
-CLI = "from nomicpoker.cli import main; import sys; sys.argv[0]='nomicpoker'; main()"
 
 
 def _hosts(tmp_path, url):

@@ -14,7 +14,6 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -24,34 +23,7 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 
 from _bot_kit import Table
-
-CLI = "from nomicpoker.cli import main; import sys; sys.argv[0]='nomicpoker'; main()"
-
-
-def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_")}
-    env.update(kw.pop("env", {}))
-    return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True,
-                          timeout=120, env=env, **kw)
-
-
-def one_line(res, *needles: str) -> str:
-    out = (res.stdout + res.stderr) if hasattr(res, "stderr") and not hasattr(res, "exit_code") else res.output
-    code = res.returncode if hasattr(res, "returncode") else res.exit_code
-    assert code == 1, out
-    assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
-    for n in needles:
-        assert n in out, out
-    return out
-
-
-def ready(tmp_path: Path) -> Table:
-    """Hand 1 drawn, alice has raised in a comment not yet polled: the next poll has work."""
-    t = Table(tmp_path, players=("alice", "bob"))
-    t.start(ante=5)
-    t.draw(1)
-    t.p["alice"].say("HAND1 ROUND1 raise 20")
-    return t
+from _cli_kit import cli, one_line, raise_to_poll
 
 
 def outcome(t: Table) -> tuple:
@@ -61,7 +33,7 @@ def outcome(t: Table) -> tuple:
 
 
 def reference(tmp_path: Path) -> tuple:
-    t = ready(tmp_path / "reference")
+    t = raise_to_poll(tmp_path / "reference")
     t.run()
     return outcome(t)
 
@@ -78,7 +50,7 @@ def _no_bigger_files(limit: int):
 
 def test_a_write_refused_by_the_file_size_limit_is_one_line_and_nothing_is_half_written(tmp_path):
     want = reference(tmp_path)
-    t = ready(tmp_path / "run")
+    t = raise_to_poll(tmp_path / "run")
     res = cli("poll", "--state", str(t.state), preexec_fn=_no_bigger_files(4096))
     out = one_line(res, "disk")
     assert "nothing was stored" in out or "nothing lost" in out
@@ -107,7 +79,7 @@ def small_disk():
 
 def test_a_full_disk_is_one_line_and_the_next_run_after_freeing_space_loses_nothing(tmp_path, small_disk):
     want = reference(tmp_path)
-    t = ready(tmp_path / "run")
+    t = raise_to_poll(tmp_path / "run")
     state = small_disk / "state"
     shutil.copytree(t.state, state)
     filler = small_disk / "filler"
@@ -197,7 +169,7 @@ def test_the_read_only_commands_work_on_a_read_only_copy_and_poll_says_it_cannot
 
 def test_a_ledger_locked_by_another_process_is_one_line_then_the_next_run_goes_on(tmp_path, monkeypatch):
     want = reference(tmp_path)
-    t = ready(tmp_path / "run")
+    t = raise_to_poll(tmp_path / "run")
     holder = sqlite3.connect(t.state / "ledger.db", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -223,7 +195,7 @@ def _zero_root_page(db: Path, table: str) -> None:
 
 
 def test_a_damaged_ledger_is_one_line_for_every_command(tmp_path):
-    t = ready(tmp_path)
+    t = raise_to_poll(tmp_path)
     t.engine.dispose()
     _zero_root_page(t.state / "ledger.db", "np_table")
     for args in (["poll"], ["ledger", "--table", "T"], ["audit"], ["table", "list"],
@@ -233,7 +205,7 @@ def test_a_damaged_ledger_is_one_line_for_every_command(tmp_path):
 
 
 def test_a_damaged_local_forum_is_the_tables_one_failure_line_and_nothing_is_stored(tmp_path):
-    t = ready(tmp_path)
+    t = raise_to_poll(tmp_path)
     before = t.verdicts()
     _zero_root_page(t.forum.path, "comments" if _has(t.forum.path, "comments") else _first_table(t.forum.path))
     res = CliRunner().invoke(app, ["poll", "--state", str(t.state)])
@@ -258,7 +230,7 @@ def _first_table(db: Path) -> str:
 
 
 def test_a_forum_config_row_that_is_not_json_is_one_line(tmp_path):
-    t = ready(tmp_path)
+    t = raise_to_poll(tmp_path)
     t.engine.dispose()
     con = sqlite3.connect(t.state / "ledger.db")
     con.execute("UPDATE np_table SET forum_config = '{not json' WHERE name = 'T'")
