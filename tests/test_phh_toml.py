@@ -154,3 +154,31 @@ def test_arbitrary_text_is_never_misread(text):
     d = loads_subset(text)
     ref = _toml(text)
     assert d is None or d == ref, (text, d, ref)
+
+
+def test_values_read_before_are_reused_only_as_immutable_values():
+    from nomicpoker.core import phh_toml
+
+    a = loads_subset(PLURIBUS_LIKE, tuple)
+    b = loads_subset(PLURIBUS_LIKE, tuple)
+    assert a == b and a["antes"] == (0, 0, 0)
+    # tomllib's lists are new every time: changing one changes no later reading
+    first = loads_subset(PLURIBUS_LIKE)
+    first["antes"].append(99)
+    assert loads_subset(PLURIBUS_LIKE) == tomllib.loads(PLURIBUS_LIKE)
+    assert loads_subset(PLURIBUS_LIKE, tuple) == b
+    # a long value (the actions) is not kept, and the memo stays bounded
+    long = "[" + ", ".join(["'p1 cc'"] * 20) + "]"
+    assert len(long) > phh_toml._MEMO_TEXT
+    assert loads_subset(f"actions = {long}\n", tuple) == {"actions": ("p1 cc",) * 20}
+    assert long not in phh_toml._MEMO
+    for k in range(phh_toml._MEMO_SIZE + 10):
+        assert loads_subset(f"hand = {k}\n", tuple) == {"hand": k}
+    assert len(phh_toml._MEMO) <= phh_toml._MEMO_SIZE
+
+
+def test_a_value_outside_the_subset_is_never_remembered_as_one():
+    # the same text read twice, the second time after valid reads: still handed to tomllib
+    for _ in range(2):
+        assert loads_subset("hand = 063\n", tuple) is None
+        assert loads_subset("antes = [0, 0]\nhand = 6_3\n", tuple) is None

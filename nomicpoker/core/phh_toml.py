@@ -74,13 +74,23 @@ def _value(s: str, array: Callable[[Iterable[Any]], Any]) -> Any:
     return _number(s)
 
 
+#: values already read, by their text, for callers that take immutable arrays (tuples): a
+#: corpus repeats the same antes, blinds, stacks and variant in every file. Bounded: cleared
+#: when full; values longer than :data:`_MEMO_TEXT` characters (actions) are not kept.
+_MEMO: dict[str, Any] = {}
+_MEMO_SIZE = 4096
+_MEMO_TEXT = 80
+
+
 def loads_subset(text: str, array: Callable[[Iterable[Any]], Any] = list) -> dict[str, Any] | None:
     """The table ``tomllib.loads(text)`` would give, when ``text`` is in the subset this
     module reads; ``None`` otherwise (then ask ``tomllib``, which also reports errors).
     Arrays are lists, as ``tomllib`` gives them, or whatever ``array`` builds (PHH parsing
-    asks for tuples, which it keeps)."""
+    asks for tuples, which it keeps). With ``array=tuple`` every value is immutable, so a
+    value read before from the same text is reused (:data:`_MEMO`); lists are always new."""
     d: dict[str, Any] = {}
     match = _LINE.fullmatch
+    memo = _MEMO if array is tuple else None
     for line in text.split("\n"):
         if not line:
             continue
@@ -90,8 +100,19 @@ def loads_subset(text: str, array: Callable[[Iterable[Any]], Any] = list) -> dic
         key, raw = m.groups()
         if key in d or raw[0] == " " or raw[-1] == " ":
             return None
-        v = _value(raw, array)
-        if v is None:
-            return None
+        if memo is not None:
+            v = memo.get(raw)
+            if v is None:
+                v = _value(raw, array)
+                if v is None:
+                    return None
+                if len(raw) <= _MEMO_TEXT:
+                    if len(memo) >= _MEMO_SIZE:
+                        memo.clear()
+                    memo[raw] = v
+        else:
+            v = _value(raw, array)
+            if v is None:
+                return None
         d[key] = v
     return d
