@@ -16,8 +16,10 @@ cheapest evaluation is "a few integer additions and two lookups", so we precompu
 * ``STRAIGHT_TOP[mask]``: the top rank of the best straight in a 13-bit rank mask, or 0.
 
 Values are packed integers, see :func:`pack`. The small tables are built at import
-(milliseconds); ``NONFLUSH`` (75,140 rank multisets, ~0.1 s) only by
-:func:`build_value_fast`, on the first scalar evaluation. docs/benchmarks.md records it.
+(milliseconds); ``NONFLUSH`` (75,140 rank multisets, ~0.06 s) only by
+:func:`build_value_fast`, on the first scalar evaluation, and its five-card part (6,188,
+a few milliseconds) by :func:`build_first_best`, on the first showdown. docs/benchmarks.md
+records it.
 
 This module is pure (no I/O, clock or randomness) and imports nothing from the rest of the
 package except the card alphabet, so the evaluator's reference path and this fast path are
@@ -66,7 +68,24 @@ def _straight_top(mask: int) -> int:
     return 0
 
 
-STRAIGHT_TOP: tuple[int, ...] = tuple(_straight_top(m) for m in range(1 << 13))
+def _build_straight_top() -> tuple[int, ...]:
+    """``STRAIGHT_TOP``: ``_straight_top(mask)`` for every 13-bit mask (the definition; a
+    test compares all 8,192). Built by writing each pattern's top into every mask holding
+    the pattern, lowest straight first so a higher one overwrites it: 2,560 writes instead
+    of 81,920 pattern tests at import."""
+    table = [0] * (1 << 13)
+    for top, pattern in reversed(_STRAIGHTS):
+        free = ((1 << 13) - 1) & ~pattern
+        sub = free
+        while True:  # every subset of the free bits, with the pattern's bits set
+            table[sub | pattern] = top
+            if sub == 0:
+                break
+            sub = (sub - 1) & free
+    return tuple(table)
+
+
+STRAIGHT_TOP: tuple[int, ...] = _build_straight_top()
 
 CARD_KEY: dict[str, int] = {
     r + s: (8 ** (4 + ri)) + (8 ** si)
@@ -75,9 +94,21 @@ CARD_KEY: dict[str, int] = {
 #: Rank value 2..14 of each canonical card.
 CARD_RANK: dict[str, int] = {r + s: ri + 2 for ri, r in enumerate(RANKS) for s in SUITS}
 
-FLUSH_SUIT: tuple[int, ...] = tuple(
-    next((si for si in range(4) if (key >> (3 * si)) & 7 >= 5), -1) for key in range(1 << 12)
-)
+def _build_flush_suit() -> tuple[int, ...]:
+    """``FLUSH_SUIT``: for each 12-bit suit-count key, the lowest suit index whose 3-bit count
+    is 5 or more, else -1 (the definition; a test compares all 4,096). Written suit by suit,
+    highest first, so a lower suit overwrites: a few thousand writes instead of a generator
+    per key at import."""
+    table = [-1] * (1 << 12)
+    for si in (3, 2, 1, 0):
+        shift = 3 * si
+        for key in range(1 << 12):
+            if (key >> shift) & 7 >= 5:
+                table[key] = si
+    return tuple(table)
+
+
+FLUSH_SUIT: tuple[int, ...] = _build_flush_suit()
 
 
 def _value5_from_counts(counts: list[int]) -> int:
@@ -104,16 +135,40 @@ def _value5_from_counts(counts: list[int]) -> int:
 
 
 def build_nonflush5() -> dict[int, int]:
-    """The five-card part of ``NONFLUSH`` (6,188 rank multisets, a few hundredths of a
-    second): all that :func:`build_first_best` needs, so a process that settles showdowns but
-    never evaluates in bulk (``phh replay``, a poll) does not build the 75,140-entry table."""
-    powers = [8 ** i for i in range(13)]
+    """The five-card part of ``NONFLUSH`` (6,188 rank multisets, ~0.01 s): all that
+    :func:`build_first_best` needs, so a process that settles showdowns but never evaluates
+    in bulk (``phh replay``, a poll) does not build the 75,140-entry table.
+
+    Generated shape by shape (five distinct ranks, one pair, two pair, trips, full house,
+    quads, five of a kind), each with its tie-break ranks already in order, rather than by
+    classifying every multiset: a third of the time. The definition is
+    :func:`_value5_from_counts` on every multiset; a test compares all 6,188 entries."""
+    p8 = [8 ** i for i in range(13)]
+    desc = range(12, -1, -1)  # rank indices, ace first: combinations come out descending
     table: dict[int, int] = {}
-    for combo in combinations_with_replacement(range(13), 5):
-        counts = [0] * 13
-        for i in combo:
-            counts[i] += 1
-        table[sum(powers[i] for i in combo)] = _value5_from_counts(counts)
+    hi = HIGH_CARD << 20
+    for a, b, c, d, e in combinations(desc, 5):
+        top = STRAIGHT_TOP[(1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)]
+        table[p8[a] + p8[b] + p8[c] + p8[d] + p8[e]] = (
+            STRAIGHT << 20 | top << 16 if top else
+            hi | (a + 2) << 16 | (b + 2) << 12 | (c + 2) << 8 | (d + 2) << 4 | (e + 2))
+    for x in desc:
+        others = [r for r in desc if r != x]
+        for b, c, d in combinations(others, 3):  # one pair of x
+            table[2 * p8[x] + p8[b] + p8[c] + p8[d]] = (
+                ONE_PAIR << 20 | (x + 2) << 16 | (b + 2) << 12 | (c + 2) << 8 | (d + 2) << 4)
+        for b, c in combinations(others, 2):  # three x
+            table[3 * p8[x] + p8[b] + p8[c]] = (
+                THREE_OF_A_KIND << 20 | (x + 2) << 16 | (b + 2) << 12 | (c + 2) << 8)
+        for y in others:
+            table[3 * p8[x] + 2 * p8[y]] = FULL_HOUSE << 20 | (x + 2) << 16 | (y + 2) << 12
+            table[4 * p8[x] + p8[y]] = FOUR_OF_A_KIND << 20 | (x + 2) << 16 | (y + 2) << 12
+        table[5 * p8[x]] = FIVE_OF_A_KIND << 20 | (x + 2) << 16
+    for x, y in combinations(desc, 2):  # two pair, x over y
+        for k in desc:
+            if k != x and k != y:
+                table[2 * p8[x] + 2 * p8[y] + p8[k]] = (
+                    TWO_PAIR << 20 | (x + 2) << 16 | (y + 2) << 12 | (k + 2) << 8)
     return table
 
 
