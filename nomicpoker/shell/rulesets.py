@@ -23,17 +23,18 @@ checked from a shell::
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import re
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
+from importlib import import_module
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.limits import MAX_HOLE_CARDS, MAX_HOURS
@@ -404,6 +405,8 @@ def _not_found_message(sentence: str, text: str) -> str:
 
 
 def _suggest(got: str, allowed: Iterable[str]) -> str:
+    import difflib  # only when a value is wrong
+
     close = difflib.get_close_matches(got, list(allowed), n=1)
     return f' "{got}" (did you mean "{close[0]}"?)' if close else f' "{got}"'
 
@@ -481,7 +484,7 @@ def read_ruleset(name_or_path: str | Path) -> RulesetFiles:
         toml, directory, label = p.read_bytes(), p.parent, str(p)
     else:
         _check_bundled(name_or_path)
-        directory = resources.files(_PACKAGE).joinpath(name_or_path)
+        directory = _bundled().joinpath(name_or_path)
         label = str(directory.joinpath("ruleset.toml"))
         toml = directory.joinpath("ruleset.toml").read_bytes()
     rs, text = _read(toml, directory, label)
@@ -498,6 +501,22 @@ def ruleset_from_content(toml: str, text: str, label: str = "pinned ruleset") ->
     return build_ruleset(src, parse_toml(src.toml, label))
 
 
+def _bundled() -> Traversable:
+    """The folder of the bundled rulesets (package data of ``nomicpoker.rules``): the
+    package's own directory when it is installed as files (always, with pip), else what
+    ``importlib.resources`` finds (a zip import). Why not always ``importlib.resources``: it
+    imports zipfile, tempfile and their compressors, a tenth of what ``phh replay`` imports."""
+    package = import_module(_PACKAGE)
+    where = getattr(package, "__file__", None)
+    if where:
+        root = Path(where).parent
+        if root.is_dir():
+            return root
+    from importlib import resources
+
+    return resources.files(_PACKAGE)
+
+
 def _is_path(name_or_path: str) -> bool:
     """A bare name (no directory separator, no ``.toml``, not starting with ``.`` or ``~``)
     means a bundled ruleset even if a directory of that name happens to be in the current
@@ -508,7 +527,7 @@ def _is_path(name_or_path: str) -> bool:
 
 def bundled_rulesets() -> list[str]:
     """Names of the rulesets shipped with nomicpoker (package data of ``nomicpoker.rules``)."""
-    root = resources.files(_PACKAGE)
+    root = _bundled()
     return sorted(
         d.name for d in root.iterdir() if d.is_dir() and d.joinpath("ruleset.toml").is_file()
     )
@@ -518,7 +537,7 @@ def bundled_rulesets() -> list[str]:
 def _load_bundled(name: str) -> Ruleset:
     """Bundled rulesets are read-only package data, so one load per process is enough (the
     PHH replay starts thousands of hands)."""
-    d = resources.files(_PACKAGE).joinpath(name)
+    d = _bundled().joinpath(name)
     toml = d.joinpath("ruleset.toml")
     return _load(toml.read_bytes(), d, str(toml))
 
