@@ -106,10 +106,13 @@ def answer(argv: Sequence[str]) -> bool:
         return False
     st = paths.state_dir(args.state)
     url = paths.db_url(st, args.db)
-    if not url.startswith("sqlite:///") or "?" in url or not st.is_dir():
+    # the file SQLAlchemy would open (percent-decoded: a state path may hold '?', '%' or '#');
+    # a URL with options, or a "file:" URI, is left to the full poll (as poll.ledger_file)
+    path = paths.sqlite_url_path(url)
+    if path is None or str(path).startswith("file:") or not st.is_dir():
         idle.LAST = "the ledger is not an SQLite file" if st.is_dir() else "no state directory"
         return False
-    db = Path(os.path.abspath(url[len("sqlite:///"):]))
+    db = Path(os.path.abspath(path))
     site = paths.site_dir(st, args.site)
     with paths.private_files(st):  # as the full poll: umask 077, the state made owner-only
         if not (db.is_file() and os.access(db, os.W_OK) and os.access(st, os.W_OK)):

@@ -49,7 +49,7 @@ from _bot_kit import Table  # noqa: E402
 from nomicpoker.adapters.local import LocalForum  # noqa: E402
 from nomicpoker.shell import poll  # noqa: E402
 from nomicpoker.shell.demo import Player  # noqa: E402
-from nomicpoker.shell.paths import forum_db_path  # noqa: E402
+from nomicpoker.shell.paths import forum_db_path, sqlite_url  # noqa: E402
 from nomicpoker.shell.audit import audit  # noqa: E402
 from nomicpoker.shell.store import ALL_MODELS, SnapshotRow, open_engine  # noqa: E402
 
@@ -147,7 +147,7 @@ def prepare(root: Path, a: argparse.Namespace) -> Built:
         state = root / "state"
         forum = LocalForum(forum_db_path(state))
         print(f"reusing {len(m['names'])} tables in {root}")
-        return Built(open_engine(f"sqlite:///{state / 'ledger.db'}"), state, m["names"],
+        return Built(open_engine(sqlite_url(state / "ledger.db")), state, m["names"],
                      {"alice": Player("alice", forum, m["thread"])})
     t0 = time.perf_counter()
     t = build(root, a.revisions, a.per_hand)

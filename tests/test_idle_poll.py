@@ -27,7 +27,7 @@ import pytest
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell import poll as poll_mod
 from nomicpoker.shell.idle import MARKER, check
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.paths import forum_db_path, sqlite_url
 from nomicpoker.shell.store import open_engine
 
 from _bot_kit import Table
@@ -61,7 +61,7 @@ def lines(text: str) -> list[str]:
 
 def settle(state: Path) -> None:
     """One full poll in process (the library's poll, the default forum): the copy's own idle record."""
-    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    engine = open_engine(sqlite_url(state / "ledger.db"))
     try:
         report = poll_mod.poll(engine, state)
         assert report.ok and report.idle == "", (report.idle, [t.line() for t in report.tables])
@@ -302,7 +302,7 @@ def test_a_full_poll_that_moved_nothing_but_replayed_records_nothing(state):
     idle even if it stored nothing: only a resumed, idle run is recorded."""
     with sqlite3.connect(state / "ledger.db") as con:
         con.execute("DELETE FROM np_snapshot")
-    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    engine = open_engine(sqlite_url(state / "ledger.db"))
     try:
         report = poll_mod.poll(engine, state)
     finally:
@@ -425,13 +425,15 @@ def test_settings_only_the_full_poll_checks_get_the_full_polls_answer(state, ext
     assert lines(fast.stderr) == lines(full.stderr) and SKIPPED not in fast.stdout
 
 
-def test_a_state_path_with_uri_characters_is_read_as_itself(base, tmp_path):
+@pytest.mark.parametrize("name", ["a#b", "we?ird%20#x", "a%41b"])
+def test_a_state_path_with_uri_characters_is_read_as_itself(base, tmp_path, name):
     """The check opens the ledger by URI: a '#' in the state's path is part of the path, not a
-    fragment (which opened, or created, another file). ('?' and '%' are left out: the full
-    poll's database URL cannot hold them either; a known limit in docs/dealer-guide.md.)"""
-    st = tmp_path / "a#b"
+    fragment (which opened, or created, another file); the ledger URL it reads the path from
+    (paths.db_url) percent-encodes '?' and '%', and the check decodes it as SQLAlchemy does
+    (a '?' was refused, and '%41' read as 'A')."""
+    st = tmp_path / name
     shutil.copytree(base, st)
     settle(st)
     out = poll(st, "-v")
     assert out.returncode == 0 and SKIPPED in out.stdout, out.stdout + out.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a#b"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]

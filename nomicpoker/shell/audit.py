@@ -32,6 +32,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell import fault_answers, ledger
 from nomicpoker.shell.collector import paused_collector
+from nomicpoker.shell.paths import sqlite_url
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
 from nomicpoker.core.errors import CodedError
@@ -186,7 +187,7 @@ def audit(engine: Engine, state: Path, table: str | None = None, notes: list[str
         diffs: list[Difference] = []
         with tempfile.TemporaryDirectory(prefix="nomicpoker-audit-") as tmp:
             for name in names:
-                scratch = open_engine(f"sqlite:///{Path(tmp) / (name + '.db')}")
+                scratch = open_engine(sqlite_url(Path(tmp) / (name + '.db')))
                 _disposable(scratch)
                 try:
                     with paused_collector():  # bulk work: see nomicpoker.shell.collector

@@ -14,6 +14,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote, unquote
 
 
 def state_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -31,7 +32,30 @@ def state_source(explicit: str | os.PathLike[str] | None = None) -> str:
 
 
 def db_url(state: Path, explicit: str | None = None) -> str:
-    return explicit or os.environ.get("NOMICPOKER_DB") or f"sqlite:///{state / 'ledger.db'}"
+    return explicit or os.environ.get("NOMICPOKER_DB") or sqlite_url(state / "ledger.db")
+
+
+def sqlite_url(path: str | os.PathLike[str]) -> str:
+    """The SQLAlchemy URL of the SQLite file at ``path``, whatever its name holds.
+
+    Why: SQLAlchemy reads ``sqlite:///<database>?<query>``: a ``?`` in the path starts the
+    query (and cuts the path) and the database part is percent-decoded, so ``%20`` names
+    another file. Each character but ``/`` (and the space and ``+`` SQLAlchemy leaves alone
+    too) is percent-encoded here, as ``sqlalchemy.engine.URL.create(...).render_as_string()``
+    does, without importing SQLAlchemy (the idle check stays light); a test checks both agree.
+    """
+    return "sqlite:///" + quote(os.fspath(path), safe=" +/")
+
+
+def sqlite_url_path(url: str) -> Path | None:
+    """The file a plain ``sqlite:///FILE`` URL names (decoded as SQLAlchemy decodes it);
+    None for any other database, an in-memory one, or a URL with options (``?...``)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    rest = url[len("sqlite:///"):]
+    if "?" in rest or rest in ("", ":memory:"):
+        return None
+    return Path(unquote(rest))
 
 
 def forum_db_path(state: Path) -> Path:

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core.sealed import is_sealed
+from nomicpoker.shell.paths import sqlite_url
 from nomicpoker.shell.private_inbox import WITHHELD as PRIVATE_WITHHELD, withheld
 from nomicpoker.shell.store import ALL_MODELS, CommentRow, OutboxRow, TableRow, VerdictRow, open_engine, transaction
 
@@ -57,7 +58,7 @@ def export_public_db(engine: Engine, out: Path) -> dict[str, int]:
     for p in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
         p.unlink(missing_ok=True)
     counts: dict[str, int] = {}
-    target = open_engine(f"sqlite:///{tmp}")
+    target = open_engine(sqlite_url(tmp))
     try:
         with Session(engine) as live, transaction(target) as s:
             secret = {(t.name, fid) for t in live.exec(select(TableRow)).all() for fid in withheld(live, t.name)}

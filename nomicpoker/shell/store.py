@@ -30,7 +30,7 @@ from typing import Any, Iterator, Optional
 from pathlib import Path
 
 from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, event, inspect, select
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, create_engine
 
@@ -417,12 +417,25 @@ def shown_url(url: str) -> str:
 
 
 def sqlite_path(url: str) -> Path | None:
-    """The file of an SQLite URL; None for another database or an in-memory one."""
+    """The file of an SQLite URL; None for another database or an in-memory one. Parsed as
+    SQLAlchemy parses it (the path percent-decoded, a ``?`` starting options), so a path
+    written with :func:`nomicpoker.shell.paths.sqlite_url` comes back whatever it holds."""
     if not url.startswith("sqlite"):
         return None
-    path = url.split("///", 1)[1] if "///" in url else ""
-    path = path.split("?", 1)[0]
+    try:
+        path = make_url(url).database or ""
+    except Exception:  # noqa: BLE001 - create_engine refuses it with its own message
+        return None
     return Path(path) if path and path != ":memory:" else None
+
+
+def readonly_url(path: Path, mode: str) -> URL:
+    """The URL opening the SQLite file ``path`` read-only through an SQLite URI
+    (``file:...?mode=ro`` or ``immutable=1``). Two encodings nest: SQLite decodes the URI's
+    path (``Path.as_uri`` percent-encodes ``?``, ``#`` and ``%`` there), and SQLAlchemy
+    decodes its URL's database part (``URL.create`` keeps the URI as given)."""
+    key, value = mode.split("=", 1)
+    return URL.create("sqlite", database=Path(os.path.abspath(path)).as_uri(), query={key: value, "uri": "true"})
 
 
 def _writable(path: Path) -> bool:
@@ -462,8 +475,7 @@ def open_engine(url: str, create: bool = True, check: bool = True) -> Engine:
             if readonly:
                 wal = Path(f"{path}-wal")
                 mode = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
-                engine = create_engine(f"sqlite:///file:{path}?{mode}&uri=true",
-                                       connect_args={"timeout": _busy_timeout()})
+                engine = create_engine(readonly_url(path, mode), connect_args={"timeout": _busy_timeout()})
             else:
                 engine = create_engine(url, connect_args={"timeout": _busy_timeout()})
             _sqlite_setup(engine, readonly)
