@@ -62,6 +62,18 @@ def nick_key(nick: str) -> str:
     InspIRCd and most networks): letters without case, and ``[]\\~`` the same as ``{}|^``."""
     return nick.translate(_CASEMAP)
 
+#: a table tag opening a private line: ``(alpha)`` or ``[alpha]`` (the forms a subject names a
+#: table with, shell/private_inbox.names_table), then the message
+_TAG = re.compile(r"^\s*(\([^()\s]+\)|\[[^\[\]\s]+\])\s*(\S.*)$", re.DOTALL)
+
+
+def split_table_tag(line: str) -> tuple[str, str]:
+    """``(alpha) CALL *`` -> ``("(alpha)", "CALL *")``: the tag as the message's subject and
+    the rest as its body; a line without a tag (or with nothing after it) is all body."""
+    m = _TAG.match(line)
+    return (m.group(1), m.group(2)) if m else ("", line)
+
+
 #: IRC as the Dealer meets it: plain text, one line per message; private NOTICEs the Dealer
 #: can read back from its own spool; story posts it opens itself (a line in the channel that
 #: starts the hand's thread) and finds again by tag; no edits, no moderation, no dice roller;
@@ -283,10 +295,16 @@ class IrcForum:
 
     def received_private(self) -> list[PrivateMessage]:
         """What players said to the Dealer by /msg while the bridge was listening, oldest
-        first (no subject on IRC: the shell routes it by the sender's only table)."""
-        return [PrivateMessage(id=f"q{m.id}", sender=m.author, recipient=self.dealer, subject="",
-                               body=m.body, created=_utc(m.created))
-                for m in self.log.private_in()]
+        first. An IRC line has no subject: a table tag at its start, ``(alpha) CALL *`` or
+        ``[alpha] CALL *``, is taken as the subject (:func:`split_table_tag`), which the shell
+        routes as it routes a subject on the other forums; a line without one goes to the
+        sender's only table (at several, the shell answers which tables and how to tag)."""
+        out = []
+        for m in self.log.private_in():
+            subject, body = split_table_tag(m.body)
+            out.append(PrivateMessage(id=f"q{m.id}", sender=m.author, recipient=self.dealer, subject=subject,
+                                      body=body, created=_utc(m.created)))
+        return out
 
     def mark_read(self, ids) -> int:
         """Nothing to mark: the log keeps every line (``abilities.mark_read`` is false)."""

@@ -33,7 +33,7 @@ from typing import Any
 from nomicpoker.core import engine, grammar, hand_log, sealed
 from nomicpoker.core import notices as say
 from nomicpoker.core.advance_fold import Advance
-from nomicpoker.core.advance_private import PRIVATE_THREAD
+from nomicpoker.core.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
 from nomicpoker.core.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.days_state import REMINDER, DaysState
@@ -118,15 +118,17 @@ class _Folder:
         self.add_row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
                   recipient="", subject="", body=body_fn(key))
 
-    def send_private(self, hand: int, user: str, subject: str, body: str) -> None:
+    def send_private(self, hand: int | None, user: str, subject: str, body: str) -> None:
+        """A private message. The ledger keeps a seal (nomicpoker.core.sealed says why) and the
+        shell sends the body; ``hand`` None: a message with nothing of a hand in it, stored as is."""
         n = self.st.n_out.get(hand, 0) + 1
         self.st.n_out[hand] = n
-        key = f"{self.c.name}-h{hand}-{n:03d}"
-        # The ledger keeps a seal; the shell sends the body (nomicpoker.core.sealed says why).
-        self.private[key] = body
+        key = f"{self.c.name}-h{hand or 0}-{n:03d}"
+        if hand is not None:
+            self.private[key] = body
+            body = sealed.seal(self.st.hands[hand].start.secrets, hand, user, body)
         self.add_row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
-                  recipient=user, subject=subject,
-                  body=sealed.seal(self.st.hands[hand].start.secrets, hand, user, body))
+                     recipient=user, subject=subject, body=body)
 
     def give_verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
                      message: str = "", citation: str = "", canonical: str = "") -> None:
@@ -501,6 +503,7 @@ class _Folder:
         a kind the fold does not know is an error, never a guessed fold."""
         handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
                     REMINDER: self.days.reminder, SCORE: self.advance.score.event,
+                    UNNAMED_PRIVATE: self.advance.private.unnamed,
                     # answered at its revision (fold_run.fold_stream collects these first)
                     INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self.controls.event for k in CONTROL_KINDS}}
         if ev.kind not in handlers:

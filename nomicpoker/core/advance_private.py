@@ -32,6 +32,35 @@ from nomicpoker.core.markup import read_visible
 #: with "~": local slugs are [a-z0-9-], Reddit ids alphanumeric, blog threads URLs)
 PRIVATE_THREAD = "~private"
 
+#: the dealer event answering a private message that reached none of the sender's tables (its
+#: subject names none while they sit at several, or names only tables they do not sit at):
+#: recorded by the shell at the first of those tables (:mod:`nomicpoker.shell.private_inbox`)
+#: with the tables in its data, since the other tables are outside this table's inputs
+UNNAMED_PRIVATE = "unnamed_private"
+
+
+def unnamed_answer(player: str, received: str, tables: list[str], named: list[str], by_line: bool) -> tuple[str, str]:
+    """The private answer to a message that reached no table: which tables the player sits
+    at and how to name one (``by_line``: a chat, whose private lines have no subject, names
+    it with a tag at the start of the line). It never repeats the message (it may be an
+    advance action): only when it came. Nothing was applied."""
+    listed = ", ".join(f"`{t}`" for t in tables)
+    if named:
+        why = ("names table " + ", ".join(f"`{t}`" for t in named) + ", where you do not sit")
+    else:
+        why = "names no table"
+    example = tables[0]
+    if by_line:
+        how = (f"Send it again starting with the table's tag: `({example}) CALL *` or `[{example}] CALL *` "
+               "(the tag, then the message).")
+    else:
+        how = (f"Send it again with the table in the subject: the table's name alone (`{example}`), "
+               f"or anywhere in the subject as `({example})`, `[{example}]` or `table {example}` "
+               "(a reply to one of the Dealer's private messages for that table keeps its tag).")
+    body = (f"{md_escape(player)}: your private message of {md_escape(received)} {why}, and you sit at "
+            f"{len(tables)} table{'s' if len(tables) != 1 else ''}: {listed}. Nothing was done with it. {how}\n")
+    return "Your message to the Dealer: which table?", body
+
 
 def first_line(body: str, body_format: str) -> str:
     """The first non-empty visible line of a comment or message: where an advance action is
@@ -58,6 +87,14 @@ class Private:
         if h is not None:
             self.a.reply(rev, h.start.number, f"{md_escape(rev.author)}: {message}.")
         return True
+
+    def unnamed(self, ev) -> None:
+        """A recorded :data:`UNNAMED_PRIVATE` event: answer the sender privately. The answer
+        holds nothing of a hand (no seal needed, so it goes even between hands)."""
+        d = ev.data
+        subject, body = unnamed_answer(ev.player, str(d.get("received", ev.at)), list(d.get("tables", [])),
+                                       list(d.get("named", [])), bool(d.get("by_line")))
+        self.f.send_private(None, ev.player, subject, body)
 
     def comment(self, rev) -> bool:
         """Read one private message (always handled: True)."""

@@ -17,7 +17,7 @@ from nomicpoker.core.fold_types import same_account
 from nomicpoker.core.markup import storable
 from nomicpoker.ports import Forum, RemoteComment
 from nomicpoker.shell import ledger
-from nomicpoker.shell.private_inbox import archive_private
+from nomicpoker.shell.private_inbox import archive_private, record_unnamed
 from nomicpoker.shell.store import CommentRow, TableRow, dumps
 
 
@@ -95,5 +95,8 @@ def archive_table(session: Session, table: TableRow, forum: Forum, now: str
         comments = list(forum.list_comments(thread))
         listings[thread] = comments
         added += archive(session, table.name, thread, comments, now, dealer=table.dealer)
-    added += archive_private(session, table, forum, now)
+    if forum.abilities.private_inbox:  # one listing (a request on Reddit) for both
+        inbox = list(forum.received_private())
+        added += archive_private(session, table, forum, now, inbox)
+        added += record_unnamed(session, table, forum, now, inbox)  # it reached none of the sender's tables
     return added, listings

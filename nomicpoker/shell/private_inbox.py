@@ -12,7 +12,10 @@ Which table a message is for (a player may sit at several tables of a game): the
 subject names (:func:`names_table`: the whole subject, or a tag as the Dealer's own private
 messages carry it, ``Your hole cards for hand 3 (alpha)``, so replying to one keeps it, as
 WRGPT's ``ID=`` in the subject does), or, if the subject names no table of the ledger, the
-only table the sender sits at. A message older than the table is not for it. The site and ``export public-db`` show a private
+only table the sender sits at. A message older than the table is not for it. A message that
+so reaches none of its sender's tables is answered privately, once, saying which tables they
+sit at and how to name one (:func:`record_unnamed`); nothing is applied. The site and
+``export public-db`` show a private
 message's text only once its hand has ended (:func:`withheld`): a private advance action, and
 at a table whose players do not read the thread (e-mail: they write to the Dealer and see only
 its broadcasts) every player message, as the public thread keeps them.
@@ -69,8 +72,10 @@ def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) 
     return [t.name for t in seated] == [table.name]
 
 
-def archive_private(session: Session, table: TableRow, forum: Forum, now: str) -> int:
-    """Append the new private messages for ``table``; return how many."""
+def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
+                    inbox: Sequence[PrivateMessage] | None = None) -> int:
+    """Append the new private messages for ``table`` (from ``inbox``, the forum's listing,
+    else listed here); return how many."""
     if not forum.abilities.private_inbox:
         return 0
     seen = set(session.exec(select(CommentRow.forum_id).where(
@@ -78,18 +83,68 @@ def archive_private(session: Session, table: TableRow, forum: Forum, now: str) -
     tables = list(session.exec(select(TableRow).where(TableRow.forum_kind == table.forum_kind)).all())
     fmt = "markdown" if forum.abilities.markup == "markdown" else "text"
     added = 0
-    for m in forum.received_private():
+    for m in forum.received_private() if inbox is None else inbox:
         fid = f"pm:{m.id}"
         if fid in seen or same_account(m.sender, table.dealer) or not for_table(m, table, tables):
             continue
         body = storable(m.body)
-        created = (m.created.astimezone(timezone.utc).isoformat() if m.created is not None else now)
+        created = _created(m, now)
         session.add(CommentRow(
             table_name=table.name, thread=PRIVATE_THREAD, forum_id=fid, revision=1,
             author=storable(m.sender), created=created, body=body, body_format=fmt,
             sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(), fetched_at=now))
         session.flush()
         seen.add(fid)
+        added += 1
+    return added
+
+
+def _created(msg: PrivateMessage, now: str) -> str:
+    return msg.created.astimezone(timezone.utc).isoformat() if msg.created is not None else now
+
+
+def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
+                   inbox: Sequence[PrivateMessage] | None = None) -> int:
+    """Record an :data:`~nomicpoker.core.advance_private.UNNAMED_PRIVATE` event for each new
+    private message that reached none of its sender's tables (its subject names none of them
+    while they sit at several, or names only tables they do not sit at); return how many.
+
+    WHY: such a message was dropped silently, and its sender never knew. It is answered once,
+    by the first of the sender's tables (the lowest id, among the active tables of this forum
+    created before the message), so a player at three tables gets one answer, not three; a
+    message older than all of them (an inbox from an earlier game) is for none and not
+    answered. The event carries the tables' names: they are outside this table's inputs, and
+    recorded the answer replays byte for byte (as a SCORE request's standings do)."""
+    if not forum.abilities.private_inbox:
+        return 0
+    from nomicpoker.core.advance_private import UNNAMED_PRIVATE
+    from nomicpoker.shell import ledger
+    from nomicpoker.shell.store import DealerEventRow, dumps
+
+    tables = list(session.exec(select(TableRow).where(TableRow.forum_kind == table.forum_kind)
+                               .order_by(TableRow.id)).all())  # type: ignore[arg-type]
+    mine = {t.name for t in tables}
+    answered = {str(loads(e.data).get("message", "")) for e in session.exec(select(DealerEventRow).where(
+        DealerEventRow.kind == UNNAMED_PRIVATE)).all() if e.table_name in mine}
+    added = 0
+    for m in forum.received_private() if inbox is None else inbox:
+        fid = f"pm:{m.id}"
+        if fid in answered or same_account(m.sender, table.dealer):
+            continue
+        when = _created(m, now)
+        seated = [t for t in tables if t.active and t.created <= when
+                  and any(same_account(m.sender, p) for p in loads(t.players))]
+        if not seated or seated[0].name != table.name or any(for_table(m, t, tables) for t in seated):
+            continue
+        named = [t.name for t in tables if names_table(m.subject, t.name)]
+        hands = ledger.hand_rows(session, table.name)
+        session.add(DealerEventRow(
+            table_name=table.name, hand=hands[-1].number if hands else 0,
+            after=ledger.max_archive_id(session, table.name), kind=UNNAMED_PRIVATE, player=storable(m.sender),
+            at=now, data=dumps({"message": fid, "received": when, "tables": [t.name for t in seated],
+                                "named": named, "by_line": forum.abilities.live})))
+        session.flush()
+        answered.add(fid)
         added += 1
     return added
 

@@ -1,0 +1,120 @@
+"""A private message that reaches none of its sender's tables is answered, privately, once,
+and nothing is applied: its subject names no table while the player sits at several (it was
+dropped silently), or names only a table the player does not sit at.
+
+Through the real poll on the local forum (its inbox is the Dealer's): alice sits at tables
+``alpha`` and ``T``; bob at ``alpha`` only. The expected answer is written out from
+docs/comment-grammar.md ("Private messages: which table"). ``audit`` replays the answer (a
+recorded dealer event) byte for byte.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from nomicpoker.shell import service
+from nomicpoker.shell.audit import audit
+from nomicpoker.shell.store import CommentRow, DealerEventRow, OutboxRow
+
+from _bot_kit import Table
+
+SUBJECT = "Your message to the Dealer: which table?"
+HOW = ("Send it again with the table in the subject: the table's name alone (`alpha`), or anywhere in "
+       "the subject as `(alpha)`, `[alpha]` or `table alpha` (a reply to one of the Dealer's private "
+       "messages for that table keeps its tag).")
+
+
+def two_tables(tmp_path) -> Table:
+    t = Table(tmp_path, name="alpha", players=("alice", "bob"), ruleset="roberts-nlhe", issue_decks=False)
+    service.create_table(t.engine, t.state, "T", ["alice", "carol"], 100, ruleset="roberts-nlhe",
+                         issue_decks=False, settings={"reminders": 0})
+    return t
+
+
+def answers(t: Table, who: str) -> list:
+    return [m for m in t.forum.inbox(who) if m.subject == SUBJECT]
+
+
+def archived(t: Table) -> list[tuple[str, str]]:
+    with Session(t.engine) as s:
+        return sorted((r.table_name, r.body) for r in s.exec(select(CommentRow).where(CommentRow.thread == "~private")))
+
+
+def sent_at(t: Table, who: str, subject: str) -> str:
+    """When the local forum recorded the message (the answer quotes this time, in UTC)."""
+    from datetime import timezone
+
+    m = next(m for m in t.forum.received_private() if m.sender == who and m.subject == subject)
+    return m.created.astimezone(timezone.utc).isoformat()
+
+
+def test_a_message_naming_no_table_from_a_player_at_two_tables_is_answered_once(tmp_path):
+    t = two_tables(tmp_path)
+    t.start(ante=0, blinds=(1, 2))
+    t.forum.send_private_as("alice", t.forum.dealer, "my advance", "CALL *")
+    t.run()
+    (answer,) = answers(t, "alice")
+    when = sent_at(t, "alice", "my advance")
+    assert answer.body.strip() == (f"alice: your private message of {when} names no table, and you sit at 2 "
+                                   f"tables: `alpha`, `T`. Nothing was done with it. {HOW}")
+    assert "CALL" not in answer.body  # the answer never repeats an advance action
+    assert archived(t) == []  # applied nowhere
+    t.run()
+    t.run()
+    assert len(answers(t, "alice")) == 1  # answered once, whatever the number of polls
+    # named as the answer says, it reaches its table
+    t.forum.send_private_as("alice", t.forum.dealer, "Re: my advance (alpha)", "CALL *")
+    t.run()
+    assert archived(t) == [("alpha", "CALL *")] and len(answers(t, "alice")) == 1
+    with Session(t.engine) as s:
+        events = s.exec(select(DealerEventRow).where(DealerEventRow.kind == "unnamed_private")).all()
+        assert [(e.table_name, e.player) for e in events] == [("alpha", "alice")]
+        row = s.exec(select(OutboxRow).where(OutboxRow.subject == SUBJECT)).one()
+        assert row.kind == "private" and row.recipient == "alice" and row.status == "sent"
+    tables, diffs = audit(t.engine, t.state)
+    assert diffs == [], diffs
+
+
+def test_between_hands_the_answer_goes_too(tmp_path):
+    """No hand is running at either table: the answer holds nothing of a hand, so it is sent."""
+    t = two_tables(tmp_path)
+    t.forum.send_private_as("alice", t.forum.dealer, "", "WHAT")
+    t.run()
+    assert len(answers(t, "alice")) == 1 and archived(t) == []
+    assert audit(t.engine, t.state)[1] == []
+
+
+def test_a_message_naming_only_a_table_the_player_does_not_sit_at_is_answered(tmp_path):
+    t = two_tables(tmp_path)
+    t.forum.send_private_as("bob", t.forum.dealer, "for table T", "FOLD")
+    t.run()
+    (answer,) = answers(t, "bob")
+    when = sent_at(t, "bob", "for table T")
+    assert answer.body.strip() == (f"bob: your private message of {when} names table `T`, where you do not "
+                                   f"sit, and you sit at 1 table: `alpha`. Nothing was done with it. {HOW}")
+    assert archived(t) == []
+
+
+def test_a_player_at_one_table_still_needs_no_name_and_a_stranger_gets_nothing(tmp_path):
+    t = two_tables(tmp_path)
+    t.start(ante=0, blinds=(1, 2))
+    t.forum.send_private_as("bob", t.forum.dealer, "", "CALL *")
+    t.forum.send_private_as("zoe", t.forum.dealer, "", "CALL *")
+    t.run()
+    assert archived(t) == [("alpha", "CALL *")]
+    assert answers(t, "bob") == [] and answers(t, "zoe") == []
+
+
+def test_a_message_older_than_the_players_tables_is_not_answered(tmp_path):
+    """An inbox from an earlier game: the message is for no table and gets no answer."""
+    t = two_tables(tmp_path)
+    with Session(t.engine) as s:  # both tables created after the message below
+        from nomicpoker.shell.store import TableRow
+
+        for row in s.exec(select(TableRow)).all():
+            row.created = "2999-01-01T00:00:00+00:00"
+            s.add(row)
+        s.commit()
+    t.forum.send_private_as("alice", t.forum.dealer, "", "CALL *")
+    t.run()
+    assert answers(t, "alice") == [] and archived(t) == []
