@@ -90,8 +90,8 @@ def test_a_message_naming_only_a_table_the_player_does_not_sit_at_is_answered(tm
     t.run()
     (answer,) = answers(t, "bob")
     when = sent_at(t, "bob", "for table T")
-    assert answer.body.strip() == (f"bob: your private message of {when} names table `T`, where you do not "
-                                   f"sit, and you sit at 1 table: `alpha`. Nothing was done with it. {HOW}")
+    assert answer.body.strip() == (f"bob: your private message of {when} names no table you sit at now (it "
+                                   f"names `T`), and you sit at 1 table: `alpha`. Nothing was done with it. {HOW}")
     assert archived(t) == []
 
 

@@ -46,7 +46,7 @@ def unnamed_answer(player: str, received: str, tables: list[str], named: list[st
     advance action): only when it came. Nothing was applied."""
     listed = ", ".join(f"`{t}`" for t in tables)
     if named:
-        why = ("names table " + ", ".join(f"`{t}`" for t in named) + ", where you do not sit")
+        why = "names no table you sit at now (it names " + ", ".join(f"`{t}`" for t in named) + ")"
     else:
         why = "names no table"
     example = tables[0]
