@@ -183,8 +183,12 @@ class Recorder:
         return recorded
 
 
-def crash_at(step: Recorded, url: str, state: Path, k: int) -> int:
-    """Run ``step`` in a forked child that dies at crash point ``k``; its exit code."""
+def die_at(k: int, url: str, run: Callable[[Any], Any]) -> int:
+    """Run ``run(engine)``, with an engine on ``url``, in a forked child that dies at crash
+    point ``k`` (``NOMICPOKER_CRASH_AT``: :func:`os._exit`, no rollback, no cleanup, as a killed
+    process dies); the child's exit code: ``faults.CRASH_EXIT`` when it died there, 0 when it
+    finished, 2 when it raised. WHY here: both crash sweeps (this kit's on the local forum,
+    tests/_sweep_kit.py's on the test servers) must kill the Dealer the same way."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         code = 1
@@ -192,14 +196,19 @@ def crash_at(step: Recorded, url: str, state: Path, k: int) -> int:
             faults.reset()
             os.environ[faults.AT] = str(k)
             engine = open_engine(url, create=False)
-            step.run(engine, state)
+            run(engine)
             code = 0
-        except BaseException:  # noqa: BLE001 - a crash point is os._exit, anything else is 1
+        except BaseException:  # noqa: BLE001 - a crash point is os._exit, anything else is 2
             code = 2
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status)
+
+
+def crash_at(step: Recorded, url: str, state: Path, k: int) -> int:
+    """Run ``step`` in a forked child that dies at crash point ``k``; its exit code."""
+    return die_at(k, url, lambda engine: step.run(engine, state))
 
 
 def settle(url: str, state: Path, poll: Callable, moment: datetime) -> None:

@@ -36,7 +36,7 @@ from nomicpoker.shell import poll as poll_mod
 from nomicpoker.shell.audit import audit
 from nomicpoker.shell.store import open_engine
 
-from _crash_kit import copy_state, ledger_view
+from _crash_kit import copy_state, die_at, ledger_view
 
 Run = Callable[[Any, Path, datetime], Any]  # (engine, state, the step's clock) -> result
 #: polls a recovery may take before the hand must be whole again (a fault costs one)
@@ -164,21 +164,7 @@ class Sweep:
         """Replay step ``i`` in a forked child that dies at crash point ``k``, then recover
         and compare."""
         step, work = self._prepare(i)
-        pid = os.fork()
-        if pid == 0:  # the child: never returns into pytest
-            code = 1
-            try:
-                faults.reset()
-                os.environ[faults.AT] = str(k)
-                engine = open_engine(url_of(work), create=False)
-                step.run(engine, work, step.moment)
-                code = 0
-            except BaseException:  # noqa: BLE001 - a crash point is os._exit, anything else is 2
-                code = 2
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
+        code = die_at(k, url_of(work), lambda engine: step.run(engine, work, step.moment))
         assert code == faults.CRASH_EXIT, (i, step.kind, k, code)
         self._recover_and_compare(i, step, work, f"a crash at point {k}")
 
