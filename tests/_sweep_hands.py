@@ -21,6 +21,7 @@ from nomicpoker.core.dealing import deck_checksum
 from nomicpoker.shell import secrets_store, service
 
 from _bot_kit import fixed_secrets
+from _reddit_kit import config_for
 from _reference import REF
 from _sweep_kit import Sweep
 from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
@@ -75,8 +76,7 @@ def play_reddit(fake: FakeReddit, tmp: Path) -> Sweep:
     fake.faults.stall = STALL
     state = tmp / "state"
     sweep = Sweep(fake, state, tmp / "scratch", lambda: reddit_view(fake))
-    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-              "dealer": USER, "timeout": CLIENT_TIMEOUT}
+    config = config_for(fake, timeout=CLIENT_TIMEOUT)
     service.create_table(sweep.engine, state, "T", ["alice", "bob"], 100, forum="reddit", forum_config=config)
     secrets_store.write(state, "T", 1, fixed_secrets("reddit-sweep"))
     sweep.start("T", 5, thread=SUB)

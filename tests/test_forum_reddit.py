@@ -313,12 +313,10 @@ def test_with_the_dealer_key_as_reddit_spells_it_every_poll_is_quiet(fake, creds
     assert _dealer_posts_after_three_polls(fake, tmp_path, {"dealer": USER}) == [1, 1, 1]
 
 
-def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as_entities(fake, creds_env, tmp_path) -> None:
-    """Reddit's API sends ``> quoted`` as ``&gt; quoted`` (the fake does too, like Reddit):
-    the quote must still be read as a quote, and the unquoted control as an attempt."""
-    from sqlmodel import Session
-
-    from nomicpoker.shell import ledger, poll, service
+def _hand_started(fake, tmp_path):
+    """alice and bob at table T on the test Reddit (no decks issued), hand 1 started; the
+    Dealer named as Reddit spells it."""
+    from nomicpoker.shell import service
     from nomicpoker.shell.store import open_engine
 
     state = tmp_path / "state"
@@ -327,6 +325,17 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
     service.create_table(engine, state, "T", ["alice", "bob"], 100, forum="reddit",
                          forum_config=config, issue_decks=False)
     assert not service.start_hand(engine, state, "T", 5, thread=SUB).report.error
+    return engine, state
+
+
+def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as_entities(fake, creds_env, tmp_path) -> None:
+    """Reddit's API sends ``> quoted`` as ``&gt; quoted`` (the fake does too, like Reddit):
+    the quote must still be read as a quote, and the unquoted control as an attempt."""
+    from sqlmodel import Session
+
+    from nomicpoker.shell import ledger, poll
+
+    engine, state = _hand_started(fake, tmp_path)
     quoted = fake.add("bob", "> HAND1 ROUND1 raise 10 & more\n\nthat was someone else, not me")
     assert "&gt; HAND1" in fake.json_of(quoted, 0)["data"]["body"]  # as Reddit sends it
     plain = fake.add("bob", "HAND1 ROUND1 raise 10")
@@ -342,15 +351,9 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
 def test_a_reddit_player_is_recognised_whatever_the_case_of_the_seat_name(fake, creds_env, tmp_path) -> None:
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, poll, service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell import ledger, poll
 
-    state = tmp_path / "state"
-    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1", "dealer": USER}
-    service.create_table(engine, state, "T", ["alice", "bob"], 100, forum="reddit",
-                         forum_config=config, issue_decks=False)
-    assert not service.start_hand(engine, state, "T", 5, thread=SUB).report.error
+    engine, state = _hand_started(fake, tmp_path)
     draw = fake.add("Alice", "HAND#1 DICE52 DICE52")  # as Reddit spells the account
     assert poll.poll(engine, state).ok
     with Session(engine) as s:

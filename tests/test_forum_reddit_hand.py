@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from sqlmodel import Session
 
 from nomicpoker.shell import ledger, poll, secrets_store, service
@@ -26,18 +25,11 @@ from nomicpoker.shell.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _reference import REF
-from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeComment, FakeReddit, serving
+from _reddit_kit import config_for, fake  # noqa: F401 (fixture)
+from fixtures.reddit_api import SUB, USER, FakeComment, FakeReddit
 
 PLAYERS = ("alice", "bob", "carol")
 _LISTING = re.compile(r"^- *(\d+): (\S+) \(")
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    with serving(FakeReddit()) as state:
-        yield state
 
 
 def inbox_deck(fake: FakeReddit, player: str, hand: int) -> tuple[dict[int, str], str]:
@@ -58,9 +50,7 @@ def dealer_replies(fake: FakeReddit, comment: FakeComment) -> list[str]:
 def test_a_complete_hand_plays_through_reddit(fake, tmp_path) -> None:
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-              "dealer": USER, "timeout": 2}
-    service.create_table(engine, state, "T", list(PLAYERS), 100, forum="reddit", forum_config=config)
+    service.create_table(engine, state, "T", list(PLAYERS), 100, forum="reddit", forum_config=config_for(fake))
     secrets_store.write(state, "T", 1, fixed_secrets("reddit-hand"))
     started = service.start_hand(engine, state, "T", 5, thread=SUB)
     assert not started.report.error, started.report.error

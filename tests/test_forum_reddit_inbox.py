@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from sqlmodel import Session
 
 from nomicpoker.adapters.registry import open_forum
@@ -16,20 +15,8 @@ from nomicpoker.shell.audit import audit
 from nomicpoker.shell.store import open_engine
 
 from _bot_kit import fixed_secrets
-from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    with serving(FakeReddit()) as state:
-        yield state
-
-
-def _config(fake: FakeReddit) -> dict:
-    return {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-            "dealer": USER, "timeout": 2}
+from _reddit_kit import config_for, fake  # noqa: F401 (fixture)
+from fixtures.reddit_api import SUB, USER
 
 
 def test_the_inbox_lists_what_players_sent_including_replies_oldest_first(fake) -> None:
@@ -37,7 +24,7 @@ def test_the_inbox_lists_what_players_sent_including_replies_oldest_first(fake) 
     a = fake.pm("bob", "advance (T)", "CALL *")
     r = fake.pm("alice", "re: Your hole cards for hand 1 (T)", "FOLD/R", reply_to=mine)
     fake.pm("carol", "to someone else", "hi", dest="dave")
-    forum = open_forum("reddit", _config(fake), state=None)  # type: ignore[arg-type]
+    forum = open_forum("reddit", config_for(fake), state=None)  # type: ignore[arg-type]
     assert forum.abilities.private_inbox
     got = forum.received_private()
     assert [(m.id, m.sender, m.body) for m in got] == [(a["name"], "bob", "CALL *"),
@@ -50,7 +37,7 @@ def test_a_private_advance_action_sent_on_reddit_fires_and_audits_identical(fake
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
     players = ("alice", "bob", "carol")
     service.create_table(engine, state, "T", list(players), 100, ruleset="roberts-nlhe", issue_decks=False,
-                         forum="reddit", forum_config=_config(fake), settings={"reminders": 0})
+                         forum="reddit", forum_config=config_for(fake), settings={"reminders": 0})
     secrets_store.write(state, "T", 1, fixed_secrets("reddit-inbox"))
     started = service.start_hand(engine, state, "T", 0, blinds=(1, 2), thread=SUB)
     assert not started.report.error, started.report.error
@@ -83,7 +70,7 @@ def test_a_message_older_than_the_table_is_not_for_it(fake, tmp_path) -> None:
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
     fake.pm("alice", "advance (T)", "JAM")  # the fake's clock: 2023, long before the table
     service.create_table(engine, state, "T", ["alice", "bob"], 100, ruleset="roberts-nlhe", issue_decks=False,
-                         forum="reddit", forum_config=_config(fake), settings={"reminders": 0})
+                         forum="reddit", forum_config=config_for(fake), settings={"reminders": 0})
     secrets_store.write(state, "T", 1, fixed_secrets("reddit-inbox-old"))
     assert not service.start_hand(engine, state, "T", 0, blinds=(1, 2), thread=SUB).report.error
     assert poll.poll(engine, state).ok

@@ -13,38 +13,20 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.adapters.reddit import RedditForum
-from nomicpoker.adapters.registry import open_forum
 from nomicpoker.core.tags import find_tags
 from nomicpoker.ports import ForumError
 from nomicpoker.shell import ledger, poll, service
 from nomicpoker.shell.store import OutboxRow, open_engine
 
-from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    with serving(FakeReddit()) as state:
-        yield state
-
-
-def forum_for(fake: FakeReddit) -> RedditForum:
-    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-              "timeout": 2, "dealer": USER}
-    forum = open_forum("reddit", config, state=None)  # type: ignore[arg-type]
-    assert isinstance(forum, RedditForum)
-    return forum
+from _reddit_kit import config_for, fake, forum_for  # noqa: F401 (fixture)
+from fixtures.reddit_api import SUB, USER, FakeReddit
 
 
 def table_on(fake: FakeReddit, tmp_path, players=("alice", "bob"), **kw):
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    config = {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-              "dealer": USER, "timeout": 2}
-    service.create_table(engine, state, "T", list(players), 100, forum="reddit", forum_config=config, **kw)
+    service.create_table(engine, state, "T", list(players), 100, forum="reddit", forum_config=config_for(fake),
+                         **kw)
     return engine, state
 
 

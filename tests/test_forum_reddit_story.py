@@ -11,36 +11,16 @@ from __future__ import annotations
 import pytest
 
 from nomicpoker.shell import service
-from nomicpoker.adapters.reddit import RedditForum
-from nomicpoker.adapters.registry import open_forum
 from nomicpoker.shell.poll import default_forum_factory
 from nomicpoker.core.render import find_tag
 from nomicpoker.shell.store import open_engine
 
-from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
+from _reddit_kit import config_for, fake, forum_for  # noqa: F401 (fixture)
+from fixtures.reddit_api import SUB, USER, FakeReddit
 
 
 class Crash(Exception):
     """Stands in for the process dying at the injected point."""
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    for key, value in CREDENTIALS.items():
-        monkeypatch.setenv(key, value)
-    with serving(FakeReddit()) as state:
-        yield state
-
-
-def config_for(fake: FakeReddit, **extra) -> dict:
-    return {"oauth_url": fake.url, "reddit_url": fake.url, "user_agent": "test:nomicpoker:0.1",
-            "dealer": USER, "timeout": 2, **extra}
-
-
-def forum_for(fake: FakeReddit, **extra) -> RedditForum:
-    forum = open_forum("reddit", config_for(fake, **extra), state=None)  # type: ignore[arg-type]
-    assert isinstance(forum, RedditForum)
-    return forum
 
 
 def story_posts(fake: FakeReddit) -> list:
