@@ -43,6 +43,26 @@ def _to_act(t: Table) -> str:
     return next(p for p, (_m, turn, _pot) in t.gndt().items() if turn == "x")
 
 
+def advance_table(tmp, name: str = "T", players: tuple[str, ...] = ("alice", "bob", "carol"),
+                  **settings) -> Table:
+    """Where the advance-action tests (tests/test_advance_*.py) begin: a roberts-nlhe table,
+    blinds 1/2, no reminders (``settings`` add to or override the table's settings), hand 1
+    started and the dealer's opening comments already read."""
+    t = Table(tmp, name=name, players=players, ruleset="roberts-nlhe",
+              issue_decks=False, settings={"reminders": 0, **settings})
+    t.start(ante=0, blinds=(1, 2))
+    t.new_dealer()
+    return t
+
+
+def order_from_turn(t: Table) -> list[str]:
+    """The players from the one to act, in seat order."""
+    first = _to_act(t)
+    ps = list(t.players)
+    k = ps.index(first)
+    return ps[k:] + ps[:k]
+
+
 def roberts_game(tmp, name: str = "R") -> Table:
     """One roberts-nlhe hand, blinds 1/2, three players: a raise to 6, a call, a fold, then
     a bet on the flop called and checks to the showdown."""

@@ -5,29 +5,13 @@ replay from nothing) agrees with the polls that ran it."""
 from __future__ import annotations
 
 from _bot_kit import Table
-from _game_kit import _to_act
+from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit import audit
 
 
-def _roberts(tmp_path, **settings) -> Table:
-    t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe",
-              issue_decks=False, settings={"reminders": 0, **settings})
-    t.start(ante=0, blinds=(1, 2))
-    t.new_dealer()
-    return t
-
-
-def _order(t: Table) -> list[str]:
-    """The players from the one to act, in seat order."""
-    first = _to_act(t)
-    ps = list(t.players)
-    k = ps.index(first)
-    return ps[k:] + ps[:k]
-
-
 def test_an_out_of_turn_call_fires_at_the_turn_and_audits_identical(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     said = t.act(second, "CALL *")
     assert any(f"{second}'s advance action: CALL \\*" in b or f"{second}'s advance action: CALL *" in b
                for b in said), said
@@ -44,8 +28,8 @@ def test_an_out_of_turn_call_fires_at_the_turn_and_audits_identical(tmp_path):
 
 
 def test_quiet_gets_no_confirmation_and_undo_withdraws(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, _third = order_from_turn(t)
     assert t.act(second, "FOLD/Q") == []
     said = t.act(second, "UNDO")
     assert any("withdrawn" in b for b in said), said
@@ -56,8 +40,8 @@ def test_quiet_gets_no_confirmation_and_undo_withdraws(tmp_path):
 
 
 def test_a_conditional_that_matches_nothing_leaves_the_turn(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, _third = order_from_turn(t)
     t.act(second, "IF/B>=100 FOLD")
     said = t.act(first, "raise 6")
     assert not any("(advance action)" in b for b in said)
@@ -65,8 +49,8 @@ def test_a_conditional_that_matches_nothing_leaves_the_turn(tmp_path):
 
 
 def test_a_malformed_advance_action_is_rejected_quoting_it(tmp_path):
-    t = _roberts(tmp_path)
-    _first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    _first, second, _third = order_from_turn(t)
     said = t.act(second, "IF/N=2 $100")
     assert any("$100" in b for b in said), said
     codes = [v.code for v in t.verdicts() if v.author == second]
@@ -78,7 +62,7 @@ def test_off_by_default_under_blognomic_2008(tmp_path):
     t.start(ante=5)
     t.draw(1)
     t.new_dealer()
-    first, second, _ = _order(t)
+    first, second, _ = order_from_turn(t)
     said = t.act(second, "CALL *")  # answered, not silently chat (issue 14: "IF/B<=10 CALL" was)
     v = [v for v in t.verdicts() if v.author == second][-1]
     assert (v.status, v.code) == ("rejected", "advance_off")
@@ -98,7 +82,7 @@ def test_a_dealer_may_turn_it_on_under_blognomic_2008(tmp_path):
     t.start(ante=5)
     t.draw(1)
     t.new_dealer()
-    first, second, _ = _order(t)
+    first, second, _ = order_from_turn(t)
     t.act(second, "MAKE $15")
     said = t.act(first, "HAND1 ROUND1 raise 10")
     assert any(f"{second} (advance action): raises 15" in b for b in said), said

@@ -8,25 +8,10 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from _bot_kit import Table
-from _game_kit import _to_act
+from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit import audit
 from nomicpoker.shell.public_db import export_public_db
 from nomicpoker.shell.store import CommentRow, open_engine
-
-
-def _roberts(tmp_path, name="T", **settings) -> Table:
-    t = Table(tmp_path, name=name, players=("alice", "bob", "carol"), ruleset="roberts-nlhe",
-              issue_decks=False, settings={"reminders": 0, **settings})
-    t.start(ante=0, blinds=(1, 2))
-    t.new_dealer()
-    return t
-
-
-def _order(t: Table) -> list[str]:
-    first = _to_act(t)
-    ps = list(t.players)
-    k = ps.index(first)
-    return ps[k:] + ps[:k]
 
 
 def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:
@@ -40,8 +25,8 @@ def _from_dealer(t: Table, who: str) -> list[str]:
 
 
 def test_a_private_call_is_secret_until_it_fires_and_published_at_the_end(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     said = _pm(t, second, "CALL *")
     assert said == []  # nothing in the thread
     assert any("advance action: CALL" in b for b in _from_dealer(t, second))
@@ -58,8 +43,8 @@ def test_a_private_call_is_secret_until_it_fires_and_published_at_the_end(tmp_pa
 
 
 def test_an_uncontested_end_publishes_it_and_audit_is_identical(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     _pm(t, second, "FOLD/R")
     _pm(t, third, "IF/N=2 FOLD ELSE CALL *")
     said = t.act(first, "raise 6")
@@ -72,8 +57,8 @@ def test_an_uncontested_end_publishes_it_and_audit_is_identical(tmp_path):
 
 
 def test_a_malformed_private_action_is_refused_privately(tmp_path):
-    t = _roberts(tmp_path)
-    _first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    _first, second, _third = order_from_turn(t)
     assert _pm(t, second, "IF/N=2 $100") == []
     assert any("advance_bare_amount_in_if" in b for b in _from_dealer(t, second))
     assert _pm(t, second, "hello dealer, how are you") == []
@@ -81,8 +66,8 @@ def test_a_malformed_private_action_is_refused_privately(tmp_path):
 
 
 def test_a_message_for_another_table_or_from_a_stranger_is_not_archived(tmp_path):
-    t = _roberts(tmp_path)
-    _first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    _first, second, _third = order_from_turn(t)
     t.forum.send_private_as("mallory", t.forum.dealer, "T", "JAM")
     t.forum.send_private_as(second, t.forum.dealer, "for table other-table", "JAM")
     t.run()
@@ -93,8 +78,8 @@ def test_a_message_for_another_table_or_from_a_stranger_is_not_archived(tmp_path
 
 
 def test_public_copy_withholds_a_private_action_until_its_hand_ends(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     _pm(t, second, "CALL/S *")
     out = tmp_path / "public.db"
     export_public_db(t.engine, out)
@@ -112,8 +97,8 @@ def test_public_copy_withholds_a_private_action_until_its_hand_ends(tmp_path):
 def test_the_site_shows_a_private_action_only_after_its_hand(tmp_path):
     from nomicpoker.shell.site import build_site
 
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     _pm(t, second, "RAISE/S $77")
     site = tmp_path / "site"
     build_site(t.engine, site, state=t.state)
@@ -131,8 +116,8 @@ def test_forum_message_sends_a_private_advance_action_from_the_command_line(tmp_
 
     from nomicpoker.cli import app
 
-    t = _roberts(tmp_path)
-    first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, _third = order_from_turn(t)
     res = CliRunner().invoke(app, ["forum", "message", "--as", second, "--state", str(t.state),
                                    "--subject", "T", "CALL *"])
     assert res.exit_code == 0, res.output

@@ -13,23 +13,8 @@ from __future__ import annotations
 import re
 
 from _bot_kit import Table
-from _game_kit import _to_act
+from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit import audit
-
-
-def _roberts(tmp_path, players=("alice", "bob", "carol"), **settings) -> Table:
-    t = Table(tmp_path, players=players, ruleset="roberts-nlhe",
-              issue_decks=False, settings={"reminders": 0, **settings})
-    t.start(ante=0, blinds=(1, 2))
-    t.new_dealer()
-    return t
-
-
-def _order(t: Table) -> list[str]:
-    first = _to_act(t)
-    ps = list(t.players)
-    k = ps.index(first)
-    return ps[k:] + ps[:k]
 
 
 def _dealt(t: Table, who: str) -> str:
@@ -46,8 +31,8 @@ def _pretty(cards: str) -> str:
 
 
 def test_fold_r_shows_the_folded_hand_when_the_hand_ends(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     said = t.act(second, "IF/B>=100 CALL * ELSE FOLD/R")  # /R on the ELSE: promoted anyway
     assert any("shown when the hand ends" in b for b in said), said
     said = t.act(first, "raise 6")
@@ -60,8 +45,8 @@ def test_fold_r_shows_the_folded_hand_when_the_hand_ends(tmp_path):
 
 
 def test_undo_erases_the_intent_to_reveal(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     t.act(second, "CALL/R $1000")
     said = t.act(second, "UNDO")
     assert any("will not be shown" in b for b in said), said
@@ -72,8 +57,8 @@ def test_undo_erases_the_intent_to_reveal(tmp_path):
 
 
 def test_a_sticky_action_takes_precedence_over_a_vacation(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     t.act(second, "CALL/S *")
     t.act(second, "GONE 13 Sep")
     said = t.act(first, "raise 6")
@@ -84,8 +69,8 @@ def test_a_sticky_action_takes_precedence_over_a_vacation(tmp_path):
 
 
 def test_an_insufficient_sticky_make_on_vacation_folds(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     # MAKE $3 (a round total of 3) is short of a call of 6
     t.act(second, "MAKE/S $3")
     t.act(second, "GONE back monday")
@@ -97,8 +82,8 @@ def test_an_insufficient_sticky_make_on_vacation_folds(tmp_path):
 
 
 def test_an_insufficient_sticky_make_not_on_vacation_leaves_the_turn(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, third = order_from_turn(t)
     t.act(second, "MAKE/S $3")
     said = t.act(first, "raise 6")
     assert not any("(advance action)" in b for b in said), said
