@@ -5,23 +5,16 @@ texturized), so the next run finds it and records the comment instead of posting
 
 from __future__ import annotations
 
-from pytest_httpserver import HTTPServer
-
 from nomicpoker.shell import poll, secrets_store, service
 from nomicpoker.shell.store import open_engine
 
 from _bot_kit import fixed_secrets
-from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
+from _sweep_hands import blog  # noqa: F401 (fixture)
+from fixtures.wp_theme_site import BASE, THREAD
 
 
-def test_a_lost_502_after_wordpress_stored_the_comment_does_not_post_it_twice(httpserver: HTTPServer, monkeypatch, tmp_path) -> None:
-    site = WordPressSite(moderation=False)
-    site.member("pokerbot", "pw", "Poker Dealer")
-    site.member("kevan", "pw", "Kevan")
-    site.member("josh", "pw", "Josh")
-    base = serve(httpserver, site, monkeypatch)
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", "pokerbot")
-    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", "pw")
+def test_a_lost_502_after_wordpress_stored_the_comment_does_not_post_it_twice(blog, tmp_path) -> None:
+    site, base = blog  # the sweeps' BlogNomic: no moderation, pokerbot, kevan and josh
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
     service.create_table(engine, state, "Nomic--Poker", ["Kevan", "Josh"], 100, forum="blognomic",
