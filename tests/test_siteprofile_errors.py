@@ -1,0 +1,70 @@
+"""A site profile with a mistake in it (a typo'd key, a pattern that is not a regex, a
+``[forum]`` that is not a table) fails when it loads, with one line naming the file, the
+section and the key, in every section alike: a Dealer editing a theme's TOML learns of the
+mistake from ``forum check``, not from a poll that reads nothing.
+
+Each case edits the built-in WordPress profile (which loads) in one place."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from nomicpoker.adapters.siteprofile import load_profile
+from nomicpoker.ports import ForumError
+
+BUILTIN = (resources.files("nomicpoker.adapters") / "profiles" / "wordpress.toml").read_text(encoding="utf-8")
+
+
+def _with(tmp_path: Path, section: str, line: str) -> Path:
+    """The built-in profile with ``line`` added at the top of ``[section]``."""
+    assert f"\n[{section}]\n" in BUILTIN
+    path = tmp_path / "theme.toml"
+    path.write_text(BUILTIN.replace(f"\n[{section}]\n", f"\n[{section}]\n{line}\n", 1), encoding="utf-8")
+    return path
+
+
+def _refused(path: Path) -> str:
+    with pytest.raises(ForumError) as err:
+        load_profile(str(path))
+    assert err.value.code == "config"
+    assert "\n" not in str(err.value)
+    return str(err.value)
+
+
+def test_the_unchanged_builtin_profile_loads(tmp_path) -> None:
+    path = tmp_path / "theme.toml"
+    path.write_text(BUILTIN, encoding="utf-8")
+    assert load_profile(str(path)).read.comment_selector == "li.comment"
+
+
+@pytest.mark.parametrize("section", ["read", "login", "post", "forum"])
+def test_an_unknown_key_is_named_with_its_section_the_first_in_order(tmp_path, section) -> None:
+    path = _with(tmp_path, section, 'zz_typo = "x"\nshown_nmae = "y"')
+    assert f"profile {path}: unknown key {section}.shown_nmae" in _refused(path)
+
+
+@pytest.mark.parametrize(("section", "key"), [("read", "id_pattern"), ("post", "moderation_pattern"),
+                                              ("login", "error_page_pattern"),
+                                              ("forum", "shown_name_pattern")])
+def test_a_pattern_that_is_not_a_regex_is_named_with_its_section(tmp_path, section, key) -> None:
+    text = BUILTIN
+    # drop the profile's own setting of the key, then set it to an unclosed group
+    text = re.sub(rf"(?m)^{key} = .*\n", "", text)
+    path = tmp_path / "theme.toml"
+    path.write_text(text.replace(f"\n[{section}]\n", f"\n[{section}]\n{key} = '(unclosed'\n", 1),
+                    encoding="utf-8")
+    message = _refused(path)
+    assert f"profile {path}: {section}.{key} is not a regex: " in message
+    assert "missing )" in message  # re's own words follow
+
+
+def test_a_forum_section_that_is_not_a_table_is_refused(tmp_path) -> None:
+    without_forum = re.sub(r"(?s)\n\[forum\]\n.*", "\n", BUILTIN)
+    assert "[forum]" not in without_forum
+    path = tmp_path / "theme.toml"
+    path.write_text("forum = 3\n" + without_forum, encoding="utf-8")  # top-level keys come first
+    assert f"profile {path}: [forum] must be a table" in _refused(path)
