@@ -102,14 +102,28 @@ class ForumProfile:
 _MARKUPS = ("wordpress-html", "text", "markdown")
 
 
+def _reject_unknown_keys(raw: Mapping[str, Any], key: str, cls: type, source: str) -> None:
+    """A key that section of a profile does not have is a typo the Dealer must hear of (one
+    line, the first such key), never a setting silently ignored."""
+    unknown = sorted(set(raw) - {f.name for f in fields(cls)})
+    if unknown:
+        raise ForumError("config", f"profile {source}: unknown key {key}.{unknown[0]}")
+
+
+def _check_regex(source: str, key: str, name: str, value: str) -> None:
+    """A pattern setting that is not a regular expression fails when the profile loads, not
+    at the first comment it is used on."""
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ForumError("config", f"profile {source}: {key}.{name} is not a regex: {exc}") from exc
+
+
 def _forum_section(data: Mapping[str, Any], source: str) -> ForumProfile:
     raw = data.get("forum", {})
     if not isinstance(raw, dict):
         raise ForumError("config", f"profile {source}: [forum] must be a table")
-    known = {f.name for f in fields(ForumProfile)}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise ForumError("config", f"profile {source}: unknown key forum.{unknown[0]}")
+    _reject_unknown_keys(raw, "forum", ForumProfile, source)
     values: dict[str, Any] = {}
     for f in fields(ForumProfile):
         if f.name not in raw:
@@ -124,10 +138,7 @@ def _forum_section(data: Mapping[str, Any], source: str) -> ForumProfile:
     if values.get("markup", "wordpress-html") not in _MARKUPS:
         raise ForumError("config", f"profile {source}: forum.markup must be one of {', '.join(_MARKUPS)}")
     if values.get("shown_name_pattern"):
-        try:
-            re.compile(values["shown_name_pattern"])
-        except re.error as exc:
-            raise ForumError("config", f"profile {source}: forum.shown_name_pattern is not a regex: {exc}")
+        _check_regex(source, "forum", "shown_name_pattern", values["shown_name_pattern"])
     return ForumProfile(**values)
 
 
@@ -146,10 +157,7 @@ def _section(data: Mapping[str, Any], key: str, cls: type, source: str) -> Any:
     raw = data.get(key)
     if not isinstance(raw, dict):
         raise ForumError("config", f"profile {source}: missing [{key}] section")
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise ForumError("config", f"profile {source}: unknown key {key}.{unknown[0]}")
+    _reject_unknown_keys(raw, key, cls, source)
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in raw:
@@ -169,10 +177,7 @@ def _section(data: Mapping[str, Any], key: str, cls: type, source: str) -> Any:
         values[f.name] = value
     for name, value in values.items():
         if name.endswith("pattern") and isinstance(value, str) and value:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ForumError("config", f"profile {source}: {key}.{name} is not a regex: {exc}")
+            _check_regex(source, key, name, value)
     return cls(**values)
 
 
