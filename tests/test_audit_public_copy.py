@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 from nomicpoker.shell.public_db import export_public_db
 
-from test_advance_private import _order, _pm, _roberts
+from _game_kit import advance_table, order_from_turn
+from test_advance_private import _pm
 
 runner = CliRunner()
 
@@ -29,13 +30,13 @@ def audit_copy(tmp_path, t, name: str = "public.db"):
 
 
 def test_a_public_copy_audits_up_to_the_running_hand_and_whole_once_it_ends(tmp_path):
-    t = _roberts(tmp_path)
-    first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    first, second, _third = order_from_turn(t)
     t.act(first, "fold")
     t.act(second, "fold")  # the big blind takes hand 1
     t.start(ante=0, blinds=(1, 2))
     t.new_dealer()
-    first, second, third = _order(t)
+    first, second, third = order_from_turn(t)
     _pm(t, second, "RAISE/S $77")  # private, withheld from the copy while hand 2 runs
 
     out, res = audit_copy(tmp_path, t)
@@ -61,8 +62,8 @@ def test_a_public_copy_audits_up_to_the_running_hand_and_whole_once_it_ends(tmp_
 
 
 def test_the_dealers_own_ledger_is_audited_whole_while_a_hand_runs(tmp_path):
-    t = _roberts(tmp_path)
-    _first, second, _third = _order(t)
+    t = advance_table(tmp_path)
+    _first, second, _third = order_from_turn(t)
     _pm(t, second, "CALL *")
     res = runner.invoke(app, ["audit", "--state", str(t.state)])
     assert res.exit_code == 0 and "note:" not in res.output, res.output
