@@ -137,3 +137,27 @@ def test_an_auditors_read_only_copy_in_a_folder_named_like_a_url(tmp_path):
         if os.geteuid() == 0:
             _chattr("-i", folder)
         folder.chmod(0o755)
+
+
+#: a folder name holding a byte that is not UTF-8 (any byte but / and NUL is allowed on POSIX;
+#: Python names it with a lone surrogate): the old f-string URL opened it, quote() cannot encode it
+UNDECODABLE = os.fsdecode(b"caf\xe9 ?%41")
+
+
+def test_a_path_with_a_byte_that_is_not_utf8_names_its_own_file():
+    path = f"/srv/{UNDECODABLE}/state/ledger.db"
+    url = sqlite_url(path)
+    assert make_url(url).database == path and not make_url(url).query
+    assert sqlite_path(url) == Path(path) and sqlite_url_path(url) == Path(path)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of arbitrary bytes are a POSIX file system's")
+def test_demo_and_audit_in_a_folder_whose_name_is_not_utf8(tmp_path):
+    st = tmp_path / UNDECODABLE
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_")}
+    for args in (["demo"], ["audit"]):  # a real process: it prints the name as the bytes it is
+        res = subprocess.run([sys.executable, "-m", "nomicpoker", *args, "--state", str(st)],
+                             capture_output=True, timeout=180, env=env)
+        assert res.returncode == 0, res.stderr.decode(errors="replace")
+    assert (st / "ledger.db").is_file() and b"identical" in res.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [UNDECODABLE]

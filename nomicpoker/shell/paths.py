@@ -9,6 +9,7 @@ hand secrets (owner-only permissions) and the poll lock. It is ``--state DIR``, 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from contextlib import contextmanager
@@ -43,8 +44,16 @@ def sqlite_url(path: str | os.PathLike[str]) -> str:
     another file. Each character but ``/`` (and the space and ``+`` SQLAlchemy leaves alone
     too) is percent-encoded here, as ``sqlalchemy.engine.URL.create(...).render_as_string()``
     does, without importing SQLAlchemy (the idle check stays light); a test checks both agree.
+    A byte that is not UTF-8 (a POSIX file name holds any byte; Python keeps it as a lone
+    surrogate) is left as it is: ``quote`` cannot encode it, and SQLAlchemy's decoding
+    passes non-ASCII text through untouched, so the file is the one named.
     """
-    return "sqlite:///" + quote(os.fspath(path), safe=" +/")
+    parts = _UNDECODABLE.split(os.fspath(path))
+    return "sqlite:///" + "".join(p if i % 2 else quote(p, safe=" +/") for i, p in enumerate(parts))
+
+
+#: the lone surrogates ``os.fsdecode`` makes of bytes that are not UTF-8 (kept, split out)
+_UNDECODABLE = re.compile("([\udc80-\udcff]+)")
 
 
 def sqlite_url_path(url: str) -> Path | None:
