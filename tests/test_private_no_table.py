@@ -118,3 +118,40 @@ def test_a_message_older_than_the_players_tables_is_not_answered(tmp_path):
     t.forum.send_private_as("alice", t.forum.dealer, "", "CALL *")
     t.run()
     assert answers(t, "alice") == [] and archived(t) == []
+
+
+def _set(t: Table, table: str, **values) -> None:
+    from nomicpoker.shell.store import TableRow
+
+    with Session(t.engine) as s:
+        row = s.exec(select(TableRow).where(TableRow.name == table)).one()
+        for k, v in values.items():
+            setattr(row, k, v)
+        s.add(row)
+        s.commit()
+
+
+def test_a_message_applied_at_its_only_table_is_not_answered_when_a_second_table_starts(tmp_path):
+    """alice at alpha alone: her untagged message reaches alpha. A table created later with
+    her in it must not turn that message into 'names no table ... Nothing was done with it'."""
+    t = Table(tmp_path, name="alpha", players=("alice", "bob"), ruleset="roberts-nlhe", issue_decks=False)
+    t.start(ante=0, blinds=(1, 2))
+    t.forum.send_private_as("alice", t.forum.dealer, "", "CALL *")
+    t.run()
+    assert archived(t) == [("alpha", "CALL *")] and answers(t, "alice") == []
+    service.create_table(t.engine, t.state, "T", ["alice", "carol"], 100, ruleset="roberts-nlhe",
+                         issue_decks=False, settings={"reminders": 0})
+    _set(t, "T", created="2999-01-01T00:00:00+00:00")  # created after the message
+    t.run()
+    assert answers(t, "alice") == [] and archived(t) == [("alpha", "CALL *")]
+
+
+def test_a_message_applied_at_a_table_that_then_closes_is_not_answered(tmp_path):
+    t = two_tables(tmp_path)
+    t.start(ante=0, blinds=(1, 2))
+    t.forum.send_private_as("alice", t.forum.dealer, "(alpha)", "CALL *")
+    t.run()
+    assert archived(t) == [("alpha", "CALL *")] and answers(t, "alice") == []
+    _set(t, "alpha", active=False)  # its game ends; alice still sits at T
+    t.run()
+    assert answers(t, "alice") == []

@@ -14,7 +14,8 @@ messages carry it, ``Your hole cards for hand 3 (alpha)``, so replying to one ke
 WRGPT's ``ID=`` in the subject does), or, if the subject names no table of the ledger, the
 only table the sender sits at. A message older than the table is not for it. A message that
 so reaches none of its sender's tables is answered privately, once, saying which tables they
-sit at and how to name one (:func:`record_unnamed`); nothing is applied. The site and
+sit at and how to name one (:func:`record_unnamed`); nothing is applied. A message once
+archived at a table is never answered so, whatever becomes of the tables later. The site and
 ``export public-db`` show a private
 message's text only once its hand has ended (:func:`withheld`): a private advance action, and
 at a table whose players do not read the thread (e-mail: they write to the Dealer and see only
@@ -126,6 +127,10 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
     mine = {t.name for t in tables}
     answered = {str(loads(e.data).get("message", "")) for e in session.exec(select(DealerEventRow).where(
         DealerEventRow.kind == UNNAMED_PRIVATE)).all() if e.table_name in mine}
+    # a message archived at one of these tables reached it: the tables may have changed since
+    # (one closed, another started), which must not make it "for none" and answered
+    answered |= {fid for name, fid in session.exec(select(CommentRow.table_name, CommentRow.forum_id).where(
+        CommentRow.thread == PRIVATE_THREAD)).all() if name in mine}
     added = 0
     for m in forum.received_private() if inbox is None else inbox:
         fid = f"pm:{m.id}"
