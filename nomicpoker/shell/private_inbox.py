@@ -118,6 +118,9 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
     recorded the answer replays byte for byte (as a SCORE request's standings do)."""
     if not forum.abilities.private_inbox:
         return 0
+    inbox = list(forum.received_private()) if inbox is None else inbox
+    if not inbox:  # the common case: no query at all
+        return 0
     from nomicpoker.core.advance_private import UNNAMED_PRIVATE
     from nomicpoker.shell import ledger
     from nomicpoker.shell.store import DealerEventRow, dumps
@@ -132,7 +135,7 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
     answered |= {fid for name, fid in session.exec(select(CommentRow.table_name, CommentRow.forum_id).where(
         CommentRow.thread == PRIVATE_THREAD)).all() if name in mine}
     added = 0
-    for m in forum.received_private() if inbox is None else inbox:
+    for m in inbox:
         fid = f"pm:{m.id}"
         if fid in answered or same_account(m.sender, table.dealer):
             continue

@@ -505,7 +505,7 @@ def _bundled() -> Traversable:
     """The folder of the bundled rulesets (package data of ``nomicpoker.rules``): the
     package's own directory when it is installed as files (always, with pip), else what
     ``importlib.resources`` finds (a zip import). Why not always ``importlib.resources``: it
-    imports zipfile, tempfile and their compressors, a tenth of what ``phh replay`` imports."""
+    imports zipfile, tempfile and their compressors (~6 ms of the ~90 ms ``phh replay`` imports)."""
     package = import_module(_PACKAGE)
     where = getattr(package, "__file__", None)
     if where:
