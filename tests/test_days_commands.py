@@ -113,7 +113,7 @@ def test_a_protesters_undo_withdraws_the_protest_and_leaves_the_advance_action(t
     action otherwise (docs/comment-grammar.md)."""
     t, clock = nlhe(tmp_path)
     start(t, clock, ny(7, 9))  # carol (button) to act, then alice (small blind), bob (big blind)
-    (kept,) = say(t, clock, "bob", ny(7, 9, 1), "FOLD")
+    (kept,) = say(t, clock, "bob", ny(7, 9, 1), "FOLD/S")  # WRGPT's FOLD ("FOLD" alone is the ordinary fold)
     assert kept.startswith("bob's advance action: FOLD.")
     say(t, clock, "bob", ny(7, 9, 2), "PROTEST the deck looks stacked")
     (back,) = say(t, clock, "bob", ny(7, 9, 3), "UNDO")

@@ -137,11 +137,13 @@ def test_two_weeks_of_play_over_days(tmp_path):
     # The status table: the until-string's first six characters where the status would be.
     assert re.search(r"\| D  alice +\| +99 \| +0 \| 13 Dec \|", out[-1])
     # carol floods: two invalid comments get their replies, the third one notice, the fourth none.
-    assert "(`not_your_turn`)" in say(t, clock, "carol", ny(7, 13, 5), "HAND2 ROUND1 raise 10")[0]
-    assert len(say(t, clock, "carol", ny(7, 13, 6), "HAND2 ROUND1 raise 11")) == 1
-    (flood,) = say(t, clock, "carol", ny(7, 13, 7), "HAND2 ROUND1 raise 12")
+    # (An out-of-turn raise is no longer invalid here: roberts-nlhe takes it for her turn,
+    # issue 22; these are wrong at any turn.)
+    assert "(`bad_amount`)" in say(t, clock, "carol", ny(7, 13, 5), "HAND2 ROUND1 raise 0")[0]
+    assert len(say(t, clock, "carol", ny(7, 13, 6), "HAND2 ROUND1 bet 11")) == 1
+    (flood,) = say(t, clock, "carol", ny(7, 13, 7), "HAND2 ROUND1 raise 0")
     assert "further invalid comments from you are ignored" in flood
-    assert say(t, clock, "carol", ny(7, 13, 8), "HAND2 ROUND1 raise 13") == []
+    assert say(t, clock, "carol", ny(7, 13, 8), "HAND2 ROUND1 bet 13") == []
     # bob (small blind) calls; carol's turn.
     out = say(t, clock, "bob", ny(7, 13, 10), "HAND2 ROUND1 call")
     assert "**carol** to act" in out[-1]

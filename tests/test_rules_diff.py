@@ -96,7 +96,8 @@ def test_diff_between_the_two_bundled_rulesets_lists_every_parameter_whose_value
     assert values == {"raise_amount", "min_raise", "check_in_first_round", "blinds", "first_to_act",
                       "short_all_in_reopens", "side_pots", "return_uncalled", "min_hole_cards",
                       "odd_chips", "five_of_a_kind", "deck", "redraw_identical_dice",
-                      "require_hand_and_round", "showdown_order", "advance_actions"}
+                      "require_hand_and_round", "showdown_order", "advance_actions",
+                      "no_raise_after_out_of_turn_check"}
 
 
 def test_a_copy_moved_elsewhere_has_no_differences(tmp_path):

@@ -194,6 +194,7 @@ class _Folder:
         """Action rows for the engine's newly accepted steps (after each, before the board)."""
         for step in hand_log.steps(h.hand, h.logged, h.bets):
             self._action(h, step, cause)
+        self.advance.steps_logged(h, h.logged)
         h.logged = len(h.hand.log)
         h.bets = {s.name: s.total_bet for s in h.hand.seats}
 
@@ -451,7 +452,7 @@ class _Folder:
             return
         action = grammar.to_action(intent, rev.author)
         h.step = (rev.forum_id, rev.created)
-        res = engine.apply(h.hand, action)
+        res = self.advance.no_raise_refusal(h, rev.author, action) or engine.apply(h.hand, action)
         if isinstance(res, engine.Rejection):
             self.reject(rev, number, res.code, res.message, cite=res.citation)
             return
@@ -562,7 +563,7 @@ class _Folder:
                 return
             if self.days.away_to_act(h, opening):
                 return
-            legal = engine.legal_actions(h.hand)
+            legal = self.advance.offered(h, engine.legal_actions(h.hand))
             self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k,
                                                         opening), thread)
         elif need.kind == "reveal":

@@ -179,6 +179,20 @@ def looks_like_advance(text: str) -> bool:
     return word in _WORDS or bool(re.fullmatch(r"\$\d{1,12}", head))
 
 
+def advance_only(text: str) -> bool:
+    """Whether ``text`` is written in WRGPT's language rather than the ordinary grammar's:
+    it starts like a command of this language (:func:`looks_like_advance`) and carries what
+    only this language writes, a ``$`` amount (``RAISE $6``, ``CALL $0``, ``$20``), ``*``
+    (``CALL *``) or a switch or condition (``FOLD/S``, ``IF/B=0 POT``).
+
+    WHY: one text has one reading whatever the turn (docs/comment-grammar.md). ``RAISE $6`` is
+    the advance action ("raise 6 over the bet to call") before one's turn and at it, while
+    ``raise 6`` and ``call 10``, which the ordinary grammar reads ("raise to 6", "call, the
+    amount to call being 10"), keep the ordinary meaning at every turn. A line the ordinary
+    grammar does not read at all (``POT``, ``JAM``, ``MAKE 20``) is this language's anyway."""
+    return looks_like_advance(text) and bool(re.search(r"[$*/]", text))
+
+
 def parse(text: str) -> Program | Undo:
     """Read one advance action (whitespace, including newlines, separates tokens).
 

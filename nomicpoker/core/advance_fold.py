@@ -13,11 +13,12 @@ that hand ends (a comment in hand 99's thread is about hand 99; WRGPT's ``/H`` s
 
 from __future__ import annotations
 
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from nomicpoker.core import engine, grammar
 from nomicpoker.core.actions import AllIn, Call, Check, Fold, Raise
-from nomicpoker.core.advance import AdvanceError, PlayerIn, Program, Undo, looks_like_advance, parse
+from nomicpoker.core.advance import AdvanceError, PlayerIn, Program, Undo, advance_only, looks_like_advance, parse
 from nomicpoker.core.advance_eval import Concrete, describe, evaluate, view_of
 from nomicpoker.core.advance_private import PRIVATE_THREAD, Private, first_line, shown_on_request
 from nomicpoker.core.fold_state import HandState
@@ -25,6 +26,15 @@ from nomicpoker.core.score_fold import Score
 from nomicpoker.core.gndt import md_escape
 from nomicpoker.core.table_settings import advance_allowed
 from nomicpoker.core.tags import reference_tag
+from nomicpoker.core.whose import BETTING
+
+#: how ``HandState.advance`` keeps an action of the ordinary grammar posted before its turn
+#: ("raise 6", "HAND3 ROUND1 call"): its canonical text after this mark, which no advance
+#: action starts with. At the turn it is applied exactly as if posted then (:meth:`Advance.hold`)
+HELD = "said: "
+
+#: the rule-7 refusal's code (``Ruleset.no_raise_after_out_of_turn_check``)
+CHECKED_OUT_OF_TURN = "checked_out_of_turn"
 
 
 def _event(name: str, a: Concrete, hand: int, rnd: int):
@@ -74,26 +84,34 @@ class Advance:
         if rev.author not in seats or h.hand.seat(rev.author).folded:
             return False
         line = first_line(rev.body, rev.body_format)
-        if not line or not looks_like_advance(line):
+        if not line:
+            return False
+        to_act = h.hand.to_act
+        my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
+        normal = self.f.read(rev, not self.f.rules.require_hand_and_round)
+        said = isinstance(normal, grammar.Intent) and normal.kind in BETTING
+        if said and not advance_only(line):
+            # the ordinary grammar's form ("raise 6", "HAND3 ROUND1 call", "check"): it means
+            # what it means at one's turn, before the turn too (docs/comment-grammar.md)
+            if (my_turn or not self.on() or normal.hand not in (None, number)
+                    or (normal.round or h.hand.round) < h.hand.round):
+                return False  # at the turn, or not taken early here: the ordinary path
+            return self.hold(rev, h, number, normal)
+        if not looks_like_advance(line):
             return False
         if not self.on():
             return self._off(rev, number, line)
-        to_act = h.hand.to_act
-        my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
         try:
             p = parse(line)
         except AdvanceError as e:
-            normal = grammar.parse_comment(rev.body, rev.body_format,
-                                           bare=not self.f.rules.require_hand_and_round)
             if isinstance(normal, grammar.Intent) or not e.code.startswith("advance_"):
                 return False  # an ordinary action ("call", "HAND1 ROUND1 fold"): not ours
             self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
             self.reject(rev, number, e.code, e.message)
             return True
-        if my_turn and isinstance(grammar.parse_comment(
-                rev.body, rev.body_format, bare=not self.f.rules.require_hand_and_round),
-                grammar.Intent):
-            return False  # in turn, an action the ordinary grammar reads acts as it always did
+        # an advance action at one's own turn acts exactly as it would have a moment before
+        # ("It is not necessary to use these features out of turn, ie. you can also use them
+        # when it is your turn to bet."): never re-read by the ordinary grammar
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
         return self.take(rev, h, number, p, my_turn)
 
@@ -130,7 +148,7 @@ class Advance:
             self.f.give_verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
             if secret:
                 h.private_advance.append([rev.author, rev.created, "UNDO"])
-            what = f"your advance action {had} is withdrawn" if had else "you had no advance action"
+            what = f"your advance action {shown(had)} is withdrawn" if had else "you had no advance action"
             what += " and your cards will not be shown unasked" if asked else ""
             self.reply(rev, number, f"{md_escape(rev.author)}: {what}.")
             return True
@@ -159,21 +177,87 @@ class Advance:
                         message="a private advance action: published when the hand ends" if secret else "")
         if secret:
             h.private_advance.append([rev.author, rev.created, text])
-        if not p.quiet:
+        barred = ""
+        if (not my_turn and not secret and not p.arms and p.otherwise is not None
+                and p.otherwise.kind == "check"):
+            barred = self.checked_out_of_turn(h, rev.author)
+        if not p.quiet or barred:
             rt = h.hand.ruleset.raise_amount == "raise_to"
             amounts = ("MAKE $x and $x make your total for the round x (raise-to)" if rt else
                        "MAKE $x and $x put x chips in at your turn (raise Z adds Z)")
             self.reply(rev, number,
                         f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. It is tried "
-                        f"at your next turn in hand {number}"
+                        f"{'now, at your turn' if my_turn else 'at your next turn'} in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
                         f"{amounts} under {h.hand.ruleset.name}"
                         f"{'; your cards are shown when the hand ends' if p.reveal else ''}"
-                        f"; UNDO withdraws it.")
+                        f"; UNDO withdraws it.{barred}")
         if my_turn:  # it acts now, made by this message (a private one names no message)
             h.step = ("" if secret else rev.forum_id, rev.created)
             self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
         return True
+
+    def hold(self, rev, h: HandState, number: int, intent) -> bool:
+        """Keep an ordinary action posted before its player's turn (``raise 6``, ``check``)
+        for that turn, where it is applied exactly as if posted then: one reading of a
+        command whatever the turn. A ``check`` posted out of turn also bars a bet or raise at
+        the player's next turn where the ruleset says so (Robert's rule 7)."""
+        said = grammar.canonical(intent)
+        h.advance[rev.author] = HELD + said
+        self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        self.f.give_verdict(rev, number, "accepted", canonical=said)
+        barred = self.checked_out_of_turn(h, rev.author) if intent.kind == "check" else ""
+        self.reply(rev, number,
+                   f"{md_escape(rev.author)}'s advance action: {md_escape(said)}, read as at your "
+                   f"turn: it acts at your next turn in hand {number} exactly as if you posted it "
+                   f"then (what it states is checked then); UNDO withdraws it.{barred}")
+        return True
+
+    def checked_out_of_turn(self, h: HandState, player: str) -> str:
+        """``player`` checked out of turn: bar his next bet or raise when the hand's ruleset
+        says so, returning the sentence that tells him ('' when the ruleset does not)."""
+        rs = h.hand.ruleset
+        if not rs.no_raise_after_out_of_turn_check:
+            return ""
+        h.no_raise.add(player)
+        rule = rs.cite("no_raise_after_out_of_turn_check")
+        return (f" You checked out of turn, so at your next turn you may not bet or raise"
+                + (f" (\u201c{rule}\u201d)." if rule else "."))
+
+    def no_raise_refusal(self, h: HandState, player: str, event) -> engine.Rejection | None:
+        """The refusal of a bet or raise by a player who checked out of turn, at his next
+        turn (``None``: the action is not barred). WHY here and not in the engine: the bar
+        comes from a comment read out of turn, which the engine never sees."""
+        if player not in h.no_raise:
+            return None
+        seat = h.hand.seat(player)
+        owe = max(h.hand.high_bet - seat.round_bet, 0)
+        if isinstance(event, Concrete):
+            raising = event.act == "raise" or (event.act == "all_in" and event.raising)
+        else:
+            raising = isinstance(event, Raise) or (isinstance(event, AllIn) and seat.money > owe)
+        if not raising:
+            return None
+        may = f"call {min(owe, seat.money)} or fold" if owe else "check or fold"
+        return engine.Rejection(CHECKED_OUT_OF_TURN,
+                                f"{player} checked out of turn, so may not bet or raise on this "
+                                f"turn: {may}",
+                                h.hand.ruleset.cite("no_raise_after_out_of_turn_check"))
+
+    def offered(self, h: HandState, legal):
+        """The legal actions offered to the player to act, without a bet or raise when he
+        checked out of turn (what is refused is never offered)."""
+        if legal is None or legal.player not in h.no_raise:
+            return legal
+        keep_all_in = legal.call is not None and legal.all_in <= legal.call
+        return dc_replace(legal, raise_min=None, raise_max=None, all_in=legal.all_in if keep_all_in else 0)
+
+    def steps_logged(self, h: HandState, first: int) -> None:
+        """The engine accepted ``h.hand.log[first:]``: a player who acted has had his next
+        turn, so a bar from checking out of turn is spent."""
+        for ev in h.hand.log[first:]:
+            if isinstance(ev, (Fold, Check, Call, Raise, AllIn)):
+                h.no_raise.discard(ev.player)
 
     def reply(self, rev, number: int, text: str) -> None:
         """Answer ``rev`` where it came from: in the thread, or privately (a private message,
@@ -217,6 +301,8 @@ class Advance:
         text = h.advance.get(name)
         if text is None:
             return False
+        if text.startswith(HELD):
+            return self._fire_held(h, name, text[len(HELD):], cause, thread, opening)
         p = parse(text)
         assert isinstance(p, Program)
         number = h.start.number
@@ -251,11 +337,12 @@ class Advance:
              note: str, text: str = "", opening: str = "") -> bool:
         """Apply the advance action's concrete ``action`` for ``name`` and say so."""
         number = h.start.number
-        res = engine.apply(h.hand, _event(name, action, number, h.hand.round))
-        if isinstance(res, engine.Rejection):  # the view said legal: the player acts himself
+        res = (self.no_raise_refusal(h, name, action)
+               or engine.apply(h.hand, _event(name, action, number, h.hand.round)))
+        if isinstance(res, engine.Rejection):  # refused after all: the player acts himself
             h.advance.pop(name, None)
             self._tell(number, name,
-                            f"Your advance action {text} did not act: {res.message}. "
+                            f"Your advance action {text} did not act: {res.message}{_quoted(res)}. "
                             f"It is your turn in hand {number}.")
             return False
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
@@ -266,3 +353,43 @@ class Advance:
                      f"{reference_tag(k)}\n", thread)
         self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread, said=True)
         return True
+
+    def _fire_held(self, h: HandState, name: str, said: str, cause: str, thread: str,
+                   opening: str) -> bool:
+        """Apply an ordinary action kept by :meth:`hold`, as if its player posted it now."""
+        del h.advance[name]
+        number = h.start.number
+        intent = grammar.parse_comment(said, "markdown", bare=True)
+        assert isinstance(intent, grammar.Intent)
+        event = grammar.to_action(intent, name)
+        before = h.hand.seat(name)
+        high = h.hand.high_bet
+        res = self.no_raise_refusal(h, name, event) or engine.apply(h.hand, event)
+        if isinstance(res, engine.Rejection):
+            self._tell(number, name, f"Your advance action {said} did not act: "
+                       f"{res.message}{_quoted(res)}. It is your turn in hand {number}.")
+            return False
+        h.hand, h.since = res, h.step[1] or h.since
+        after = h.hand.seat(name)
+        added = before.money - after.money
+        act = type(event).__name__.lower().replace("allin", "all_in")
+        if after.all_in and act in ("call", "raise"):
+            act = "all_in"
+        done = Concrete(act, added, after.round_bet, added, after.round_bet > high)  # type: ignore[arg-type]
+        words = describe(done, h.hand.ruleset.raise_amount == "raise_to")
+        self.f.days.acted(name, number)
+        first = f"{opening} " if opening else ""
+        self.f.post(number, lambda k: f"{first}{md_escape(name)} (advance action): {words}\n\n"
+                    f"{reference_tag(k)}\n", thread)
+        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread, said=True)
+        return True
+
+
+def _quoted(res: engine.Rejection) -> str:
+    """The rule sentence a refusal rests on, quoted after its message ('' without one)."""
+    return f" (\u201c{res.citation}\u201d)" if res.citation else ""
+
+
+def shown(text: str) -> str:
+    """An entry of ``HandState.advance`` as the player wrote it (without :data:`HELD`)."""
+    return text[len(HELD):] if text.startswith(HELD) else text

@@ -57,6 +57,9 @@ class HandState:
     #: advance actions sent privately this hand, ``[player, when, text]`` in arrival order:
     #: published in the thread when the hand ends (:mod:`nomicpoker.core.advance_private`)
     private_advance: list[list[str]] = field(default_factory=list)
+    #: players who checked out of turn and may not bet or raise at their next turn (Robert's
+    #: rule 7, ``Ruleset.no_raise_after_out_of_turn_check``); spent when they act
+    no_raise: set[str] = field(default_factory=set)
 
 
 @dataclass

@@ -82,6 +82,11 @@ class Ruleset:
       *Optional* in a ruleset file (:data:`OPTIONAL_PARAMS`): a ruleset pinned before the
       parameter existed reads as it did then, on exactly when actions need not name their
       hand and round.
+    - ``no_raise_after_out_of_turn_check``: a player who checked out of turn may not bet or
+      raise at his next turn (Robert's rule 7, "A player who checks out of turn may not bet
+      or raise on the next turn to act."). *Optional*: left out, it is ``True`` exactly when
+      the rule text holds that sentence (:data:`OPTIONAL_SENTENCES`), which is then its
+      citation.
     """
 
     name: str = "blognomic-2008"
@@ -108,6 +113,7 @@ class Ruleset:
     deadline_action: DeadlineAction = "check_or_fold"
     showdown_order: ShowdownOrder = "after_button"
     advance_actions: bool = False
+    no_raise_after_out_of_turn_check: bool = False
     #: where the ruleset comes from (the proposal or rulebook); shown by ``rules show``
     source: str = ""
     #: parameter name -> the sentence it encodes
@@ -143,7 +149,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "short_all_in_reopens", "all_in_for_less", "side_pots", "return_uncalled",
     "min_hole_cards", "odd_chips", "split_pots_separately", "five_of_a_kind", "deck",
     "hole_cards", "redraw_identical_dice", "require_hand_and_round", "deadline_hours",
-    "deadline_action", "showdown_order", "advance_actions",
+    "deadline_action", "showdown_order", "advance_actions", "no_raise_after_out_of_turn_check",
 )
 
 
@@ -161,6 +167,16 @@ def _advance_default(values: Mapping[str, object]) -> object:
 #: default the code applied before it existed.
 OPTIONAL_PARAMS: Mapping[str, Callable[[Mapping[str, object]], object]] = MappingProxyType({
     "advance_actions": _advance_default,
+    "no_raise_after_out_of_turn_check": lambda values: False,
+})
+
+#: Optional parameters a rule text may decide by itself: left out of the ruleset file, the
+#: parameter is ``True`` exactly when the text holds this sentence, and cites it. WHY: the
+#: bundled files are not edited (a table pinned from an unchanged bundled file keeps its
+#: hash), yet Robert's rule 7 is in roberts-nlhe's text and must be quoted when it applies.
+OPTIONAL_SENTENCES: Mapping[str, str] = MappingProxyType({
+    "no_raise_after_out_of_turn_check":
+        "A player who checks out of turn may not bet or raise on the next turn to act.",
 })
 
 #: Rejection codes the engine and grammar emit. A ruleset TOML may cite a sentence for each.
@@ -178,6 +194,8 @@ REJECTION_CODES: tuple[str, ...] = (
     "raise_nobody_to_call",
     # adjudicator: a second Hole Card Draw when the first one stands
     "already_drawn",
+    # adjudicator: a bet or raise by a player who checked out of turn (Robert's rule 7)
+    "checked_out_of_turn",
 )
 
 
@@ -242,4 +260,5 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "deadline_action": _choice("check_or_fold", "fold"),
     "showdown_order": _choice("last_aggressor", "after_button"),
     "advance_actions": _BOOL,
+    "no_raise_after_out_of_turn_check": _BOOL,
 })

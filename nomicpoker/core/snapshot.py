@@ -128,6 +128,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "steps": h.steps, "logged": h.logged, "bets": dict(h.bets), "step": list(h.step),
             "advance": dict(h.advance), "reveal_asked": sorted(h.reveal_asked),
             "private_advance": [list(x) for x in h.private_advance],
+            "no_raise": sorted(h.no_raise),
         })
     return {
         "format": FORMAT, "seq": state.seq, "action_seq": state.action_seq, "money": dict(state.money),
@@ -187,7 +188,8 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           bets={p: int(b) for p, b in d["bets"].items()}, step=(str(d["step"][0]), str(d["step"][1])),
                           advance={p: str(t) for p, t in d.get("advance", {}).items()},
                           reveal_asked=set(d.get("reveal_asked", [])),
-                          private_advance=[[str(x) for x in v] for v in d.get("private_advance", [])])
+                          private_advance=[[str(x) for x in v] for v in d.get("private_advance", [])],
+                          no_raise=set(d.get("no_raise", [])))
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")

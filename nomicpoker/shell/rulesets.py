@@ -41,6 +41,7 @@ from nomicpoker.core.limits import MAX_HOLE_CARDS, MAX_HOURS
 from nomicpoker.core.ruleset import (
     DEADLINE_NONE,
     OPTIONAL_PARAMS,
+    OPTIONAL_SENTENCES,
     PARAM_NAMES,
     PARAM_SPECS,
     REJECTION_CODES,
@@ -246,6 +247,11 @@ def build_ruleset(src: RulesetSource, doc: dict[str, Any]) -> Ruleset:
     for pname, default in OPTIONAL_PARAMS.items():  # left out: the value it had before it existed
         if pname not in values:
             values[pname] = default(values)
+            sentence = OPTIONAL_SENTENCES.get(pname)
+            if sentence is not None and text is not None and normalise(sentence) in text:  # the text decides it
+                values[pname] = True
+                params[pname] = Citation(sentence=normalise(sentence), source="the rule text",
+                                         note="Left out of the ruleset file: the text holds the sentence.")
     assert src.text is not None  # no errors implies the text was read
     return Ruleset(
         name=name,
