@@ -93,7 +93,8 @@ def test_a_long_game_polled_incrementally_audits_identical(tmp_path):
     assert names == ["T"] and diffs == []
     with Session(t.engine) as s:  # threads of hands before the last two are sealed
         row = s.exec(select(SnapshotRow)).one()
-        assert t.forum and '"sealed":["' in row.state
+        assert row.state == ""  # the state is kept with the secrets, not in the ledger
+        assert '"sealed":["' in snapshots.state_path(t.state, "T", row.mac).read_text()
 
 
 def test_a_resumed_poll_stores_what_a_poll_from_the_start_stores(tmp_path):
@@ -144,12 +145,30 @@ def _next_poll_after(t: Table, change) -> str:
     return folded
 
 
+def _state_file(t: Table):
+    with sqlite3.connect(t.state / "ledger.db") as con:
+        (mac,), = con.execute("SELECT mac FROM np_snapshot").fetchall()
+    return snapshots.state_path(t.state, t.name, mac)
+
+
 def test_an_edited_snapshot_is_ignored(tmp_path):
     t = _started(tmp_path)
-    why = _next_poll_after(t, lambda: _snapshot_sql(
-        t, "UPDATE np_snapshot SET state = replace(state, '\"money\":{\"alice\":100', '\"money\":{\"alice\":900')"))
+
+    def edit() -> None:
+        path = _state_file(t)
+        text = path.read_text()
+        assert '"money":{"alice":100' in text
+        path.write_text(text.replace('"money":{"alice":100', '"money":{"alice":900'))
+
+    why = _next_poll_after(t, edit)
     assert why == "snapshot signature does not match"
     assert _poll(t) == "resumed"  # the full replay stored a good one
+
+
+def test_a_snapshot_whose_state_file_is_gone_is_ignored(tmp_path):
+    t = _started(tmp_path)
+    assert _next_poll_after(t, lambda: _state_file(t).unlink()) == "snapshot state not in the secrets folder"
+    assert _poll(t) == "resumed"
 
 
 def test_a_snapshot_signed_with_another_key_is_ignored(tmp_path):
@@ -163,9 +182,15 @@ def test_a_stale_snapshot_is_ignored(tmp_path):
     t = _started(tmp_path)
     with sqlite3.connect(t.state / "ledger.db") as con:
         old = con.execute("SELECT covers, current, state, mac FROM np_snapshot").fetchone()
+    old_file = _state_file(t)
+    old_state = old_file.read_bytes()
     t.act("alice", "HAND1 ROUND1 raise 10")
-    why = _next_poll_after(t, lambda: _snapshot_sql(
-        t, "UPDATE np_snapshot SET covers = ?, current = ?, state = ?, mac = ?", *old))
+
+    def put_back() -> None:
+        _snapshot_sql(t, "UPDATE np_snapshot SET covers = ?, current = ?, state = ?, mac = ?", *old)
+        old_file.write_bytes(old_state)  # (the newer poll removed it as no longer stored)
+
+    why = _next_poll_after(t, put_back)
     assert why == "the ledger is not the one the snapshot covers"
 
 

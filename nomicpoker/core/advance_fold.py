@@ -148,7 +148,7 @@ class Advance:
             self.f.give_verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
             if secret:
                 h.private_advance.append([rev.author, rev.created, "UNDO"])
-            what = f"your advance action {shown(had)} is withdrawn" if had else "you had no advance action"
+            what = f"your advance action {md_escape(shown(had))} is withdrawn" if had else "you had no advance action"
             what += " and your cards will not be shown unasked" if asked else ""
             self.reply(rev, number, f"{md_escape(rev.author)}: {what}.")
             return True
@@ -320,7 +320,7 @@ class Advance:
                 return self._act(h, name, Concrete("fold"), cause, thread,
                                  f" (on vacation; {text} did not act: {why})", opening=opening)
             self._tell(number, name,
-                            f"Your advance action {text} did not act: {why}. "
+                            f"Your advance action {md_escape(text)} did not act: {md_escape(why)}. "
                             + ("You are on vacation: the dealer checks or folds for you."
                                if away else f"It is your turn in hand {number}."))
             return False
@@ -342,7 +342,7 @@ class Advance:
         if isinstance(res, engine.Rejection):  # refused after all: the player acts himself
             h.advance.pop(name, None)
             self._tell(number, name,
-                            f"Your advance action {text} did not act: {res.message}{_quoted(res)}. "
+                            f"Your advance action {md_escape(text)} did not act: {res.message}{_quoted(res)}. "
                             f"It is your turn in hand {number}.")
             return False
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
@@ -366,7 +366,7 @@ class Advance:
         high = h.hand.high_bet
         res = self.no_raise_refusal(h, name, event) or engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
-            self._tell(number, name, f"Your advance action {said} did not act: "
+            self._tell(number, name, f"Your advance action {md_escape(said)} did not act: "
                        f"{res.message}{_quoted(res)}. It is your turn in hand {number}.")
             return False
         h.hand, h.since = res, h.step[1] or h.since

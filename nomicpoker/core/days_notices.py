@@ -30,8 +30,8 @@ def reminder(mention: str, number: int, what: str, due: str, n: int, of: int, ke
 
 
 def reminder_private(player: str, table: str, number: int, what: str, due: str) -> str:
-    return (f"{player}, hand {number} at table {table} is waiting for you to {what}. "
-            f"Your deadline: {due}. After it the dealer acts for you.\n")
+    return (f"{md_escape(player)}, hand {number} at table {md_escape(table)} is waiting for you to "
+            f"{what}. Your deadline: {md_escape(due)}. After it the dealer acts for you.\n")
 
 
 def timeouts_note(player: str, count: int, limit: int) -> str:
@@ -79,7 +79,15 @@ def protest_filed(player: str, ref: str, key: str) -> str:
 
 
 def protest_private(player: str, table: str, ref: str, text: str) -> str:
-    return f"Protest at table {table} by {player} ({ref}):\n\n{text or '(no text)'}\n"
+    """The protest sent to the floorman: the player's words quoted as typed (escaped, so
+    Markdown or HTML in them shows as text)."""
+    return (f"Protest at table {md_escape(table)} by {md_escape(player)} ({md_escape(ref)}):\n\n"
+            f"{md_escape(text) if text else '(no text)'}\n")
+
+
+def vacation_private(player: str) -> str:
+    return (f"{md_escape(player)}, you are on vacation from now: the dealer checks or folds for you "
+            "and posts your antes and blinds until you comment BACK.\n")
 
 
 def resumed(by: str, note: str, to_act: str | None, due: str | None, held: int, key: str) -> str:
@@ -133,7 +141,7 @@ def what_public(player: str, ref: str, lines: Sequence[str], key: str) -> str:
 
 def what_private(player: str, table: str, number: int, holes: Sequence[str] | None,
                  deck_listing: str | None, positions: Sequence[int] | None) -> str:
-    parts = [f"{player}, your state in hand {number} at table {table}."]
+    parts = [f"{md_escape(player)}, your state in hand {number} at table {md_escape(table)}."]
     if holes:
         parts.append("Your hole cards: " + " ".join(pretty(c) for c in holes) + f" ({' '.join(holes)}).")
     if positions:

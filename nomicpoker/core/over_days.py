@@ -145,9 +145,7 @@ class Days:
         self._verdict(rev, number, cmd)
         seal = self._sealing_hand(number)
         if self.f.c.private and seal is not None:
-            self.f.send_private(seal, p, f"Vacation at {self.f.c.name}",
-                            f"{p}, you are on vacation from now: the dealer checks or folds for you "
-                            "and posts your antes and blinds until you comment BACK.\n")
+            self.f.send_private(seal, p, f"Vacation at {self.f.c.name}", words.vacation_private(p))
 
     def _resign(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         self._gone(rev, Command("gone", "RESIGN", cmd.text), number, ref)

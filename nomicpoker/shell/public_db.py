@@ -1,23 +1,16 @@
 """``nomicpoker export public-db``: a copy of the ledger that is safe to publish.
 
-WHY a copy and not the ledger itself: the ledger is the Dealer's working database. What it
-holds is public already (the comment archive is the forum's, the derived rows are posted in
-the thread) with four exceptions, which the copy leaves out:
+WHY a copy and not the ledger itself: the ledger is the Dealer's working database; it keeps
+the players' private messages to the Dealer as they arrived (the archive is the fold's input),
+the forum's configuration and the poll's cache. The copy is built row by row from the
+allow-list of :mod:`nomicpoker.shell.public_record` (each column of each table named with how
+it is published, and per row what waits for its hand's end), never by copying tables: a column
+nobody named is not copied.
 
-- private message bodies: the fold stores only a seal (:mod:`nomicpoker.core.sealed`), but a
-  ledger written by an older nomicpoker may still hold a body; any body that is not a seal
-  is replaced by ``[private message withheld]``;
-- the text of a private player message whose hand has not ended (a private advance action;
-  at an e-mail table every player message: it is the player's secret until then, see
-  :func:`nomicpoker.shell.private_inbox.withheld`), and its verdict's words (the canonical
-  command, the refusal and the rule it quotes), which were answered to the player alone;
-- the table's forum configuration (it may name a credentials file, a contact address or a
-  praw site): only the forum kind is kept;
-- the outbox's delivery state (remote ids, send times) is kept; it is what the thread shows.
-
-The copy is a single SQLite file in rollback-journal mode (no ``-wal`` beside it), with the
-same tables and columns as the ledger, so ``datasette FILE`` serves it as it is, and
-``nomicpoker audit --db sqlite:///FILE`` and ``audit verify`` read it like a ledger.
+The copy is a single SQLite file in rollback-journal mode (no ``-wal`` beside it), vacuumed (no
+freed page keeps old bytes), with the same tables and columns as the ledger, so ``datasette
+FILE`` serves it as it is, and ``nomicpoker audit --db sqlite:///FILE`` and ``audit verify``
+read it like a ledger.
 """
 
 from __future__ import annotations
@@ -26,28 +19,14 @@ import os
 import sqlite3
 from pathlib import Path
 
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from nomicpoker.core.sealed import is_sealed
+from nomicpoker.shell import ledger
 from nomicpoker.shell.paths import sqlite_url
-from nomicpoker.shell.private_inbox import WITHHELD as PRIVATE_WITHHELD, withheld
-from nomicpoker.shell.store import ALL_MODELS, CommentRow, OutboxRow, TableRow, VerdictRow, open_engine, transaction
-
-WITHHELD = "[private message withheld]"
-
-
-def _public(row, secret: set[tuple[str, str]]):
-    values = row.model_dump()
-    if isinstance(row, CommentRow) and (row.table_name, row.forum_id) in secret:
-        values["body"] = PRIVATE_WITHHELD
-    if isinstance(row, VerdictRow) and (row.table_name, row.forum_id) in secret:
-        values.update(canonical="", message="", citation="")
-    if isinstance(row, OutboxRow) and row.kind == "private" and not is_sealed(row.body):
-        values["body"] = WITHHELD
-    if isinstance(row, TableRow):
-        values["forum_config"] = "{}"
-    return type(row)(**values)
+from nomicpoker.shell.public_record import not_public_yet, public_values
+from nomicpoker.shell.store import ALL_MODELS, open_engine, transaction
 
 
 def export_public_db(engine: Engine, out: Path) -> dict[str, int]:
@@ -61,12 +40,17 @@ def export_public_db(engine: Engine, out: Path) -> dict[str, int]:
     target = open_engine(sqlite_url(tmp))
     try:
         with Session(engine) as live, transaction(target) as s:
-            secret = {(t.name, fid) for t in live.exec(select(TableRow)).all() for fid in withheld(live, t.name)}
+            secret = not_public_yet(live)
             for model in ALL_MODELS:
-                rows = live.exec(select(model)).all()
-                counts[model.__tablename__] = len(rows)  # type: ignore[attr-defined]
-                for row in rows:
-                    s.add(_public(row, secret))
+                t = model.__table__  # type: ignore[attr-defined]
+                names = [c.name for c in t.columns]
+                rows = [public_values(t.name, dict(zip(names, r)), secret)
+                        for r in live.execute(select(t).order_by(t.c.id)).all()]
+                published = [r for r in rows if r is not None]
+                counts[t.name] = len(published)
+                if published:
+                    columns = list(published[0])
+                    ledger.bulk_insert(s, t, columns, [tuple(r[c] for c in columns) for r in published])
     finally:
         target.dispose()
     con = sqlite3.connect(tmp)

@@ -141,4 +141,25 @@ def upgrade(engine: Engine, url: str, state: Path | None = None) -> Upgraded:
         if version is None:
             command.stamp(cfg, BASELINE)
         command.upgrade(cfg, "head")
-    return Upgraded(version, SCHEMA_HEAD, backup, tuple(backfill(engine, state)))
+    problems = tuple(backfill(engine, state))
+    compact(engine)
+    return Upgraded(version, SCHEMA_HEAD, backup, problems)
+
+
+def compact(engine: Engine) -> None:
+    """Rewrite the database so no freed page keeps what a revision removed (0008: the fold
+    states of running hands): SQLite is vacuumed and its write-ahead log emptied; PostgreSQL's
+    ``np_snapshot`` gets a ``VACUUM FULL`` (a new file for the table). Both run outside a
+    transaction, as they must."""
+    if engine.dialect.name == "sqlite":
+        raw = engine.raw_connection()
+        try:
+            cur = raw.driver_connection.cursor()  # type: ignore[union-attr]
+            cur.execute("VACUUM")
+            cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            cur.close()
+        finally:
+            raw.close()
+    elif engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM FULL np_snapshot")

@@ -25,7 +25,8 @@ from nomicpoker.shell.paths import secrets_dir
 from nomicpoker.core.errors import CodedError
 
 __all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "load",
-           "load_or_none", "message_path", "read_message", "secret_path", "write", "write_message"]
+           "load_or_none", "message_path", "read_message", "secret_path", "snapshot_dir", "write",
+           "write_message", "write_private"]
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -114,18 +115,33 @@ def message_path(state: Path, table: str, key: str) -> Path:
 
 def write_message(state: Path, table: str, key: str, body: str) -> None:
     """Keep a private message body for the sender (the ledger holds only its seal)."""
-    path = message_path(state, table, key)
-    _private_dir(secrets_dir(state))
-    _private_dir(path.parent.parent)
+    write_private(state, message_path(state, table, key), body)
+
+
+def write_private(state: Path, path: Path, text: str, sync: bool = True) -> None:
+    """Write ``text`` to ``path`` under the secrets folder, owner-only (0600 in 0700 folders),
+    atomically (a reader sees the old file or the new one). ``sync``: flush it to the disk
+    first (a hand's messages; a snapshot, which a lost write only makes the next poll replay
+    from the start, is not worth the wait)."""
+    root = secrets_dir(state)
+    _private_dir(root)
+    for folder in reversed(path.parent.relative_to(root).parents[:-1]):
+        _private_dir(root / folder)
     _private_dir(path.parent)
     tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, body.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+        f.write(text.encode("utf-8"))
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def snapshot_dir(state: Path, table: str) -> Path:
+    """Where the table's fold state (its snapshot, :mod:`nomicpoker.shell.snapshots`) is kept:
+    it holds the running hand's private data (the hole cards dealt, advance actions sent
+    privately), so it sits with the secrets, not in the ledger."""
+    return secret_path(state, table, 0).parent / "snapshot"
 
 
 def read_message(state: Path, table: str, key: str) -> str:

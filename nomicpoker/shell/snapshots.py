@@ -1,15 +1,24 @@
 """Snapshots (shell): store the fold's state in the ledger, and find it again only if it can
 be trusted, so the poll folds only what is new.
 
-A snapshot (``np_snapshot``, one per table) holds the state
-(:func:`nomicpoker.core.snapshot.encode`) after the inputs it *covers*: the archive up to a
-position, the hand starts and the dealer events up to a row, and the number of derived rows
-stored. :func:`load` uses it only when all of these hold, and otherwise
-returns ``None`` with the reason, so the caller replays from the first input:
+A snapshot is the state (:func:`nomicpoker.core.snapshot.encode`) after the inputs it
+*covers*: the archive up to a position, the hand starts and the dealer events up to a row, and
+the number of derived rows stored. The ledger's row (``np_snapshot``, one per table) holds
+what it covers, the current hand's alarms and the MAC; the state itself is kept in the
+owner-only secrets folder (``secrets/<table>/snapshot/<mac>.json``,
+:func:`nomicpoker.shell.secrets_store.snapshot_dir`). WHY not in the ledger: the state of a
+running hand holds what no copy of the ledger may hold before the hand ends, the hole cards
+dealt from the shared deck (in the engine's log) and the advance actions players sent the
+Dealer privately; the ledger is what backups copy and ``export public-db`` publishes. Named by
+its MAC, the file of a snapshot whose transaction was rolled back (a ``--dry-run``, a failed
+commit) never replaces the file of the one stored; :func:`load` removes the others.
+:func:`load` uses a snapshot only when all of these hold, and otherwise returns ``None`` with
+the reason, so the caller replays from the first input:
 
-- its HMAC matches, keyed by ``snapshot.key`` in the state folder (owner-only, beside the hand
-  secrets): a snapshot edited in the database, or copied from another installation, is
-  ignored, as is one that does not decode;
+- its state file is there, and the HMAC over the row and the state matches, keyed by
+  ``snapshot.key`` in the state folder (owner-only, beside the hand secrets): a snapshot
+  edited in the database or on disk, or copied from another installation, is ignored, as is
+  one that does not decode;
 - its *fingerprint* is the current one: the fold's code (every ``nomicpoker/core`` source
   file), the snapshot format, and the table's configuration and ruleset; so upgrading
   nomicpoker, or a ruleset change, makes the next poll fold from the start once;
@@ -37,6 +46,7 @@ from sqlmodel import Session, select
 from nomicpoker.core import snapshot
 from nomicpoker.core.fold_state import TableState
 from nomicpoker.core.fold_types import Alarm, CurrentHand, TableConfig
+from nomicpoker.shell import secrets_store
 from nomicpoker.shell.ledger import MODELS
 from nomicpoker.shell.store import SnapshotRow, dumps
 
@@ -155,12 +165,46 @@ def _current_in(text_: str) -> CurrentHand | None:
     return CurrentHand(**d)
 
 
+def state_path(state: Path, table: str, mac: str) -> Path:
+    """The file holding the state of the snapshot whose MAC is ``mac``."""
+    if len(mac) != 64 or any(ch not in "0123456789abcdef" for ch in mac):
+        raise ValueError("not a snapshot MAC")
+    return secrets_store.snapshot_dir(state, table) / f"{mac}.json"
+
+
+def _read_state(state: Path, table: str, mac: str) -> str | None:
+    try:
+        return state_path(state, table, mac).read_text("utf-8")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _prune(state: Path, table: str, keep: str) -> None:
+    """Remove the state files of snapshots that are not the stored one (replaced, or never
+    committed); a folder this process cannot change is left as it is."""
+    folder = secrets_store.snapshot_dir(state, table)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name != f"{keep}.json":
+            try:
+                os.unlink(folder / name)
+            except OSError:
+                pass
+
+
 def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[Loaded | None, str]:
     """The table's snapshot if it can be trusted (see the module), else ``None``; and why not."""
     row = session.exec(select(SnapshotRow).where(SnapshotRow.table_name == table)).first()
     if row is None:
         return None, "no snapshot"
-    want = _mac(_key(state), table, row.fingerprint, row.covers, row.current, row.state)
+    data_text = _read_state(state, table, row.mac)
+    if data_text is None:
+        return None, "snapshot state not in the secrets folder"
+    _prune(state, table, row.mac)
+    want = _mac(_key(state), table, row.fingerprint, row.covers, row.current, data_text)
     if not hmac.compare_digest(want, row.mac):
         return None, "snapshot signature does not match"
     if row.fingerprint != fingerprint(cfg):
@@ -169,7 +213,7 @@ def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[L
         c = json.loads(row.covers)
         covers = Covers(**{**c, "last_key": tuple(c["last_key"])})
         current = _current_in(row.current)
-        data = json.loads(row.state)
+        data = json.loads(data_text)
         sealed = tuple(data.get("sealed", ()))
         score_pending = bool(data.get("score_pending"))
     except (ValueError, TypeError, KeyError) as exc:
@@ -178,7 +222,7 @@ def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[L
         session, table, covers.archive_id, covers.hand_max, covers.event_id)
     if (n_comments, n_hands, n_events, n_rows) != (covers.comments, covers.hands, covers.events, covers.rows):
         return None, "the ledger is not the one the snapshot covers"
-    return Loaded(covers, current, row.state, sealed, last_comment > covers.archive_id,
+    return Loaded(covers, current, data_text, sealed, last_comment > covers.archive_id,
                   last_hand > covers.hand_max, last_event > covers.event_id, score_pending), ""
 
 
@@ -203,8 +247,11 @@ def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_s
     current_text = _current_out(current)
     fp = fingerprint(cfg)
     mac = _mac(_key(state_dir), table, fp, covers, current_text, data)
+    path = state_path(state_dir, table, mac)
+    if _read_state(state_dir, table, mac) != data:
+        secrets_store.write_private(state_dir, path, data, sync=False)
     row = old or SnapshotRow(table_name=table, fingerprint=fp, covers=covers, current=current_text,
-                             state=data, mac=mac)
-    row.fingerprint, row.covers, row.current, row.state, row.mac = fp, covers, current_text, data, mac
+                             state="", mac=mac)
+    row.fingerprint, row.covers, row.current, row.state, row.mac = fp, covers, current_text, "", mac
     session.add(row)
     session.flush()

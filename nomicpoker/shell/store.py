@@ -284,7 +284,9 @@ class ActionRow(_Derived, table=True):
 class SnapshotRow(SQLModel, table=True):
     """The fold's state after the inputs it covers, so the poll folds only what is new
     (:mod:`nomicpoker.shell.snapshots`). A cache, neither input nor derived row: ``audit``
-    never reads it, and deleting it only makes the next poll fold from the start."""
+    never reads it, and deleting it only makes the next poll fold from the start. The state
+    itself is not here: it holds a running hand's private data (hole cards, advance actions
+    sent privately), so it is kept in the owner-only secrets folder, named by ``mac``."""
 
     __tablename__ = "np_snapshot"
     id: Optional[int] = Field(default=None, primary_key=True)
@@ -292,7 +294,7 @@ class SnapshotRow(SQLModel, table=True):
     fingerprint: str  # the fold's code, the snapshot format and the table's configuration
     covers: str  # JSON: the input positions and counts folded, the derived rows stored
     current: str  # JSON: the current hand as the fold left it (for the deadlines)
-    state: str  # JSON: nomicpoker.core.snapshot.encode
+    state: str = ""  # always "" (schema 0008 on): the state is in secrets/<table>/snapshot/<mac>.json
     mac: str  # HMAC-SHA256 of all the above, keyed by the state folder's snapshot.key
 
 
@@ -310,7 +312,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without

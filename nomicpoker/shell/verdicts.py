@@ -1,6 +1,9 @@
 """Each comment's verdict as a line (``nomicpoker verdicts``): what the demo used to print
 alone. Accepted actions are given in words (``alice raises 10``), rejections with their code,
-message and the rule sentence they rest on."""
+message and the rule sentence they rest on. As on the site, a player's private message whose
+hand has not ended (:func:`nomicpoker.shell.private_inbox.withheld`) is only said to be
+answered privately, unless it moved chips (the thread says so): its answer went to the player
+alone, and this output is as public as the site."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from sqlmodel import Session
 from nomicpoker.core.gndt import one_line
 from nomicpoker.core.hand_log import words
 from nomicpoker.shell import fault_answers, ledger
+from nomicpoker.shell.private_inbox import withheld
 from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.store import TableRow, loads
 
@@ -22,12 +26,17 @@ def verdict_lines(s: Session, t: TableRow, hand: int | None = None) -> list[str]
                                                   "cards": loads(a.cards), "chips": a.chips}, raise_to)
     out = []
     recorded = fault_answers.recorded(s, t.name)
+    private = withheld(s, t.name)
     for v in ledger.stored_rows(s, t.name, "verdict"):
         if hand is not None and v.hand != hand:
             continue
         where = f"hand {v.hand}" if v.hand is not None else "no hand"
         head = f"{where} #{v.forum_id}" + (f" (edit {v.revision})" if v.revision > 1 else "")
         who = one_line(v.author)
+        moved = said.get((v.hand, v.forum_id)) if v.revision == 1 and v.status == "accepted" else None
+        if v.forum_id in private and not moved:
+            out.append(f"{head} {who}: answered privately; shown when the hand ends")
+            continue
         if v.status == "accepted":
             what = said.get((v.hand, v.forum_id)) if v.revision == 1 else None
             out.append(f"{head} {who}: accepted: {what or v.canonical}")
