@@ -62,14 +62,16 @@ def settings_usage() -> Iterator[None]:
 
 @contextmanager
 def opened(state: Optional[str], db: Optional[str], create: bool = False,
-           need_state: bool = True) -> Iterator[tuple[Path, object]]:
+           need_state: bool = True, readonly: bool = False) -> Iterator[tuple[Path, object]]:
     """State dir and ledger engine; every known error becomes one line and exit 1.
 
     Only ``create`` commands (init, demo, table create) make a state directory or a ledger.
     Every other command on a missing one says where it looked and exits 1, so a cron job run
     from the wrong directory fails loudly instead of reporting "no active tables" forever.
     ``need_state``: the command uses the state directory itself (the poll lock, the hand
-    secrets), not only the ledger."""
+    secrets), not only the ledger. ``readonly``: the command only reads (ledger, audit, table
+    show/list, verdicts, score, the exports): it never makes the state owner-only (nor
+    writes the check's stamp), so it works on any copy, read-only or not, whatever its modes."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from nomicpoker.core.errors import CodedError
@@ -79,7 +81,7 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     url = paths.db_url(st, db)
     engine = None
     try:
-        with paths.private_files(st):
+        with paths.private_files(st, tighten=not readonly):
             if create:
                 st.mkdir(parents=True, exist_ok=True)
             elif need_state and not st.is_dir():
@@ -99,8 +101,8 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
                  "and run the command again")
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             fail(f"cannot write {exc.filename or st}: {exc.strerror} (the state directory is "
-                 "read-only for this user; only ledger, audit and table show/list read a "
-                 "read-only copy)")
+                 "read-only for this user; the readers, ledger, audit, table show/list, verdicts, "
+                 "score and the exports, read a read-only copy)")
         fail(f"{exc.filename or st}: {exc.strerror or exc}")
     finally:
         if engine is not None:
@@ -205,7 +207,7 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
     """List tables."""
     from nomicpoker.shell.service import list_tables
 
-    with opened(state, db, need_state=False) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         rows = list_tables(engine)
         if not rows:
             typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
@@ -229,7 +231,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
     from nomicpoker.shell import ledger
     from nomicpoker.core.gndt import gndt
 
-    with opened(state, db, need_state=False) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             from nomicpoker.shell import pinned
@@ -411,7 +413,7 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
-    with opened(state, db, need_state=False) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             t = ledger.get_table(s, table)
@@ -445,7 +447,7 @@ def audit_cmd(ctx: typer.Context,
         return
     from nomicpoker.shell.audit import audit
 
-    with opened(state, db, need_state=False) as (st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (st, engine):
         notes: list[str] = []  # running hands this copy cannot replay yet (a public copy)
         recorded: list[str] = []  # internal_error answers the ledger records (a fault's, not the rules')
         names, diffs = audit(engine, st, table, notes, recorded)

@@ -27,7 +27,7 @@ def audit_export(table: str = typer.Option(..., "--table", help="Table name."),
     decks, draws, reveals and, once the hand has ended, the secrets."""
     from nomicpoker.shell.audit import records
 
-    with opened(state, db, need_state=False) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         rec = records(engine, table, hand)[0]
         text = json.dumps(rec, ensure_ascii=False, indent=2) + "\n"
         if output is None:
@@ -65,7 +65,7 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
         if hand is not None:
             recs = [r for r in recs if isinstance(r, dict) and r.get("hand") == hand]
     else:
-        with opened(state, db, need_state=False) as (_st, engine):
+        with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             names = [table] if table else [t.name for t in list_tables(engine)]
             recs = []
             for name in names:

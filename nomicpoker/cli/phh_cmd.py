@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         from nomicpoker.shell.audit import records
         from nomicpoker.shell.rulesets import load_ruleset
 
-        with opened(state, db) as (_st, engine):
+        with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             rec = records(engine, table, hand)[0]
             try:
                 text = write_phh(export_phh(rec, load_ruleset(rec["ruleset"])))

@@ -206,7 +206,7 @@ def _pinned_files(table: str, state: Optional[str], db: Optional[str]) -> Rulese
 
     from nomicpoker.shell.store import RulesetRow
 
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         with Session(engine) as s:
             t = ledger.get_table(s, table)
             h = pinned.current_hash(s, t)

@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         from nomicpoker.core.standings import render, standings
         from nomicpoker.shell.scores import table_money
 
-        with opened(state, db, need_state=False) as (_st, engine):
+        with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             with Session(engine) as s:
                 rows = table_money(s)
         if not rows:

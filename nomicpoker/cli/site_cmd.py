@@ -25,7 +25,8 @@ def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output di
     from nomicpoker.shell.paths import site_dir
     from nomicpoker.shell.site import build_site
 
-    with opened(state, db) as (st, engine):
+    # a site written elsewhere only reads the state (--out: an auditor's copy, read-only or not)
+    with opened(state, db, readonly=out is not None) as (st, engine):
         target = out if out is not None else site_dir(st)
         if target is None:
             fail("the site is turned off (NOMICPOKER_SITE=off): give --out DIR")
@@ -39,7 +40,7 @@ def export_public(output: Path = typer.Option(..., "-o", "--output", help="The S
     """Write a copy of the ledger that is safe to publish (datasette FILE serves it)."""
     from nomicpoker.shell.public_db import export_public_db
 
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         counts = export_public_db(engine, output)
     typer.echo(f"wrote {output}: " + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
 
@@ -54,7 +55,7 @@ def verdicts_cmd(table: str = typer.Option(..., "--table", help="Table name."),
     from nomicpoker.shell import ledger
     from nomicpoker.shell.verdicts import verdict_lines
 
-    with opened(state, db) as (_st, engine):
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         with Session(engine) as s:
             t = ledger.get_table(s, table)
             numbers = [h.number for h in ledger.hand_rows(s, table)]

@@ -8,6 +8,7 @@ hand secrets (owner-only permissions) and the poll lock. It is ``--state DIR``, 
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -119,7 +120,7 @@ def owner_only(state: Path, changed_since: float | None = None) -> None:
         folder, look = stack.pop()
         try:
             entries = list(os.scandir(folder))
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
+        except OSError:  # gone, not a folder, not ours to read
             continue
         for entry in entries:
             try:
@@ -149,8 +150,16 @@ def _tighten(path: str, uid: int | None) -> os.stat_result | None:
         if stat.S_IMODE(st.st_mode) != want:
             os.chmod(path, want)
         return st
-    except (FileNotFoundError, PermissionError):  # a journal that came and went; a read-only copy
-        return None
+    except OSError as exc:
+        # a journal that came and went; a copy this user may not change: not ours, or on a
+        # read-only file system (EROFS: a backup mounted read-only, whatever its modes)
+        if exc.errno in _UNCHANGEABLE:
+            return None
+        raise
+
+
+#: what a chmod of a path that cannot be tightened raises (it is left as it is)
+_UNCHANGEABLE = frozenset({errno.ENOENT, errno.EPERM, errno.EACCES, errno.EROFS})
 
 
 #: slack for file systems whose modification times are coarse (whole seconds, 2 s on FAT)
@@ -161,12 +170,23 @@ CHECKED_STAMP = "owner-only.checked"
 
 
 @contextmanager
-def private_files(state: Path) -> Iterator[None]:
+def private_files(state: Path, tighten: bool = True) -> Iterator[None]:
     """Run a command that writes under ``state`` with umask 077 (every file it creates, by
     us, SQLite or a library, is owner-only from its first byte), and tighten whatever is
     there: before, what changed since the last command that did this (every file the first
-    time); after, what the command changed (:func:`owner_only`)."""
+    time); after, what the command changed (:func:`owner_only`).
+
+    ``tighten`` False (a command that only reads the state: ``ledger``, ``audit``, ``table
+    show``...): the umask only; nothing under ``state`` is changed or stamped, so it reads a
+    copy whatever its modes and wherever it is (a backup made with umask 022, a read-only
+    mount) without trying to write it."""
     old = os.umask(0o077)
+    if not tighten:
+        try:
+            yield
+        finally:
+            os.umask(old)
+        return
     stamp = state / CHECKED_STAMP
     started = time.time() - _MTIME_SLACK
     try:

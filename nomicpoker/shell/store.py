@@ -552,8 +552,8 @@ def describe(exc: BaseException, url: str = "") -> tuple[str, str]:
                           "nothing was stored; run the command again when it has finished")
     if "readonly" in low or "read-only" in low or "permission denied" in low or "unable to open" in low:
         return "read_only", (f"cannot write {shown} ({text}): the state directory or the database "
-                             "is read-only for this user; only ledger, audit and table show/list "
-                             "work on a read-only copy")
+                             "is read-only for this user; the readers (ledger, audit, table "
+                             "show/list, verdicts, score, the exports) work on a read-only copy")
     if "disk i/o error" in low:
         return "io_error", (f"writing {shown} failed ({text}: the disk may be full, over a file size "
                             "limit, or failing): nothing was stored; check the free space and the "
