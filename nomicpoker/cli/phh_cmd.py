@@ -57,13 +57,13 @@ def register(app: typer.Typer) -> None:
         from nomicpoker.cli.bot_cmd import fail, opened
         from nomicpoker.core.phh import write_phh
         from nomicpoker.core.phh_export import export_phh
-        from nomicpoker.shell.audit import records
-        from nomicpoker.shell.rulesets import load_ruleset
+        from nomicpoker.shell.audit import pinned_rulesets, records
 
         with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             rec = records(engine, table, hand)[0]
+            rules = pinned_rulesets(engine, [table])[rec["ruleset_hash"]]  # as pinned, never a file
             try:
-                text = write_phh(export_phh(rec, load_ruleset(rec["ruleset"])))
+                text = write_phh(export_phh(rec, rules))
             except PhhError as exc:
                 fail(f"hand {hand} of {table} cannot be written as PHH: {exc.message}")
         if output is None:

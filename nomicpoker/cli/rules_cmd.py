@@ -98,12 +98,21 @@ def register(app: typer.Typer) -> None:
 
     @rules.command("show")
     def show_cmd(
-        name: str = typer.Argument(..., help="A bundled ruleset name, or a path to a ruleset.toml or its directory."),
+        name: Optional[str] = typer.Argument(None, help="A bundled ruleset name, or a path to a ruleset.toml or its directory (omit with --table)."),
+        table: Optional[str] = typer.Option(None, "--table", help="Show the ruleset this table's next hand is played "
+                                            "under, as pinned in its ledger (amendments included)."),
+        hand: Optional[int] = typer.Option(None, "--hand", help="With --table: the ruleset this hand was played under."),
+        state: Optional[str] = typer.Option(None, "--state", help="State directory (with --table)."),
+        db: Optional[str] = typer.Option(None, "--db", help="Ledger database URL (with --table)."),
     ) -> None:
         """Show a ruleset: name, title, source, content hash, and every parameter with its value,
         the rule sentence it encodes and how the sentence is read."""
+        if (name is None) == (table is None) or (hand is not None and table is None):
+            typer.echo("error: give a ruleset (rules show NAME) or a table (rules show --table T "
+                       "[--hand N])", err=True)
+            raise typer.Exit(2)
         try:
-            rs = load_ruleset(name)
+            rs = load_ruleset(name) if name is not None else _pinned_files(table, state, db, hand).ruleset
         except RulesetError as e:
             _fail(e)
         width = min(shutil.get_terminal_size((100, 24)).columns, 100)
@@ -196,11 +205,12 @@ def _text_change(old: RulesetFiles, new: RulesetFiles) -> str:
     return f"rule text: {added} line(s) added, {removed} removed (--text shows them)"
 
 
-def _pinned_files(table: str, state: Optional[str], db: Optional[str]) -> RulesetFiles:
-    """The table's current pinned ruleset with its stored text (the ledger, not the file)."""
+def _pinned_files(table: str, state: Optional[str], db: Optional[str], hand: Optional[int] = None) -> RulesetFiles:
+    """The table's current pinned ruleset (or hand ``hand``'s) with its stored text (the
+    ledger, not the file)."""
     from sqlmodel import Session
 
-    from nomicpoker.cli.bot_cmd import opened
+    from nomicpoker.cli.bot_cmd import fail, opened
     from nomicpoker.shell import ledger, pinned
     from sqlmodel import select
 
@@ -209,7 +219,13 @@ def _pinned_files(table: str, state: Optional[str], db: Optional[str]) -> Rulese
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         with Session(engine) as s:
             t = ledger.get_table(s, table)
-            h = pinned.current_hash(s, t)
+            if hand is None:
+                h = pinned.current_hash(s, t)
+            else:
+                rows = ledger.hand_rows(s, t.name, [hand])
+                if not rows:
+                    fail(f"table {table} has no hand {hand}")
+                h = rows[0].ruleset_hash
             rs = pinned.ruleset(s, t, h)
             row = s.exec(select(RulesetRow).where(RulesetRow.table_name == t.name,
                                                   RulesetRow.content_hash == h)).one()

@@ -225,25 +225,46 @@ def pinned_rulesets(engine: Engine, tables: list[str]) -> dict[str, Any]:
 
 def record_ruleset(record: Any, pinned: Mapping[str, Any] | None = None) -> tuple[Any, Check | None]:
     """The ruleset a record was played under: from ``pinned`` (content hash -> ruleset, when
-    verifying from the ledger), else the ruleset the record names when this nomicpoker has it
-    with the record's content hash (the money is replayed under exactly the rules the hand was
-    adjudicated by); else None and the check that says why the money is not checkable."""
-    from nomicpoker.shell.rulesets import load_ruleset
+    verifying from the ledger), else from the record itself (``ruleset_files``: the TOML and
+    rule text it carries, which must have the record's ``ruleset_hash``), else (a record
+    written before records carried their ruleset) the bundled ruleset the record names, when
+    this nomicpoker has it with the record's hash. The money is replayed under exactly the
+    rules the hand was adjudicated by; without them, None and the check that says why."""
+    from nomicpoker.shell.rulesets import load_ruleset, ruleset_from_content
 
-    if isinstance(record, dict) and pinned and record.get("ruleset_hash") in pinned:
-        return pinned[record["ruleset_hash"]], None
-    name = record.get("ruleset") if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        return None, Check("money", False, "not a hand record: the money cannot be replayed")
+    want = record.get("ruleset_hash")
+    if pinned and want in pinned:
+        return pinned[want], None
+    name = record.get("ruleset")
+    carried = record.get("ruleset_files")
+    if carried is not None:
+        if not (isinstance(carried, dict) and isinstance(carried.get("toml"), str)
+                and isinstance(carried.get("text"), str)):
+            return None, Check("ruleset", False, "ruleset_files must hold the ruleset's toml and text: "
+                               "the money cannot be replayed")
+        try:
+            rs = ruleset_from_content(carried["toml"], carried["text"], f"the ruleset of the record ({name})")
+        except CodedError as exc:
+            return None, Check("ruleset", False, f"the ruleset the record carries does not load "
+                               f"({str(exc).splitlines()[0]}): the money cannot be replayed")
+        if rs.content_hash != want:
+            return None, Check("ruleset", False, f"the ruleset the record carries has hash "
+                               f"{rs.content_hash[:12]}, the record says {str(want)[:12]}: the money "
+                               "cannot be replayed")
+        return rs, None
     if not isinstance(name, str) or not name:
         return None, Check("money", False, "no ruleset named: the money cannot be replayed")
     try:
         rs = load_ruleset(name)
     except CodedError as exc:
-        return None, Check("money", False, f"ruleset {name!r} is not available here ({exc.message}): "
-                           "the money cannot be replayed")
-    if rs.content_hash and record.get("ruleset_hash") not in (None, "", rs.content_hash):
+        return None, Check("money", False, f"ruleset {name!r} is not available here ({exc.message}) "
+                           "and the record does not carry it: the money cannot be replayed")
+    if rs.content_hash and want not in (None, "", rs.content_hash):
         return None, Check("money", False, f"ruleset {name!r} here has hash {rs.content_hash[:12]}, "
-                           f"the record {str(record.get('ruleset_hash'))[:12]}: give the amended "
-                           "ruleset's path as the record's ruleset to replay its money")
+                           f"the record {str(want)[:12]}, and the record does not carry its ruleset "
+                           "(export it again with this nomicpoker): the money cannot be replayed")
     return rs, None
 
 
@@ -257,6 +278,9 @@ def verify_hands(recs: list[dict], pinned: Mapping[str, Any] | None = None) -> l
         checks = verify_record(r)
         if isinstance(r, dict):
             rs, problem = record_ruleset(r, pinned)
+            if problem is None and "ruleset_files" in r:
+                checks.append(Check("ruleset", True, f"{rs.name} ({rs.content_hash[:12]}): the rules the "
+                                    "record carries have its hash, and its money is replayed under them"))
             checks += [problem] if problem is not None else verify_money(r, rs)
         out.append((r, checks))
     return out

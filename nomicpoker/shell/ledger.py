@@ -357,7 +357,10 @@ def current_money(session: Session, table: TableRow) -> dict[str, int]:
 
 def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any]:
     """The public hand record (``nomicpoker-hand-record/1``) from the stored rows: what
-    ``audit export`` writes and ``audit verify`` checks. Secrets only once the hand ended."""
+    ``audit export`` writes and ``audit verify`` checks. Secrets only once the hand ended.
+    It carries the ruleset the hand was played under in full (``ruleset_files``: the TOML and
+    the rule text as pinned, whose content hash is ``ruleset_hash``), so ``audit verify
+    --record`` replays it with nothing else installed, an amended ruleset included."""
     hand = next((h for h in hand_rows(session, table.name) if h.number == number), None)
     if hand is None:
         raise StoreError("no_table", f"table {table.name} has no hand {number}")
@@ -373,6 +376,7 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
         "hand": number,
         "ruleset": hand.ruleset or pinned.ruleset(session, table, hand.ruleset_hash).name,
         "ruleset_hash": hand.ruleset_hash,
+        "ruleset_files": pinned.files(session, table, hand.ruleset_hash),
         "commitments": loads(hand.commitments),
         "secrets": loads(ends[0].secrets) if ends else None,
         "board": board,

@@ -103,6 +103,15 @@ def ruleset(session: Session, table: TableRow, content_hash: str) -> Ruleset:
     return found
 
 
+def files(session: Session, table: TableRow, content_hash: str) -> dict[str, str]:
+    """The pinned ruleset's two files as stored (``{"toml": ..., "text": ...}``): what a public
+    hand record carries so that it is checked under exactly these rules anywhere."""
+    ruleset(session, table, content_hash)  # pinned (a table from before pinning: pinned now), and sound
+    row = session.exec(select(RulesetRow).where(RulesetRow.table_name == table.name,
+                                                RulesetRow.content_hash == content_hash)).one()
+    return {"toml": row.toml, "text": row.text}
+
+
 def amendments(session: Session, table: str) -> list[DealerEventRow]:
     return list(session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
                                                           DealerEventRow.kind == AMEND)
@@ -118,3 +127,20 @@ def current_hash(session: Session, table: TableRow) -> str:
 
 def current_ruleset(session: Session, table: TableRow) -> Ruleset:
     return ruleset(session, table, current_hash(session, table))
+
+
+def hand_rulesets(session: Session, table: TableRow) -> dict[int, Ruleset]:
+    """Hand number -> the ruleset it was played under, from the ledger: what every reader
+    (the site, ``verdicts``, ``phh export``) words and replays a hand by, never a file (the
+    folder a table was created from may have moved; the bundled one may be a newer release's)."""
+    from nomicpoker.shell.store import HandRow
+
+    pins = pinned_rulesets(session, table)
+    out = {}
+    for number, h in session.exec(select(HandRow.number, HandRow.ruleset_hash)
+                                  .where(HandRow.table_name == table.name)).all():
+        if h not in pins:
+            raise PinError("inconsistent", f"hand {number} of table {table.name} is recorded under "
+                           f"ruleset {h[:12]}, which is not pinned to the table: run nomicpoker audit")
+        out[int(number)] = pins[h]
+    return out

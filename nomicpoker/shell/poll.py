@@ -239,8 +239,15 @@ def rebuild_site(engine: Engine, state: Path, site: Path, report: PollReport) ->
     try:
         written = build_site(engine, site, None, state)
         report.site = f"rebuilt {len(written)} files in {site}"
-    except (CodedError, OSError) as exc:
-        report.site = f"FAILED: cannot write {site}: {exc}"
+    except OSError as exc:
+        # a write under the site's folder is a failed write; anything else a failed read
+        where = Path(exc.filename) if exc.filename else None
+        wrote = where is not None and (where == site or site in where.parents)
+        report.site = (f"FAILED: cannot write {site}: {exc}" if wrote else
+                       f"FAILED: cannot build {site}: reading {exc.filename or 'a file'} failed: "
+                       f"{exc.strerror or exc}")
+    except CodedError as exc:
+        report.site = f"FAILED: cannot build {site}: {exc}"
 
 
 def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,

@@ -37,7 +37,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.phh import PhhError, write_phh
 from nomicpoker.core.phh_export import export_phh
 from nomicpoker.shell import ledger
-from nomicpoker.shell.site_data import change_log_events, chip_counts, hand_page, table_summaries
+from nomicpoker.shell.site_data import change_log_events, chip_counts, hand_page, rules_history, table_summaries
 from nomicpoker.shell.store import TableRow, loads
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
@@ -134,19 +134,20 @@ def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:
     ctx = {
         "t": t, "players": loads(t.players), "gndt": ledger.gndt(s, t), "chart": chart,
         "labels": labels, "series": series, "events": change_log_events(s, t), "root": "../",
+        "rules": rules_history(s, t),
         "hands": [{"number": h.number, "started_at": h.started_at, "ended": h.number in ended,
                    "payouts": ended.get(h.number, {})} for h in hands],
     }
     w.write(f"{t.name}/index.html", env.get_template("table.html").render(**ctx))
-    from nomicpoker.shell.rulesets import load_ruleset
+    from nomicpoker.shell import pinned
 
-    ruleset = load_ruleset(t.ruleset)
+    rules = pinned.hand_rulesets(s, t)  # as pinned in the ledger: never a file, which may be gone
     for h in hands:
         page = hand_page(s, t, h.number)
         rec = page["record"]
         w.write(f"{t.name}/hand-{h.number}.json", json.dumps(rec, ensure_ascii=False, indent=2) + "\n")
         try:
-            phh = write_phh(export_phh(rec, ruleset))
+            phh = write_phh(export_phh(rec, rules[h.number]))
         except PhhError as exc:
             phh = f"# this hand cannot be written as PHH: {exc.message}\n"
         w.write(f"{t.name}/hand-{h.number}.phh", phh)

@@ -23,9 +23,8 @@ from nomicpoker.core.cards import pretty
 from nomicpoker.core.gndt import is_url
 from nomicpoker.core.hand_log import word_parts
 from nomicpoker.core.money import replay
-from nomicpoker.shell import fault_answers, ledger
+from nomicpoker.shell import fault_answers, ledger, pinned
 from nomicpoker.shell.audit import record_ruleset, verify_hands
-from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.store import CommentRow, DealerEventRow, TableRow, loads
 
@@ -61,13 +60,45 @@ def _comments(s: Session, table: str, threads: dict[str, int]) -> list[CommentRe
             for r in rows]
 
 
+def rules_history(s: Session, t: TableRow) -> dict[str, Any]:
+    """The ruleset in force at ``t`` (the one its next hand is played under, as pinned) and
+    every amendment: when, the Dealer's note, from which hand, the ruleset it put in force and
+    what changed (``rules diff``: each parameter with the sentences it cites, and the rule
+    text's changed lines). From the ledger alone: the files amendments were read from may be
+    long gone."""
+    import difflib
+
+    from nomicpoker.core.ruleset_diff import diff_lines
+    from nomicpoker.shell.store import RulesetRow
+
+    texts = {r.content_hash: r.text for r in s.exec(select(RulesetRow).where(RulesetRow.table_name == t.name)).all()}
+    now = pinned.current_ruleset(s, t)
+    previous = pinned.ruleset(s, t, t.ruleset_hash)
+    amendments = []
+    for a in pinned.amendments(s, t.name):
+        new = pinned.ruleset(s, t, a.ruleset_hash)
+        old_text, new_text = texts.get(previous.content_hash, ""), texts.get(new.content_hash, "")
+        text_diff = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(),
+                                              f"{previous.name} rule text", f"{new.name} rule text", lineterm=""))
+        amendments.append({
+            "at": a.at, "note": a.note, "from_hand": a.hand + 1, "name": new.name, "hash": new.content_hash,
+            "old_name": previous.name, "old_hash": previous.content_hash,
+            "diff": diff_lines(previous, new) + (["rule text: unchanged"] if not text_diff else []),
+            "text_diff": text_diff,
+        })
+        previous = new
+    return {"name": now.name, "title": now.title, "hash": now.content_hash, "amendments": amendments}
+
+
 def table_summaries(s: Session) -> list[dict[str, Any]]:
     out = []
     for t in s.exec(select(TableRow).order_by(TableRow.id)).all():
         hands = ledger.hand_rows(s, t.name)
         ended = {r.hand for r in ledger.stored_rows(s, t.name, "hand_end")}
         last = hands[-1] if hands else None
-        out.append({"name": t.name, "ruleset": t.ruleset, "forum": t.forum_kind, "players": loads(t.players),
+        rules = rules_history(s, t)
+        out.append({"name": t.name, "ruleset": rules["name"], "ruleset_hash": rules["hash"],
+                    "amendments": len(rules["amendments"]), "forum": t.forum_kind, "players": loads(t.players),
                     "hands": len(hands), "created": t.created,
                     "status": "no hands yet" if last is None else
                     (f"hand {last.number} ended" if last.number in ended else f"hand {last.number} running")})
@@ -94,11 +125,11 @@ def change_log_events(s: Session, t: TableRow) -> list[dict[str, Any]]:
         if c.revision == 1:
             by_link.setdefault(c.permalink or f"comment {c.forum_id}", c)
             by_link.setdefault(f"comment {c.forum_id}", c)
-    raise_to = load_ruleset(t.ruleset).raise_amount == "raise_to"
+    rules = pinned.hand_rulesets(s, t)  # each hand in the words of the rules it was played by
     steps: dict[tuple[int, str], list[tuple[str, str]]] = {}
     for a in ledger.stored_rows(s, t.name, "action"):
         st = {"player": a.player, "event": a.event, "amount": a.amount, "cards": loads(a.cards), "chips": a.chips}
-        steps.setdefault((a.hand, a.cause), []).append(word_parts(st, raise_to))
+        steps.setdefault((a.hand, a.cause), []).append(word_parts(st, rules[a.hand].raise_amount == "raise_to"))
     verdicts = {(v.forum_id, v.revision): v for v in ledger.stored_rows(s, t.name, "verdict")}
     events: list[dict[str, Any]] = []
     for e in ledger.stored_rows(s, t.name, "entry"):
@@ -176,10 +207,6 @@ def chip_counts(s: Session, t: TableRow) -> tuple[list[str], list[tuple[str, lis
     return labels, [(p, values[p]) for p in players]
 
 
-def rs_raise_to(t: TableRow) -> bool:
-    return load_ruleset(t.ruleset).raise_amount == "raise_to"
-
-
 @dataclass(frozen=True)
 class _Private:
     """A verdict as the site shows it while its private message is withheld."""
@@ -206,7 +233,8 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
     record = ledger.hand_record(s, t, number)
     threads = {x.thread: x.number for x in ledger.hand_rows(s, t.name)}
     comments = {(c.forum_id, c.revision): c for c in _comments(s, t.name, threads)}
-    raise_to = rs_raise_to(t)
+    rules = pinned.hand_rulesets(s, t)[number]  # as pinned in the ledger, never a file
+    raise_to = rules.raise_amount == "raise_to"
     step_words = {a["comment_id"]: word_parts(a, raise_to) for a in record["actions"] if a["comment_id"]}
     verdicts = []
     recorded = fault_answers.recorded(s, t.name)  # internal_error answers: a fault's, as recorded
@@ -232,14 +260,14 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
         })
     board = [{"street": b.street, "cards": [card(x) for x in loads(b.cards)]}
              for b in ledger.stored_rows(s, t.name, "board") if b.hand == number]
-    rs, problem = record_ruleset(record)
+    rs, problem = record_ruleset(record, {record["ruleset_hash"]: rules})
     final = replay(record, rs) if rs is not None else None
     result = final.result if final is not None else None
     shown = [{"player": sh.player, "hole": [card(c) for c in sh.hole], "best": [card(c) for c in sh.best_five],
               "name": sh.name} for sh in (result.shown if result else ())]
     pots = [{"amount": a.amount, "eligible": list(a.eligible), "winners": list(a.winners),
              "shares": dict(a.shares), "remainder": a.remainder} for a in (result.awards if result else ())]
-    (_, checks), = verify_hands([record])
+    (_, checks), = verify_hands([record])  # from the record alone, as an auditor checks it
     pot = 0
     steps = []
     for a in record["actions"]:

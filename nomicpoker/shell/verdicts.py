@@ -11,17 +11,17 @@ from sqlmodel import Session
 
 from nomicpoker.core.gndt import one_line
 from nomicpoker.core.hand_log import words
-from nomicpoker.shell import fault_answers, ledger
+from nomicpoker.shell import fault_answers, ledger, pinned
 from nomicpoker.shell.private_inbox import withheld
-from nomicpoker.shell.rulesets import load_ruleset
 from nomicpoker.shell.store import TableRow, loads
 
 
 def verdict_lines(s: Session, t: TableRow, hand: int | None = None) -> list[str]:
-    raise_to = load_ruleset(t.ruleset).raise_amount == "raise_to"
+    rules = pinned.hand_rulesets(s, t)  # each hand's words under the rules it was played by
     said = {}
     for a in ledger.stored_rows(s, t.name, "action"):
         if a.comment_id:
+            raise_to = rules[a.hand].raise_amount == "raise_to"
             said[(a.hand, a.comment_id)] = words({"player": a.player, "event": a.event, "amount": a.amount,
                                                   "cards": loads(a.cards), "chips": a.chips}, raise_to)
     out = []
