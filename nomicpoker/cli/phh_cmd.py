@@ -62,6 +62,10 @@ def register(app: typer.Typer) -> None:
         with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             rec = records(engine, table, hand)[0]
             rules = pinned_rulesets(engine, [table])[rec["ruleset_hash"]]  # as pinned, never a file
+            from nomicpoker.shell.site_data import phh_reason
+
+            if phh_reason(rec):
+                fail(f"hand {hand} of {table} is not written as PHH: {phh_reason(rec)}")
             try:
                 text = write_phh(export_phh(rec, rules))
             except PhhError as exc:

@@ -73,8 +73,8 @@ def _differences(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
         out.append(f"a hand must use at least {ruleset.min_hole_cards} hole card(s); five of a kind "
                    "ranks above a straight flush")
     if any(a.get("event") == "fold_out" for a in record.get("actions") or ()):
-        out.append("a player was folded out before round 1 (no Hole Card Draw in time): written as "
-                   "their fold when first to act")
+        out.append("a player was folded out of turn (no Hole Card Draw in time, a vacation, the "
+                   "Dealer's hand fold): written as their fold when PHH's turn reaches them")
     return out
 
 
@@ -91,7 +91,7 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
     n = len(order)
     holes = _holes(record, ruleset)
     actions = [f"d dh {label[p]} {''.join(holes.get(p, ('??', '??')))}" for p in order]
-    pending_fold_outs: list[str] = []
+    turn = _Turns(order, label, hand)
     board = list(record.get("board") or [])
     dealt = 0
     for a in record.get("actions") or ():
@@ -101,6 +101,8 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
         hand, dealt, problem = deal_recorded(hand, board, dealt)
         if problem:
             raise PhhError(f"step {a.get('n')}: the hand {problem}")
+        if dealt > before:
+            turn.street_ends(actions, hand)
         _streets(actions, board, before, dealt)
         ev = event_of(a, hand)
         if isinstance(ev, str):
@@ -113,24 +115,25 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
         hand = r
         event = a.get("event")
         seat = hand.seat(p)
-        if event == "fold_out":
-            pending_fold_outs.append(p)
+        if event == "fold_out":  # out of turn: written as the player's fold when PHH's turn comes
+            turn.folded_out(actions, p)
             continue
+        if event in ("reveal", "muck"):
+            turn.street_ends(actions, hand)
+            actions.append(f"{label[p]} sm {''.join(a.get('cards') or ())}" if event == "reveal" else f"{label[p]} sm")
+            continue
+        turn.before(actions, p)
         if event in ("fold",):
             actions.append(f"{label[p]} f")
         elif event in ("check", "call"):
             actions.append(f"{label[p]} cc")
         elif event in ("raise", "all_in"):
             actions.append(f"{label[p]} cbr {seat.round_bet}" if seat.round_bet > high else f"{label[p]} cc")
-        elif event == "reveal":
-            actions.append(f"{label[p]} sm {''.join(a.get('cards') or ())}")
-        elif event == "muck":
-            actions.append(f"{label[p]} sm")
+        turn.after(p, folded=event == "fold", hand=hand)
     before = dealt
     hand, dealt, _ = deal_recorded(hand, board, dealt)
+    turn.street_ends(actions, hand)
     _streets(actions, board, before, dealt)
-    for p in pending_fold_outs:  # PHH has no out-of-turn fold; see _differences
-        actions.insert(n, f"{label[p]} f")
     blinds = list(record.get("blinds") or [])
     bos = (blinds + [0] * n)[:n]
     fields: list[tuple[str, Any]] = [
@@ -152,6 +155,70 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
         min_bet=int(hand.min_bet or 1), starting_stacks=tuple(start[p] for p in order),
         actions=tuple(actions), ante_trimming_status=True, fields=tuple(fields),
     )
+
+
+class _Turns:
+    """PHH's turn order, kept beside the engine's. WHY: the engine folds a player *out of
+    turn* (no Hole Card Draw by its deadline, a vacation in the draw, the Dealer's ``hand
+    fold``) and whoever owed the next action still owes it; PHH has no out-of-turn fold, and
+    PokerKit refuses a fold written before its player's turn ("Unable to repair the hand
+    history"). So such a player stays *pending* here and his fold is written when PHH's turn
+    reaches him: before the next action of a player after him, or before the street ends."""
+
+    def __init__(self, order: list[str], label: dict[str, str], hand: Any):
+        self.order, self.label = order, label
+        self.folded: set[str] = set()  # folded as PHH has written it
+        self.pending: list[str] = []  # folded out by the engine, not yet written
+        first = hand.seats[hand.to_act].name if hand.to_act is not None else order[0]
+        self.next = order.index(first)  # PHH's player to act, as an index into order
+
+    def _live(self, i: int, hand: Any = None) -> bool:
+        p = self.order[i]
+        if p in self.folded:
+            return False
+        return hand is None or not hand.seat(p).all_in
+
+    def _advance(self, after: int, hand: Any = None) -> None:
+        n = len(self.order)
+        for k in range(1, n + 1):
+            i = (after + k) % n
+            if self._live(i, hand):
+                self.next = i
+                return
+
+    def _write_fold(self, actions: list[str], p: str) -> None:
+        actions.append(f"{self.label[p]} f")
+        self.folded.add(p)
+        self.pending.remove(p)
+
+    def folded_out(self, actions: list[str], p: str) -> None:
+        self.pending.append(p)
+        if self.order[self.next] == p:  # his turn anyway: in order
+            self._write_fold(actions, p)
+            self._advance(self.order.index(p))
+
+    def before(self, actions: list[str], p: str) -> None:
+        """Write the folds of the pending players PHH's turn reaches before ``p``."""
+        while self.pending and self.order[self.next] != p and self.order[self.next] in self.pending:
+            q = self.order[self.next]
+            self._write_fold(actions, q)
+            self._advance(self.order.index(q))
+
+    def after(self, p: str, folded: bool, hand: Any) -> None:
+        if folded:
+            self.folded.add(p)
+        self._advance(self.order.index(p), hand)
+
+    def street_ends(self, actions: list[str], hand: Any) -> None:
+        """The betting round is over: the pending players' folds, in PHH's turn order from
+        where it stands; the next round starts at the first player after the button."""
+        n = len(self.order)
+        for k in range(n):
+            q = self.order[(self.next + k) % n]
+            if q in self.pending:
+                self._write_fold(actions, q)
+        self.next = self.order.index(self.order[-1])
+        self._advance(self.next, hand)
 
 
 def _streets(actions: list[str], board: list[str], before: int, dealt: int) -> None:

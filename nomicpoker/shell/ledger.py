@@ -393,6 +393,12 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
     }
 
 
+def voided(session: Session, table: str) -> dict[int, str]:
+    """Hand number -> the Dealer's note, for every hand the Dealer voided (``hand void``)."""
+    return {int(h): note or "" for h, note in session.exec(select(DealerEventRow.hand, DealerEventRow.note).where(
+        DealerEventRow.table_name == table, DealerEventRow.kind == "void")).all()}
+
+
 def _void(session: Session, table: TableRow, number: int, ended: bool) -> dict[str, Any]:
     """``{"void": note}`` for a hand the Dealer voided (``hand void``: every chip went back,
     nothing was paid), else nothing: without it ``audit verify`` could not tell a void from a

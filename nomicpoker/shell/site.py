@@ -131,12 +131,13 @@ def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:
     chart = chip_chart(labels, series, f"Money of each player at table {t.name}, at the start and after each hand")
     hands = ledger.hand_rows(s, t.name)
     ended = {r.hand: loads(r.payouts) for r in ledger.stored_rows(s, t.name, "hand_end")}
+    voids = ledger.voided(s, t.name)
     ctx = {
         "t": t, "players": loads(t.players), "gndt": ledger.gndt(s, t), "chart": chart,
         "labels": labels, "series": series, "events": change_log_events(s, t), "root": "../",
         "rules": rules_history(s, t),
         "hands": [{"number": h.number, "started_at": h.started_at, "ended": h.number in ended,
-                   "payouts": ended.get(h.number, {})} for h in hands],
+                   "payouts": ended.get(h.number, {}), "void": voids.get(h.number)} for h in hands],
     }
     w.write(f"{t.name}/index.html", env.get_template("table.html").render(**ctx))
     from nomicpoker.shell import pinned
@@ -146,10 +147,13 @@ def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:
         page = hand_page(s, t, h.number)
         rec = page["record"]
         w.write(f"{t.name}/hand-{h.number}.json", json.dumps(rec, ensure_ascii=False, indent=2) + "\n")
-        try:
-            phh = write_phh(export_phh(rec, rules[h.number]))
-        except PhhError as exc:
-            phh = f"# this hand cannot be written as PHH: {exc.message}\n"
-        w.write(f"{t.name}/hand-{h.number}.phh", phh)
+        if page["phh_reason"]:
+            (w.out / t.name / f"hand-{h.number}.phh").unlink(missing_ok=True)  # not offered: the page says why
+        else:
+            try:
+                phh = write_phh(export_phh(rec, rules[h.number]))
+            except PhhError as exc:
+                phh = f"# this hand cannot be written as PHH: {exc.message}\n"
+            w.write(f"{t.name}/hand-{h.number}.phh", phh)
         w.write(f"{t.name}/hand-{h.number}.html",
                 env.get_template("hand.html").render(t=t, h=page, root="../", hands=[x.number for x in hands]))

@@ -227,6 +227,16 @@ def _answered_privately(v: Any) -> _Private:
     return _Private(v.forum_id, v.revision, v.author)
 
 
+def phh_reason(record: dict[str, Any]) -> str:
+    """Why a hand has no PHH file ("" when it has one): a voided hand was called off, every
+    chip returned, and PHH has no way to say so (written as played, it would read as a hand
+    left unfinished, and PokerKit would give it no finishing stacks)."""
+    if "void" in record:
+        return ("the Dealer voided this hand and returned every chip, which PHH cannot express; "
+                "its public record (hand-N.json) holds every step up to the void")
+    return ""
+
+
 def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
     """Everything the page of one hand shows."""
     h = next(x for x in ledger.hand_rows(s, t.name) if x.number == number)
@@ -284,6 +294,10 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
         "checks": [{"item": c.item, "ok": c.ok, "detail": c.detail} for c in checks],
         "failed": sum(not c.ok for c in checks), "ended": record["secrets"] is not None,
         "money_problem": problem.detail if problem is not None else "",
+        "void": record.get("void"),
+        "refunds": {st["player"]: sum(a["chips"] for a in record["actions"] if a["player"] == st["player"])
+                    for st in record["seats"]} if "void" in record else {},
+        "phh_reason": phh_reason(record),
         "timeouts": [{"player": ev.player, "kind": ev.kind, "at": ev.at} for ev in timeouts],
         "record": record,
     }
