@@ -119,3 +119,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(item.get_closest_marker(level) for level in LEVELS):
             item.add_marker(getattr(pytest.mark, test_level(item.path)))
+    # The long sweeps first (a stable sort: the order is otherwise kept): pytest-xdist's
+    # ``--dist load`` (pyproject.toml) hands the first tests out one by one, in turn, so the
+    # two workers share the sweeps from the start, and the short tests fill in at the end
+    # instead of one sweep starting last and running alone.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

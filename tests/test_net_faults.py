@@ -7,7 +7,8 @@ over prawcore, requests) and adapters run as in production; only the server misb
 (tests/fixtures/http_faults.py). How each replay works: tests/_sweep_kit.py.
 
 The default run faults a sample (every request gets some fault across the four kinds'
-offsets when STRIDE is 1); the ``slow`` tests fault every request with every kind. Figures:
+offsets when STRIDE is 1); the ``slow`` tests fault every request with every kind, in
+:data:`PARTS` tests per forum that the test workers run side by side. Figures:
 docs/reliability.md (``pytest -s`` prints them)."""
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ from _sweep_kit import Sweep
 #: the default run faults request n with kind j when (n + j) % SAMPLE_STRIDE == 0: every
 #: SAMPLE_STRIDE-th request of the hand gets each kind in turn
 SAMPLE_STRIDE = 7
+#: the ``slow`` run (every request, every kind) is cut into PARTS tests by step (part p takes
+#: the steps i with i % PARTS == p), so the test workers share it instead of one of them
+#: running it alone while the other idles; together the parts fault every request of the hand
+PARTS = 4
 
 
-def sweep_faults(sweep: Sweep, stride: int) -> dict:
-    """Fault the recorded steps' requests (all of them with every kind when ``stride`` is 1)."""
-    requests = [(i, k) for i, step in enumerate(sweep.steps) for k in range(1, step.requests + 1)]
+def sweep_faults(sweep: Sweep, stride: int, part: int | None = None) -> dict:
+    """Fault the recorded steps' requests (all of them with every kind when ``stride`` is 1);
+    ``part``: only those of the steps ``i % PARTS == part``."""
+    requests = [(i, k) for i, step in enumerate(sweep.steps) for k in range(1, step.requests + 1)
+                if part is None or i % PARTS == part]
     done: dict[str, int] = {}
     hit: set[str] = set()
     began = time.monotonic()
@@ -40,9 +47,8 @@ def sweep_faults(sweep: Sweep, stride: int) -> dict:
             done[kind] = done.get(kind, 0) + 1
             hit.add(f"{fired[0][1]} {fired[0][2]}")
     return {"steps": len(sweep.steps), "requests": len(requests), "faults": done,
-            "endpoints": sorted(hit), "seconds": round(time.monotonic() - began, 1)}
-
-
+            "endpoints": sorted(hit), "seconds": round(time.monotonic() - began, 1),
+            "hand requests": sum(s.requests for s in sweep.steps)}
 
 
 def _check(figures: dict, stride: int) -> None:
@@ -63,15 +69,26 @@ def test_blognomic_a_sample_of_network_faults_over_a_whole_hand_loses_and_double
     _check(figures, SAMPLE_STRIDE)
 
 
-@pytest.mark.slow
-def test_reddit_every_network_fault_on_every_request_of_a_whole_hand(reddit, tmp_path):
-    figures = sweep_faults(play_reddit(reddit, tmp_path), 1)
-    _check(figures, 1)
-    assert {"POST /api/compose", "POST /api/comment"} <= set(figures["endpoints"])
+def _check_part(figures: dict, part: int) -> None:
+    """One part of the every-request run: each of its requests got each kind once."""
+    print(f"\nnetwork faults, part {part} of {PARTS}: {figures}")
+    assert figures["hand requests"] >= 40 and figures["steps"] >= 14
+    assert figures["requests"] > 0 and figures["faults"] == {k: figures["requests"] for k in KINDS}
 
 
 @pytest.mark.slow
-def test_blognomic_every_network_fault_on_every_request_of_a_whole_hand(blog, tmp_path):
-    figures = sweep_faults(play_blognomic(*blog, tmp_path), 1)
-    _check(figures, 1)
-    assert "POST /wp-comments-post.php" in figures["endpoints"]
+@pytest.mark.parametrize("part", range(PARTS))
+def test_reddit_every_network_fault_on_every_request_of_a_whole_hand(reddit, tmp_path, part):
+    figures = sweep_faults(play_reddit(reddit, tmp_path), 1, part)
+    _check_part(figures, part)
+    if part == 0:  # step 0, the hand start, sends the decks; polls post comments
+        assert {"POST /api/compose", "POST /api/comment"} <= set(figures["endpoints"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(PARTS))
+def test_blognomic_every_network_fault_on_every_request_of_a_whole_hand(blog, tmp_path, part):
+    figures = sweep_faults(play_blognomic(*blog, tmp_path), 1, part)
+    _check_part(figures, part)
+    if part == 0:
+        assert "POST /wp-comments-post.php" in figures["endpoints"]
