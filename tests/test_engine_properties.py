@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
+from nomicpoker.core.betting import can_raise
 from nomicpoker.core.cards import FULL_DECK
 from nomicpoker.core.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
 from nomicpoker.shell.rulesets import load_ruleset
@@ -105,6 +106,14 @@ def _play(data, rs, blinds: bool = True) -> None:
                 assert _refused(h, Raise(p, amount=la.raise_max + 1, **tag))
             else:
                 assert la.raise_max is None
+            # what the turn notice offers is exactly what the engine accepts (issue 23: one
+            # source of legality): any amount, in range or not, offered or not
+            s = next(x for x in h.seats if x.name == p)
+            top = s.round_bet + s.money + 3
+            for amt in data.draw(st.lists(st.integers(-2, top), min_size=3, max_size=3), label="amounts"):
+                offered = la.raise_min is not None and la.raise_min <= amt <= la.raise_max
+                assert can_raise(h, Raise(p, amount=amt, **tag)) == offered == (not _refused(h, Raise(p, amount=amt, **tag))), \
+                    (amt, la)
             if la.all_in:
                 options.append(AllIn(p, **tag))
             # weight towards calls and checks so hands reach the showdown

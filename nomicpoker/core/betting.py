@@ -82,16 +82,26 @@ def nobody_to_call(hand: Hand, i: int) -> bool:
     return True
 
 
+def min_raise_to(hand: Hand) -> int:
+    """The smallest new round total that is a raise (or a bet) under the ruleset: one chip
+    more than the bet with ``min_raise = "more_than_call"`` (the 2008 text), else the bet
+    plus a full raise (:func:`full_raise`). Before the all-in cap of :func:`raise_bounds`."""
+    if hand.ruleset.min_raise == "more_than_call":
+        return hand.high_bet + 1
+    return hand.high_bet + full_raise(hand)
+
+
 def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
     """Smallest and largest legal new round total for a raise by seat ``i`` (callers check
     :func:`may_raise` first). The smallest is capped at all-in: a player who cannot make a
-    full raise may still go all-in for less (Robert's rule 3, "except for an all-in wager")."""
+    full raise may still go all-in for less (Robert's rule 3, "except for an all-in wager").
+
+    The one statement of the raise's range: what the turn notice offers (:func:`legal`) and
+    what :func:`verify_raise` accepts both come from here (a property test checks that every
+    amount offered is accepted and every other refused)."""
     s = hand.seats[i]
     cap = s.round_bet + s.money
-    if hand.ruleset.min_raise == "more_than_call":
-        low = hand.high_bet + 1
-    else:
-        low = hand.high_bet + full_raise(hand)
+    low = min_raise_to(hand)
     return (low if low < cap else cap), cap
 
 
@@ -302,7 +312,11 @@ def _no_raise(hand: Hand, i: int, owe: int) -> Rejection:
                   f"raise ({full_raise(hand)}): call {owe} or fold")
 
 
-def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
+def verify_raise(hand: Hand, ev: Raise) -> tuple[int, int] | Rejection:
+    """Whether ``ev`` is a legal raise now: (its seat, its new round total), or the coded
+    rejection saying why not (PokerKit's ``verify_*`` pattern, with the refusal as a value:
+    :func:`can_raise` asks it, :func:`do_raise` acts on it). The range is
+    :func:`raise_bounds`, the one the turn notice offers."""
     i = _check_turn(hand, ev)
     if isinstance(i, Rejection):
         return i
@@ -317,23 +331,36 @@ def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
                       f"{s.name} can only call (all in) or fold")
     if not may_raise(hand, i):
         return _no_raise(hand, i, owe)
-    if added > s.money:
+    low, cap = raise_bounds(hand, i)
+    if total > cap:
         return reject(hand, "raise_too_large",
                       f"{s.name} has only {s.money}; a raise of {ev.amount} needs {added}")
-    if rs.min_raise == "more_than_call":
-        if added <= owe:
+    if total < low:
+        if rs.min_raise == "more_than_call":
             explained = first_actor_facing_a_raise(hand, s.name, owe, added)
             if explained is not None:
                 return explained
             return reject(hand, "raise_not_more_than_call",
                           f"{s.name} must add more than {owe} to raise; {added} is not enough")
-    else:
-        low = hand.high_bet + full_raise(hand)
-        if total < low and added < s.money or total <= hand.high_bet:
-            what = "raise" if hand.high_bet else "bet"
-            return reject(hand, "raise_too_small",
-                          f"the smallest {what} for {s.name} is to {low} in all "
-                          f"({low - s.round_bet} added); {ev.amount} is too small")
+        smallest = min_raise_to(hand)  # named uncapped, as the rule states it
+        what = "raise" if hand.high_bet else "bet"
+        return reject(hand, "raise_too_small",
+                      f"the smallest {what} for {s.name} is to {smallest} in all "
+                      f"({smallest - s.round_bet} added); {ev.amount} is too small")
+    return i, total
+
+
+def can_raise(hand: Hand, ev: Raise) -> bool:
+    """Would :func:`do_raise` accept ``ev`` now?"""
+    return not isinstance(verify_raise(hand, ev), Rejection)
+
+
+def do_raise(hand: Hand, ev: Raise) -> Hand | Rejection:
+    """Verify the raise (:func:`verify_raise`), then make it."""
+    verified = verify_raise(hand, ev)
+    if isinstance(verified, Rejection):
+        return verified
+    i, total = verified
     return _raise_to(hand, i, total, ev)
 
 
