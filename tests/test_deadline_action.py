@@ -88,9 +88,12 @@ def test_a_timeout_with_a_free_check_follows_the_rulesets_deadline_action(tmp_pa
     did = "checks" if action == "check_or_fold" else "folds"
     assert out[0].startswith(f"alice's deadline passed at 2026-12-07T19:00:00+00:00: the dealer acts for "
                              f"them and {did} {RULE[action]}, as the table's deadline says.")
-    if action == "check_or_fold":  # the flop; alice (not the button) acts first again
+    if action == "check_or_fold":  # the flop; alice (not the button) acts first again, but
+        # she is on vacation since her timeout (WRGPT, issue 22): the dealer checks for her at
+        # once, never giving her a new deadline, and bob is to act
         assert t.money() == {"alice": 98, "bob": 98}
-        assert "**alice** to act" in out[-1] and "Deadline: 2026-12-07 23:00 UTC" in out[-1]
+        assert any(b.startswith("alice is away: the dealer checks for them.") for b in out)
+        assert "**bob** to act" in out[-1] and "Deadline: 2026-12-07 23:00 UTC" in out[-1]
     else:  # bob takes the 4 in the pot
         assert t.money() == {"alice": 98, "bob": 102}
         assert not any("to act" in b for b in out[1:])

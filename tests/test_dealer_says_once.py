@@ -59,13 +59,20 @@ def test_a_timeout_that_ends_the_round_or_the_hand_is_not_said_again(tmp_path, a
     did = "checks" if action == "check_or_fold" else "folds"
     assert out[0] == (f"alice's deadline passed at 2026-12-07T19:00:00+00:00: the dealer acts for them and "
                       f"{did} {RULE[action]}, as the table's deadline says.\n\nalice is AWOL until they "
-                      f"act (1 of 3 timeouts in a row before sitting out).\n\n`[np:{key(out[0])}]`\n")
+                      f"act (1 of 3 timeouts in a row before sitting out): on vacation, the dealer "
+                      f"checking or folding for them at each turn until they comment `BACK` or an "
+                      f"action of theirs is accepted (\u201cIf you miss your deadline you will be put "
+                      f"on vacation and a $0 bet will be entered for you.\u201d).\n\n`[np:{key(out[0])}]`\n")
     if action == "check_or_fold":
-        flop, notice = out[1:]
+        # WRGPT's timeout rule (issue 22): alice is on vacation at once, so on the flop the
+        # dealer checks for her without a new deadline, and bob is to act
+        flop, away, notice = out[1:]
+        assert away.startswith("alice is away: the dealer checks for them. alice is AWOL until they act "
+                               "(2 of 3 timeouts in a row before sitting out)"), away
         m = re.fullmatch(rf"\*\*Flop\*\*: {FLOP}\n\nBoard: (.*)\. Pot: 4\.\n\nRound 2 begins: alice acts "
                          rf"first\.\n\n`\[np:T-h1-\d+\]`\n", flop)
         assert m and m.group(4) == " ".join(m.group(1, 2, 3)), flop
-        assert notice.startswith("Hand #1, round 2 (flop): **alice** to act, nothing to call. Pot: 4.\n")
+        assert notice.startswith("Hand #1, round 2 (flop): **bob** to act, nothing to call. Pot: 4.\n")
     else:
         (payout,) = out[1:]
         assert payout.startswith("**Hand #1 is over.** No community cards were dealt.\n\nEveryone else "
@@ -183,12 +190,9 @@ def test_a_table_whose_ledger_holds_the_older_wording_keeps_playing(tmp_path):
     sql.commit()
     sql.close()
     clock.t = at(6)
-    t.p["alice"].say("HAND1 ROUND2 check")
-    out = run(t, clock, at(6))
-    assert out[0].startswith("alice checks. Hand #1, round 2 (flop): **bob** to act"), out[0]
-    clock.t = at(7)
+    # alice timed out: she is on vacation (WRGPT), the dealer checked for her on the flop
     t.p["bob"].say("HAND1 ROUND2 folds")
-    out = run(t, clock, at(7))
+    out = run(t, clock, at(6))
     assert out[-1].startswith("bob folds. **Hand #1 is over.**"), out[-1]
     tables, diffs = audit(t.engine, t.state)
     assert tables == ["T"] and len(diffs) == 1, diffs

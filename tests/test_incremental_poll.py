@@ -67,19 +67,21 @@ def _play_long_game(t: Table, hands: int, amend_before: int = 0) -> list[str]:
             clock += timedelta(hours=3)
             folded.append(_poll(t, clock))
         assert _hand_over(t)
-        # everyone timed out three times in a row at some point: they sit out later hands
-        # (issue 11, max_timeouts 3) until they comment BACK, which each does here
-        for who in _sitting_out(t):
+        # everyone timed out at some point: on vacation (AWOL, WRGPT's rule, issue 22), and
+        # after three in a row sitting out later hands (issue 11, max_timeouts 3), until they
+        # comment BACK, which each does here
+        for who in _sitting_out(t, awol=True):
             t.p[who].say("BACK")
             folded.append(_poll(t, clock))
-        assert _sitting_out(t) == ()
+        assert _sitting_out(t, awol=True) == ()
         prev = old
     return folded
 
 
-def _sitting_out(t: Table) -> tuple[str, ...]:
+def _sitting_out(t: Table, awol: bool = False) -> tuple[str, ...]:
     with Session(t.engine) as s:
-        return fold_for(s, ledger.get_table(s, "T"), t.state).sitting_out
+        res = fold_for(s, ledger.get_table(s, "T"), t.state)
+        return tuple(sorted(set(res.sitting_out) | (res.state.days.awol if awol else set())))
 
 
 def test_a_long_game_polled_incrementally_audits_identical(tmp_path):

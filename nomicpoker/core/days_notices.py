@@ -34,20 +34,31 @@ def reminder_private(player: str, table: str, number: int, what: str, due: str) 
             f"{what}. Your deadline: {md_escape(due)}. After it the dealer acts for you.\n")
 
 
-def timeouts_note(player: str, count: int, limit: int) -> str:
-    """The sentence added to a timeout notice: AWOL, or sitting out after ``limit`` in a row."""
+#: the WRGPT manual's timeout rule (seed ``000_…``), quoted in every timeout notice
+TIMEOUT_RULE = "If you miss your deadline you will be put on vacation and a $0 bet will be entered for you."
+
+
+def timeouts_note(player: str, count: int, limit: int, timed_out: bool = True) -> str:
+    """The sentence added to a timeout notice (``timed_out``) or to the dealer's check or
+    fold for an AWOL player: AWOL (on vacation until ``BACK`` or an accepted action; each
+    turn the dealer takes for them counts as a timeout in a row), or sitting out after
+    ``limit`` in a row."""
     who = md_escape(player)
+    rule = f" (\u201c{TIMEOUT_RULE}\u201d)" if timed_out else ""
     if count >= limit:
         return (f"{who} has timed out {count} times in a row and sits out the next hands until "
-                f"they comment `BACK`.")
-    return f"{who} is AWOL until they act ({count} of {limit} timeouts in a row before sitting out)."
+                f"they comment `BACK`{rule}.")
+    return (f"{who} is AWOL until they act ({count} of {limit} timeouts in a row before sitting "
+            f"out): on vacation, the dealer checking or folding for them at each turn until they "
+            f"comment `BACK` or an action of theirs is accepted{rule}.")
 
 
-def away_acts(player: str, what: str, key: str, opening: str = "") -> str:
+def away_acts(player: str, what: str, key: str, opening: str = "", note: str = "") -> str:
     """The dealer acting at once for a player on vacation (after ``opening``, the action
-    before it when no dealer comment announced it)."""
+    before it when no dealer comment announced it); ``note``: an AWOL player's count."""
     first = f"{opening} " if opening else ""
-    return _done([f"{first}{md_escape(player)} is away: the dealer {what} for them."], key)
+    tail = f" {note}" if note else ""
+    return _done([f"{first}{md_escape(player)} is away: the dealer {what} for them.{tail}"], key)
 
 
 def vacations_announced(gone: Mapping[str, str], resigned: Sequence[str], key: str) -> str:

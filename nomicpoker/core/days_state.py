@@ -87,8 +87,10 @@ class DaysState:
         )
 
     def away(self, player: str) -> bool:
-        """On vacation (or resigned): the dealer acts for them at once."""
-        return player in self.vacation
+        """On vacation (or resigned), or AWOL after a timeout: the dealer acts for them at
+        once. WRGPT: "If you miss your deadline you will be put on vacation and a $0 bet will
+        be entered for you." (until ``BACK`` or an accepted action)"""
+        return player in self.vacation or player in self.awol
 
     def due(self, player: str, since: str) -> str | None:
         """When ``player``'s deadline of a wait that began at ``since`` passes (ISO UTC)."""

@@ -251,6 +251,8 @@ class Days:
     def acted(self, author: str, hand: int | None) -> None:
         """An accepted action: no longer AWOL, the timeout count and flood count start over."""
         d = self.d
+        if author in d.awol and author not in d.vacation:
+            d.vacation_hand.pop(author, None)  # the AWOL "vacation" ends with this action
         d.awol.discard(author)
         d.timeouts.pop(author, None)
         if hand is not None:
@@ -281,12 +283,22 @@ class Days:
         """A timeout: AWOL, one more in a row, and sitting out at the limit. The sentence for
         the timeout notice."""
         d = self.d
+        if player not in d.awol and player not in d.vacation:
+            cur = self._current()  # "you can win the hand during which you go on vacation"
+            d.vacation_hand[player] = cur.start.number if cur else 0
         d.awol.add(player)
+        return self._missed(player, timed_out=True)
+
+    def _missed(self, player: str, timed_out: bool = False) -> str:
+        """One more turn missed in a row (a timeout, or the dealer acting at once for an AWOL
+        player), and sitting out later hands at the table's limit. The sentence for the
+        notice."""
+        d = self.d
         d.timeouts[player] = count = d.timeouts.get(player, 0) + 1
         limit = d.settings.max_timeouts
         if count >= limit:
             d.sitting_out[player] = "timeouts"
-        return words.timeouts_note(player, count, limit)
+        return words.timeouts_note(player, count, limit, timed_out)
 
     def act_for_away(self) -> None:
         """Whatever the running hand waits for from a player on vacation, done at once."""
@@ -313,7 +325,8 @@ class Days:
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         what = "folds" if res.seat(p).folded else "checks"
         number = h.start.number
-        self._say(number, lambda k: words.away_acts(p, what, k, opening), h.start.thread)
+        note = self._missed(p) if p in self.d.awol and p not in self.d.vacation else ""
+        self._say(number, lambda k: words.away_acts(p, what, k, opening, note), h.start.thread)
         self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread, said=True)
         return True
 
