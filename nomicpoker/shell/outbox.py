@@ -79,14 +79,28 @@ def posted_tags(comments: Sequence[RemoteComment], dealer: str) -> dict[str, str
     return found
 
 
-def already_delivered(forum: Forum, row: OutboxRow, body: str) -> str | None:
-    """A private message delivered before a crash, where the forum lets the Dealer read back
-    what it sent (``abilities.private_read``). Forums without that may deliver it twice; the
-    body is the same either way."""
+def private_subject(subject: str, key: str) -> str:
+    """The subject a private message is sent with: its own, then its identity, the row's key
+    (``T-h3-012``: the table, the hand and the message's sequence in it), as WRGPT's dealer
+    numbers its messages ("Broadcast Message 10008 [a1]"). WHY in the subject and not the
+    body: the body stays the fold's text byte for byte (a mail's body digest, a deck a
+    player compares), and every forum with private messages keeps a subject."""
+    return f"{subject} [np:{key}]"
+
+
+def already_delivered(forum: Forum, row: OutboxRow, key: str) -> str | None:
+    """This private message (``key``), if a run that crashed after sending it delivered it,
+    where the forum lets the Dealer read back what it sent (``abilities.private_read``).
+
+    Found by its identity only (:func:`private_subject`), as a comment is found by its
+    reference tag: never by its words. WHY: the Dealer sends the same words twice on purpose
+    (a second reminder, the answer to a second WHAT); taking an earlier twin for this one lost
+    the second message. A message sent by a release that did not tag subjects is not found,
+    so a crash in the very run that upgrades may send it once more (a repeat, never a loss)."""
     if not forum.abilities.private_read:
         return None
     for msg in forum.sent_private(row.recipient):
-        if msg.subject == row.subject and msg.body.strip() == body.strip():  # a forum may trim
+        if find_tag(msg.subject) == key:
             return msg.id
     return None
 
@@ -271,13 +285,13 @@ def _send_private(engine: Engine, table: str, forum: Forum, now: Clock, report: 
     with Session(engine) as s:
         row = s.get(OutboxRow, due.id)
         body = private_body(state, table, row) if row is not None else due.body
-        remote = already_delivered(forum, row, body) if row is not None else None
+        remote = already_delivered(forum, row, due.key) if row is not None else None
     if remote is not None:
         _mark(engine, [due.id], "sent", remote, iso(now()))
         report.already += 1
         return
     try:
-        remote = forum.send_private(recipient, subject, body)
+        remote = forum.send_private(recipient, private_subject(subject, due.key), body)
     except ForumError as exc:
         if not exc.permanent:
             raise
