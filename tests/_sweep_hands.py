@@ -84,7 +84,7 @@ def reddit_view(fake: FakeReddit) -> dict:
 
 def play_reddit(fake: FakeReddit, tmp: Path) -> Sweep:
     """alice and bob, 100 each, ante 5 (pot 10). The bot rolls each DICE52 and sends each deck
-    privately. Round 1: bob out of turn is rejected; alice raises 10 (85), bob calls (85, pot
+    privately. alice asks WHAT twice (two private answers with the same words). Round 1: bob out of turn is rejected; alice raises 10 (85), bob calls (85, pot
     30); rounds 2-4 all checks; both reveal; the better hand takes 30 (115 / 85)."""
     fake.faults.stall = STALL
     state = tmp / "state"
@@ -104,6 +104,9 @@ def play_reddit(fake: FakeReddit, tmp: Path) -> Sweep:
     for p in ("alice", "bob"):
         fake.add(p, f"cards {pos[p][0]}, {pos[p][1]}, {decks[p][1]}")
     sweep.poll()
+    for _ in range(2):  # the same private answer twice: two messages, each with its identity
+        fake.add("alice", "WHAT")
+        sweep.poll()
     for who, body in (("bob", "HAND1 ROUND1 call"), ("alice", "HAND1 ROUND1 raise 10"), ("bob", "HAND1 ROUND1 call"),
                       ("alice", "HAND1 ROUND2 check"), ("bob", "HAND1 ROUND2 check"),
                       ("alice", "HAND1 ROUND3 check"), ("bob", "HAND1 ROUND3 check"),
@@ -116,7 +119,9 @@ def play_reddit(fake: FakeReddit, tmp: Path) -> Sweep:
     mine = [c.body for c in fake.comments if c.author == USER and fake.visible(c)]
     assert any("not_your_turn" in b for b in mine) and "Hand #1 is over." in mine[-1], mine[-1]
     assert re.search(r"Pot 30: (alice|bob) wins 30\.", mine[-1]), mine[-1]
-    assert sorted(m["to"] for m in fake.messages) == ["alice", "bob"]
+    assert sorted(m["to"] for m in fake.messages) == ["alice", "alice", "alice", "bob"]
+    what = [m["text"] for m in fake.messages if m["subject"].startswith("Your state in hand 1")]
+    assert len(what) == 2 and what[0] == what[1]
     sweep.audit_clean()
     return sweep
 

@@ -20,10 +20,13 @@ FIGURES: dict = {}
 
 
 def play_two_hands(t: Table) -> None:
-    """Hand 1: a comment out of turn (rejected), a raise, a fold. Hand 2 to a showdown: all in,
+    """Hand 1: WHAT twice (two private answers with the same words), a comment out of turn
+    (rejected), a raise, a fold. Hand 2 to a showdown: all in,
     a call, the board runs out, both reveal. Decks go out privately in both."""
     t.start(ante=5)
     t.draw(1)
+    for _ in range(2):  # the same private answer twice (issue 22): both must arrive, once each
+        t.act("alice", "WHAT")
     t.act("bob", "HAND1 ROUND1 call")  # not bob's turn: a rejection comment
     t.act("alice", "HAND1 ROUND1 raise 10")
     t.act("bob", "HAND1 ROUND1 folds")

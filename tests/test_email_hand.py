@@ -114,7 +114,9 @@ def test_a_roberts_nlhe_hand_plays_by_email_end_to_end_and_audits_identical(serv
           subject="Re: " + hole_mail["Subject"])
     confirm = t.new_mail("bob")
     assert len(confirm) == 1 and "bob's advance action: CALL $2" in text(confirm[0])
-    assert confirm[0]["Subject"] == f"Your advance action in hand 1 (T) (ID={ids['bob']})"
+    # the message's identity (issue 22) before the player's ID
+    assert re.fullmatch(rf"Your advance action in hand 1 \(T\) \[np:T-h1-\d+\] \(ID={ids['bob']}\)",
+                        confirm[0]["Subject"]), confirm[0]["Subject"]
     assert t.new_mail("alice") == [] and t.new_mail("carol") == []  # nobody else learns of it
 
     t.bet("carol", "$2\n")  # WRGPT's bet: $x alone in column 1 (a call of 2)
@@ -138,7 +140,8 @@ def test_a_roberts_nlhe_hand_plays_by_email_end_to_end_and_audits_identical(serv
     t.bet("bob", "reveal As Ad\n")
     refusal = t.new_mail("bob")
     assert len(refusal) == 1 and "`false_reveal`" in text(refusal[0])
-    assert refusal[0]["Subject"] == f"Not accepted in hand 1 (T) (ID={ids['bob']})"
+    assert re.fullmatch(rf"Not accepted in hand 1 \(T\) \[np:T-h1-\d+\] \(ID={ids['bob']}\)",
+                        refusal[0]["Subject"]), refusal[0]["Subject"]
     assert "4c" not in text(refusal[0]) and t.new_mail("alice") == [] and t.new_mail("carol") == []
     t.bet("alice", "HAND1 reveal Jh Kh\n")
     t.bet("bob", "reveal 4c 5s\n")

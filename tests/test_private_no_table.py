@@ -32,7 +32,7 @@ def two_tables(tmp_path) -> Table:
 
 
 def answers(t: Table, who: str) -> list:
-    return [m for m in t.forum.inbox(who) if m.subject == SUBJECT]
+    return [m for m in t.forum.inbox(who) if m.subject.startswith(SUBJECT + " [np:")]
 
 
 def archived(t: Table) -> list[tuple[str, str]]:
