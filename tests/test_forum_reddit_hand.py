@@ -71,7 +71,7 @@ def test_a_complete_hand_plays_through_reddit(fake, tmp_path) -> None:
     (start,) = [c.body for c in fake.comments if c.author == USER]
     assert "Hand #1 has commenced" in start and "the pot is 15" in start and "The Button: carol" in start
     assert sorted(m["to"] for m in fake.messages) == list(PLAYERS)
-    assert all(m["subject"] == "Your deck for hand 1 (T)" for m in fake.messages)
+    assert all(m["subject"].startswith("Your deck for hand 1 (T) [np:T-h1-") for m in fake.messages)  # with its identity
 
     fake.more_after = 4  # from here on, later top-level comments come as "load more comments"
     decks = {p: inbox_deck(fake, p, 1) for p in PLAYERS}
