@@ -57,7 +57,7 @@ def test_a_timeout_that_ends_the_round_or_the_hand_is_not_said_again(tmp_path, a
     run(t, clock, at(1))
     out = run(t, clock, at(5))  # alice's deadline: she checks (or folds), which ends the round (hand)
     did = "checks" if action == "check_or_fold" else "folds"
-    assert out[0] == (f"alice's deadline passed at 2026-12-07T19:00:00+00:00: the dealer acts for them and "
+    assert out[0] == (f"alice's deadline passed at 2026-12-07 19:00 UTC: the dealer acts for them and "
                       f"{did} {RULE[action]}, as the table's deadline says.\n\nalice is AWOL until they "
                       f"act (1 of 3 timeouts in a row before sitting out): on vacation, the dealer "
                       f"checking or folding for them at each turn until they comment `BACK` or an "
@@ -84,7 +84,7 @@ def test_a_timeout_that_ends_the_round_or_the_hand_is_not_said_again(tmp_path, a
 def test_a_timeout_is_not_said_again_by_the_next_turn_notice(tmp_path):
     t, clock = three_handed(tmp_path)
     out = run(t, clock, at(4))  # carol's deadline: facing 2 she folds; alice is next
-    assert out[0].startswith("carol's deadline passed at 2026-12-07T18:00:00+00:00: the dealer acts for them "
+    assert out[0].startswith("carol's deadline passed at 2026-12-07 18:00 UTC: the dealer acts for them "
                              "and folds ")
     assert out[1].startswith("Hand #1, round 1 (pre-flop): **alice** to act, 1 to call. Pot: 3.\n"), out[1]
     assert len(out) == 2

@@ -63,7 +63,7 @@ def test_a_player_without_a_draw_at_the_deadline_is_folded_out_and_round_one_ope
     at = t0 + timedelta(hours=24)
     notice, turn = poll_at(t, at)
     assert notice.startswith("bob has stated no Hole Card Draw by the table's deadline (24 hours from "
-                             f"{t0.isoformat()}")
+                             f"{t0:%Y-%m-%d %H:%M} UTC")  # as reminders give times (issue 22)
     assert "bob is folded out of hand 1, and the 5 they put in stays in the pot (15)." in notice
     assert "> " + DRAW_SENTENCE in notice
     assert "Every player left in the hand has drawn: round 1 opens." in notice
@@ -115,8 +115,11 @@ def test_nobody_is_folded_out_while_nobody_has_drawn(tmp_path):
     t = Table(tmp_path, players=("alice", "bob"), deadline_hours=24)
     t.start(ante=5)
     t.new_dealer()
-    assert poll_at(t, started_at(t) + timedelta(hours=100)) == []
-    assert events(t) == []
+    # nobody to fold out, but the stall is said once (issue 22), and nothing else happens
+    (stall,) = poll_at(t, started_at(t) + timedelta(hours=100))
+    assert stall.startswith("Hand #1: the Hole Card Draw deadline passed at ") and "the hand waits" in stall
+    assert [e[0] for e in events(t)] == ["stalled"]
+    assert poll_at(t, started_at(t) + timedelta(hours=101)) == []
     assert t.gndt() == {"alice": (95, "-", 5), "bob": (95, "-", 5)}
 
 
@@ -163,7 +166,7 @@ def test_identical_dice_start_the_player_s_deadline_again(tmp_path):
     # takes the 10 of antes: 95 + 10 = 105.
     notice, payout = poll_at(t, t0 + timedelta(hours=44))
     assert notice.startswith("bob has stated no Hole Card Draw by the table's deadline (24 hours from "
-                             f"{(t0 + timedelta(hours=20)).isoformat()}")
+                             f"{t0 + timedelta(hours=20):%Y-%m-%d %H:%M} UTC")
     assert "Pot 10: alice wins 10." in payout
     assert t.money() == {"alice": 105, "bob": 95}
     assert audit(t.engine, t.state)[1] == []

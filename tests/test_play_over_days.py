@@ -116,7 +116,7 @@ def test_two_weeks_of_play_over_days(tmp_path):
     # Monday 12:00: the deadline. carol faces the big blind: she cannot check, so she folds,
     # and is AWOL (1 of 3).
     out = poll(t, clock, ny(7, 12))
-    assert out[0].startswith("carol's deadline passed at 2026-12-07T17:00:00+00:00: the dealer acts for "
+    assert out[0].startswith("carol's deadline passed at 2026-12-07 17:00 UTC (Mon 2026-12-07 12:00 America/New\\_York): the dealer acts for "
                              "them and folds (the deadline rule: check if that is legal, otherwise fold), as the "
                              "table's deadline says.")
     assert "carol is AWOL until they act (1 of 3 timeouts in a row before sitting out): on vacation" in out[0]

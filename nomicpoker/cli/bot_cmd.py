@@ -367,7 +367,7 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
     from nomicpoker.shell import idle
     from nomicpoker.shell.paths import site_dir
-    from nomicpoker.shell.poll import poll
+    from nomicpoker.shell.poll import STALLED_EXIT, poll
 
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
@@ -389,6 +389,8 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 typer.echo(item)
             for protest in t.protests:  # for the Dealer, even with --quiet
                 log.warning("%s: %s", t.table, protest)
+            for stall in t.stalled:  # for the Dealer, even with --quiet; exit code 3 below
+                log.warning("%s: %s", t.table, stall)
             line = ("(dry run) " if dry_run else "") + t.line()
             if t.error:
                 log.error("%s", line)
@@ -401,6 +403,8 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
             log.debug("site: %s", report.site)
         if not report.ok or site_failed:  # the tables' work is done and kept; exit 1 all the same
             raise typer.Exit(1)
+        if any(t.stalled for t in report.tables) and not dry_run:
+            raise typer.Exit(STALLED_EXIT)  # a hand the rule cannot move on: cron reports it
 
 
 def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),

@@ -42,7 +42,7 @@ from nomicpoker.core.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.over_days import Days
 from nomicpoker.core.fold_state import ROW_KINDS, HandState, TableState
 from nomicpoker.core.lookalike import describe_char, first_lookalike
-from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, TURN_TIMEOUT, UNREADABLE, CommentFailed,
+from nomicpoker.core.fold_types import (AMEND, DRAW_TIMEOUT, STALLED, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, TURN_TIMEOUT, UNREADABLE, CommentFailed,
                                          DealerEvent, FoldError, HandStart, Revision, TableConfig)
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.core.score_fold import SCORE
@@ -503,6 +503,7 @@ class _Folder:
         """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
         a kind the fold does not know is an error, never a guessed fold."""
         handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
+                    STALLED: self.draw_phase.stalled,
                     REMINDER: self.days.reminder, SCORE: self.advance.score.event,
                     UNNAMED_PRIVATE: self.advance.private.unnamed,
                     # answered at its revision (fold_run.fold_stream collects these first)
@@ -525,7 +526,8 @@ class _Folder:
         did = "mucks" if h.phase == "reveal" else ("folds" if res.seat(ev.player).folded else "checks")
         h.hand, h.since = res, ev.at
         note = self.days.timed_out(ev.player)
-        self.post(ev.hand, lambda k: say.timed_out(ev.player, ev.at, did, action, k, note), h.start.thread)
+        at = self.st.days.when(ev.at)  # as reminders state times
+        self.post(ev.hand, lambda k: say.timed_out(ev.player, at, did, action, k, note), h.start.thread)
         self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread, said=True)
 
     # -- after every accepted step ----------------------------------------------------------

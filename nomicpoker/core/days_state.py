@@ -107,6 +107,13 @@ class DaysState:
         moment = parse_moment(due) if due else None
         return shown(moment, self.settings.tz) if moment else None
 
+    def when(self, moment: str) -> str:
+        """A recorded moment (ISO) as every notice states times, as reminders do
+        (``2026-11-30 13:00 UTC (Mon 2026-11-30 13:00 Europe/London)``); the text itself
+        when it is not a moment."""
+        at = parse_moment(moment)
+        return shown(at, self.settings.tz) if at is not None else moment
+
     def reminders_due(self, player: str, since: str) -> list[str]:
         hours = self.settings.deadline_hours
         start = parse_moment(since)

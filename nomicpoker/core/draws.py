@@ -226,6 +226,20 @@ class DrawPhase:
             h.phase = "betting"
             self.host.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
+    def stalled(self, ev: DealerEvent) -> None:
+        """A recorded ``stalled`` event: the Hole Card Draw deadline passed while no seated
+        player had drawn. The rule folds out a player who has not drawn only while someone
+        else has, so there is nobody to fold out: say so in the thread, once (the shell tells
+        the Dealer), and wait for the draws."""
+        h = self.host.hands.get(ev.hand)
+        if h is None or h.phase != "draw" or "" in h.timed_out:
+            return
+        h.timed_out[""] = ev.at  # over_days.STALL_MARK: said
+        days = self.host.st.days
+        due = days.due("", h.start.started_at) or ev.at
+        self.host.post(h.start.number, lambda k: say.draw_stalled(
+            h.start.number, days.when(due), waiting_for_draws(h), self.host.c.name, k), h.start.thread)
+
     def timeout(self, ev: DealerEvent) -> None:
         """A recorded draw deadline: fold ``ev.player`` out, say so quoting the sentence that
         obliges every seated player to draw, then open round 1 (or pay the one player left)
@@ -250,8 +264,9 @@ class DrawPhase:
         left = [s.name for s in h.hand.seats if not s.folded]
         cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
         note = self.host.days.timed_out(ev.player)  # AWOL, or sitting out after too many
+        days = self.host.st.days
         self.host.post(number, lambda k: say.draw_timed_out(
-            ev.player, number, since, self.host.st.days.settings.deadline_hours, ev.at, put_in, pot, waiting, left,
+            ev.player, number, days.when(since), days.settings.deadline_hours, days.when(ev.at), put_in, pot, waiting, left,
             self.host.rules.cite("deck"), k, note), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"

@@ -129,6 +129,10 @@ class Revision:
 TURN_TIMEOUT = "timeout"
 #: ... and a passed Hole Card Draw deadline
 DRAW_TIMEOUT = "draw_timeout"
+#: ... and a deadline that passed with nothing the rule lets the Dealer apply (a Hole Card Draw
+#: deadline while no seated player has drawn: nobody can be folded out): said once in the
+#: thread, and the poll tells the Dealer (a warning, exit code 3)
+STALLED = "stalled"
 #: The dealer event of a rule amendment: the ruleset ``DealerEvent.ruleset_hash`` applies from
 #: the next hand on (``nomicpoker table amend``).
 AMEND = "amend"

@@ -106,6 +106,18 @@ def dice_rolled(player: str, ref: str, sides: Sequence[int], results: Sequence[i
     return _append(body, [f"Your new deadline for the Hole Card Draw: {md_escape(due)}."])
 
 
+def draw_stalled(number: int, due: str, waiting: Sequence[str], table: str, key: str) -> str:
+    """A Hole Card Draw deadline that passed with no draw stated: the rule gives the Dealer
+    nothing to apply (it folds out a player who has not drawn only while someone else has),
+    so the hand waits; said once, and the Dealer is told by the poll."""
+    return (f"Hand #{number}: the Hole Card Draw deadline passed at {md_escape(due)} and no seated "
+            f"player has stated a Hole Card Draw ({', '.join(md_escape(w) for w in waiting)}). The "
+            f"deadline folds out a player who has not drawn only while someone else has drawn, so "
+            f"there is nobody to fold out: the hand waits for the draws, and the Dealer has been "
+            f"told (`nomicpoker hand void --table {md_escape(table)}` would end it)."
+            f"\n\n{render.reference_tag(key)}\n")
+
+
 def draw_timed_out(player: str, number: int, since: str, hours: int | None, at: str, put_in: int,
                    pot: int, waiting: Sequence[str], left: Sequence[str], citation: str, key: str,
                    note: str = "") -> str:

@@ -35,7 +35,11 @@ from nomicpoker.core.advance_private import PRIVATE_THREAD
 from nomicpoker.core.dealing import deck_listing, hole_cards
 from nomicpoker.core.days_state import REMINDER, Alarm, DaysState, wait_alarms
 from nomicpoker.core.draws import draw_clock, waiting_for_draws
-from nomicpoker.core.fold_types import DRAW_TIMEOUT, TURN_TIMEOUT, DealerEvent, Revision
+from nomicpoker.core.fold_types import DRAW_TIMEOUT, STALLED, TURN_TIMEOUT, DealerEvent, Revision
+
+#: ``HandState.timed_out`` key recording that the hand's stalled draw deadline was said (no
+#: player is named "")
+STALL_MARK = ""
 from nomicpoker.core.player_commands import Command, CommandError, hides_action, read_commands
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,6 +68,11 @@ def alarms(days: DaysState, h: "HandState | None") -> tuple[Alarm, ...]:
         clock = dict(draw_clock(h))
         out = [a for a in wait_alarms(days, h.start.number, waits(h), DRAW_TIMEOUT)
                if a.kind == REMINDER or a.player in clock]
+        if not clock and waiting_for_draws(h) and STALL_MARK not in h.timed_out and not days.frozen:
+            # nobody has drawn: the deadline can fold nobody out; said once when it passes
+            due = days.due("", h.start.started_at)
+            if due is not None:
+                out.append(Alarm(due, STALLED, h.start.number, ""))
         return tuple(out)
     return tuple(wait_alarms(days, h.start.number, waits(h), TURN_TIMEOUT))
 

@@ -11,7 +11,10 @@ this room compares them with the clock:
 - the **Hole Card Draw deadline** (``draw_timeout``): each player with no valid draw while
   somebody else has one, from the hand start or their last identical-dice draw
   (:func:`nomicpoker.core.draws.draw_clock`);
-- the **reminders** (``reminder``) before each, naming the player the forum's way.
+- the **reminders** (``reminder``) before each, naming the player the forum's way;
+- a **stalled** hand (``stalled``): the Hole Card Draw deadline passed while nobody had drawn,
+  so the rule folds nobody out; recorded once, said in the thread, and the poll warns the
+  Dealer and exits 3 (:data:`nomicpoker.shell.poll.STALLED_EXIT`).
 
 WHY events and not a clock inside the fold: a replay (``audit``) a month later must reach the
 same verdicts; the recorded time is an input like a comment.

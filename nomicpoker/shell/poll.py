@@ -74,6 +74,9 @@ class TableReport:
     listed: list[str] = field(default_factory=list)
     #: the threads this run listed (the idle check reads the same ones, :mod:`~nomicpoker.shell.idle`)
     threads: list[str] = field(default_factory=list)
+    #: deadlines that passed this run with nothing the rule lets the Dealer apply (a stalled
+    #: hand, said once in its thread): a warning for the Dealer and exit code 3 (STALLED_EXIT)
+    stalled: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         if self.error:
@@ -124,6 +127,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     report.archived += archived
     report.listed += [c.id for comments in listings.values() for c in comments]
     report.threads += list(listings)
+    before = last_event_id(session, table)
     done = adjudicate(session, table, state, now, incremental)
     added = done.added
     report.folded = "resumed" if done.resumed else done.why
@@ -131,7 +135,38 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     report.queued += len(added.get("outbox", []))
     report.protests += [f"PROTEST by {v.author} ({v.thread} #{v.forum_id}): {v.message or '(no text)'}"
                         for v in added.get("verdict", []) if v.canonical == "PROTEST"]
+    report.stalled += stalled_since(session, table, before)
     return {thread: posted_tags(comments, table.dealer) for thread, comments in listings.items()}
+
+
+#: the poll's exit code when a deadline passed with nothing the rule lets the Dealer apply (a
+#: stalled hand; docs/dealer-guide.md): not 0, so cron reports it, and not 1 (a failure)
+STALLED_EXIT = 3
+
+
+def last_event_id(session: Session, table: TableRow) -> int:
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from nomicpoker.shell.store import DealerEventRow
+
+    return int(session.exec(select(func.max(DealerEventRow.id))
+                            .where(DealerEventRow.table_name == table.name)).one() or 0)
+
+
+def stalled_since(session: Session, table: TableRow, after: int) -> list[str]:
+    """The stalled hands this run recorded (``stalled`` dealer events after id ``after``)."""
+    from sqlmodel import select
+
+    from nomicpoker.core.fold_types import STALLED
+    from nomicpoker.shell.store import DealerEventRow
+
+    rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table.name,
+                                                     DealerEventRow.kind == STALLED,
+                                                     DealerEventRow.id > after)).all()
+    return [f"hand {r.hand} is stalled: its Hole Card Draw deadline passed and nobody has stated a "
+            f"draw, so the rule folds nobody out (the thread was told; `nomicpoker hand void "
+            f"--table {table.name}` ends the hand)" for r in rows]
 
 
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,

@@ -148,7 +148,7 @@ class DealerEventRow(SQLModel, table=True):
     table_name: str = Field(index=True)
     hand: int
     after: int  # archive position it happened after
-    kind: str  # timeout | draw_timeout | amend | reminder | settings | pause | resume | void | fold | seat | unseat | score | internal_error
+    kind: str  # timeout | draw_timeout | stalled | amend | reminder | settings | pause | resume | void | fold | seat | unseat | score | internal_error
     player: str
     at: str
     ruleset_hash: str = ""  # amend: the pinned ruleset that applies from the next hand
