@@ -524,11 +524,17 @@ def _bundled() -> Traversable:
 
 
 def _is_path(name_or_path: str) -> bool:
-    """A bare name (no directory separator, no ``.toml``, not starting with ``.`` or ``~``)
-    means a bundled ruleset even if a directory of that name happens to be in the current
-    directory; write ``./name`` to mean the directory."""
+    """A path: a directory separator, ``.toml``, a leading ``.`` or ``~``, or a name that is an
+    existing folder (``rules export --to rules-p1`` then ``table amend --ruleset rules-p1``:
+    the folder the Dealer just wrote, never refused as an unknown bundled name). Anything
+    else is a bundled ruleset's name."""
     s = name_or_path
-    return "/" in s or "\\" in s or s.endswith(".toml") or s.startswith((".", "~"))
+    if "/" in s or "\\" in s or s.endswith(".toml") or s.startswith((".", "~")):
+        return True
+    try:
+        return Path(s).is_dir()
+    except (OSError, ValueError):  # a name no file system can hold is no folder
+        return False
 
 
 def bundled_rulesets() -> list[str]:
