@@ -190,7 +190,30 @@ def table_create(
                 lines = [f"could not read {thread} to check the seats: {exc}"]
             for line in lines:
                 typer.echo(f"warning: {line}", err=True)
-        typer.echo(f"next: nomicpoker hand start --table {row.name} --ante 5")
+        with Session(engine) as s:
+            typer.echo(f"next: {start_hint(s, row, state, db)}")
+
+
+def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -> str:
+    """The ``hand start`` command for ``row`` as it works when copied: the forced bet its next
+    hand's ruleset takes (blinds, else an ante), ``--thread`` where the forum cannot create
+    story posts, and the ``--state``/``--db`` the Dealer gave."""
+    import shlex
+
+    from nomicpoker.adapters.registry import declared_abilities
+    from nomicpoker.shell import ledger, pinned
+
+    rules = pinned.current_ruleset(session, row)
+    parts = ["nomicpoker", "hand", "start", "--table", row.name]
+    parts += ["--blinds", "1,2"] if rules.blinds else ["--ante", "5"]
+    for flag, value in (("--state", state), ("--db", db)):
+        if value:
+            parts += [flag, value]
+    line = " ".join(shlex.quote(p) for p in parts)
+    if not declared_abilities(row.forum_kind, ledger.forum_settings(row)).create_thread:
+        return (f"post the hand's story post on the {row.forum_kind} forum, then: {line} "
+                "--thread <the story post's URL>")
+    return line
 
 
 def _decks_word(session: Session, row) -> str:
@@ -285,7 +308,12 @@ def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
         typer.echo(f"table {done.table}: ruleset {done.ruleset.name} ({done.ruleset.content_hash[:12]}) "
                    f"applies from hand {done.from_hand}, in place of {done.previous.name} "
                    f"({done.previous.content_hash[:12]}). {summary(done.previous, done.ruleset)}")
-        typer.echo(f"next: nomicpoker hand start --table {done.table} (its first comment announces the amendment)")
+        from sqlmodel import Session
+
+        from nomicpoker.shell import ledger
+        with Session(engine) as s:
+            hint = start_hint(s, ledger.get_table(s, done.table), state, db)
+        typer.echo(f"next: {hint} (its first comment announces the amendment)")
 
 
 @table_app.command("pin")
