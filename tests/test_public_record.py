@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -48,8 +49,12 @@ ACTIONS = ("call", "check", "fold", "raise 4", "raise 10", "all in")
 def _pairs(a: str, b: str) -> list[str]:
     out = []
     for x, y in ((a, b), (b, a)):
-        out += [f"{x} {y}", f'"{x}","{y}"', f'"{x}", "{y}"', f"{x}{y}", f"{pretty(x)} {pretty(y)}",
+        out += [f"{x} {y}", f'"{x}","{y}"', f'"{x}", "{y}"', f"{pretty(x)} {pretty(y)}",
                 json.dumps(f"{pretty(x)} {pretty(y)}")[1:-1]]
+        # '4d8d' is also four hex digits, found by chance in any hash or commitment: the joined
+        # spelling is looked for only when it cannot be read as hex
+        if not re.fullmatch(r"[0-9a-f]+", f"{x}{y}"):
+            out.append(f"{x}{y}")
     return out
 
 
