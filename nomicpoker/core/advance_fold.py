@@ -347,12 +347,7 @@ class Advance:
             return False
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
         words = describe(action, h.hand.ruleset.raise_amount == "raise_to") + md_escape(note)
-        self.f.days.acted(name, number)
-        first = f"{opening} " if opening else ""
-        self.f.post(number, lambda k: f"{first}{md_escape(name)} (advance action): {words}\n\n"
-                     f"{reference_tag(k)}\n", thread)
-        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread, said=True)
-        return True
+        return self._acted(h, name, words, cause, thread, opening)
 
     def _fire_held(self, h: HandState, name: str, said: str, cause: str, thread: str,
                    opening: str) -> bool:
@@ -377,6 +372,14 @@ class Advance:
             act = "all_in"
         done = Concrete(act, added, after.round_bet, added, after.round_bet > high)  # type: ignore[arg-type]
         words = describe(done, h.hand.ruleset.raise_amount == "raise_to")
+        return self._acted(h, name, words, cause, thread, opening)
+
+    def _acted(self, h: HandState, name: str, words: str, cause: str, thread: str,
+               opening: str) -> bool:
+        """Say an advance action that acted (the dealer's one line for it) and move the hand on:
+        the same announcement whether it was written in WRGPT's language or kept from the
+        ordinary grammar."""
+        number = h.start.number
         self.f.days.acted(name, number)
         first = f"{opening} " if opening else ""
         self.f.post(number, lambda k: f"{first}{md_escape(name)} (advance action): {words}\n\n"
