@@ -32,6 +32,8 @@ from pathlib import Path
 from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, event, inspect, select
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
+
+from nomicpoker.shell.db_urls import PG_INSTALL, ledger_url, url_problem
 from sqlmodel import Field, Session, SQLModel, create_engine
 
 from nomicpoker.core.errors import CodedError
@@ -453,7 +455,11 @@ def open_engine(url: str, create: bool = True, check: bool = True) -> Engine:
     schema version is not this release's (``old_schema``: run ``nomicpoker db upgrade``;
     ``new_schema``: upgrade nomicpoker). An SQLite file this process cannot write (an
     auditor's read-only copy) is opened read-only."""
+    url = ledger_url(url)
     shown = shown_url(url)
+    bad = url_problem(url, shown)
+    if bad:
+        raise StoreError("bad_url", bad)
     path = sqlite_path(url)
     readonly = False
     try:
@@ -486,8 +492,9 @@ def open_engine(url: str, create: bool = True, check: bool = True) -> Engine:
         if create or check:
             _prepare(engine, shown, create and not readonly, check)
     except ImportError as exc:
+        install = PG_INSTALL if url.startswith("postgresql") else f"pip install {exc.name or 'it'}"
         raise StoreError("open", f"cannot open the ledger database {shown!r}: its driver is not "
-                         f"installed ({exc.name or exc}); pip install it") from exc
+                         f"installed ({exc.name or exc}): {install}") from exc
     except (SQLAlchemyError, OSError, ValueError) as exc:
         raise StoreError(*describe(exc, url)) from exc
     return engine
