@@ -7,7 +7,8 @@ Isolation: every test starts with no ``NOMICPOKER_*`` and no ``praw_*`` environm
 (a CI machine or a Dealer's shell may set them: ``NOMICPOKER_DB`` would point every CLI call at
 a real database), with its working directory in a fresh temporary directory (so the default
 ``./state`` and a stray ``praw.ini`` in the checkout can never be used), and with
-``XDG_CONFIG_HOME`` and ``HOME`` there too, so praw finds no user ``praw.ini``. Tests that need
+``XDG_CONFIG_HOME``, ``XDG_CACHE_HOME`` and ``HOME`` there too, so praw finds no user
+``praw.ini`` and the command lines the CLI read stay the test's. Tests that need
 one of these set it themselves with ``monkeypatch``.
 """
 
@@ -39,6 +40,7 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the CLI's readings (shell/cli_memo.py)
     monkeypatch.chdir(home)
     # praw reads its praw.ini files once per process and caches them on the class: forget
     # them, so each test reads only its own (isolated) locations

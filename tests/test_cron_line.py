@@ -29,8 +29,25 @@ def test_the_three_documents_show_one_identical_crontab_line_with_full_paths():
     assert command[0].startswith("/") and command[0].endswith("/.venv/bin/nomicpoker")
     assert "--quiet" in command and "--log-file" in command
     assert all(a.startswith("/") for a in command[command.index("--state") + 1:][:1])
-    unit = (ROOT / "scripts" / "nomicpoker-poll.service").read_text("utf-8")
-    assert f"ExecStart={' '.join(command)}" in unit
+
+
+def test_nomicpoker_cron_and_systemd_print_that_line_for_this_install():
+    """The line and the units ship in the package and are filled in with this install's
+    script and the absolute state: the documents' line is what ``nomicpoker cron`` prints
+    for an install in /srv/poker/.venv, and the service runs the same command."""
+    from nomicpoker.cli.deploy_cmd import installed_script
+
+    (line,) = cron_lines(DOCS[0])
+    documented = shlex.split(line)[5:]
+    script = installed_script()
+    assert Path(script).is_absolute() and Path(script.split()[0]).exists(), script
+    res = CliRunner().invoke(app, ["cron", "--state", "/srv/poker/state"])
+    (printed,) = [x for x in res.output.splitlines() if x.startswith("*/5 ")]
+    assert shlex.split(printed.replace(script, "/srv/poker/.venv/bin/nomicpoker"))[5:] == documented
+    res = CliRunner().invoke(app, ["systemd", "--state", "/srv/poker/state", "--user", "poker"])
+    assert res.exit_code == 0, res.output
+    assert f"ExecStart={script} {' '.join(documented[1:])}" in res.output
+    assert "User=poker" in res.output and "OnUnitActiveSec=5min" in res.output and "{" not in res.output
 
 
 def test_the_crontab_line_is_silent_when_all_is_well_and_loud_when_the_state_is_missing(tmp_path):

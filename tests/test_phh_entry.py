@@ -1,7 +1,10 @@
 """``nomicpoker phh replay`` from the console entry point (``nomicpoker/__main__``) runs the
 replay without building the CLI: the same output and exit code as the CLI's command, for every
 kind of result (matched, mismatched, skipped, unreadable, a ``.phhs`` file), every option, and
-an argument the direct path does not take (which goes to the CLI). Real processes, real files."""
+an argument the direct path does not take (which goes to the CLI). Real processes, real files.
+
+The entry point replays directly only a command line the CLI has read before
+(nomicpoker/shell/cli_memo.py): each direct run here is the second of two identical runs."""
 
 from __future__ import annotations
 
@@ -25,9 +28,11 @@ PROBE = ("import runpy, sys; sys.argv = ['nomicpoker', *sys.argv[1:]]\n"
 
 
 def both(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
-    """(direct, CLI) runs of ``nomicpoker ARGS``."""
-    direct = subprocess.run([sys.executable, "-m", "nomicpoker", *args], capture_output=True, text=True,
-                            timeout=300, cwd=cwd)
+    """(direct, CLI) runs of ``nomicpoker ARGS`` (the direct one is the second of two: the
+    first reads the command line through the CLI, and must print the same)."""
+    first, direct = (subprocess.run([sys.executable, "-m", "nomicpoker", *args], capture_output=True, text=True,
+                                    timeout=300, cwd=cwd) for _ in range(2))
+    assert (first.returncode, first.stdout, first.stderr) == (direct.returncode, direct.stdout, direct.stderr)
     cli = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
     return direct, cli
 
@@ -85,6 +90,8 @@ def test_what_the_direct_path_does_not_take_goes_to_the_cli(sample, args):
 
 
 def test_the_direct_replay_does_not_build_the_cli(sample):
+    subprocess.run([sys.executable, "-c", PROBE, "phh", "replay", str(sample / "a"), "-q"], capture_output=True,
+                   timeout=300)  # the CLI reads this command line once
     out = subprocess.run([sys.executable, "-c", PROBE, "phh", "replay", str(sample / "a"), "-q"],
                          capture_output=True, text=True, timeout=300)
     assert out.stdout.strip().splitlines()[-1] == "EXIT 0 []", out.stdout + out.stderr

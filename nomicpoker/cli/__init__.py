@@ -3,106 +3,174 @@
 Each command group lives in its own module with a ``register(app)`` function, so the groups
 can grow independently: ``rules_cmd`` (rules show/check), ``phh_cmd`` (phh replay),
 ``bot_cmd`` (init, table, hand, poll, ledger, audit, demo), ``forum_cmd`` (forum post/show/
-check), ``deal_cmd`` (deck issue, audit verify), ``db_cmd`` (db version/upgrade).
+check), ``deal_cmd`` (deck issue, audit verify), ``db_cmd`` (db version/upgrade),
+``deploy_cmd`` (cron, systemd). The options every command shares (``--state``, ``--db``,
+the log options) are read here before the command and by :mod:`nomicpoker.cli.options`
+after it.
+
+WHY typer's parser alone: the console entry point (``nomicpoker/__main__``) answers an idle
+``poll`` without importing typer, but never by reading the command line itself: it reuses
+what this CLI read from the very same command line before (:mod:`nomicpoker.cli.memo`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
-from nomicpoker.cli import bot_cmd, days_cmd, db_cmd, deal_cmd, forum_cmd, phh_cmd, rules_cmd, score_cmd, serve_cmd, site_cmd
+from nomicpoker.cli import options
 
-app = typer.Typer(
+app = options.Typer(
     name="nomicpoker",
     help="A poker dealer for nomic games played in blog and forum comments.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from nomicpoker import __version__
 
-@app.callback()
+        typer.echo(f"nomicpoker {__version__}")
+        raise typer.Exit(0)
+
+
 def _root(
     ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                 help="Print the nomicpoker version and exit."),
+    state: Optional[str] = typer.Option(None, "--state", help=options.STATE_HELP),
+    db: Optional[str] = typer.Option(None, "--db", help=options.DB_HELP),
     log_level: str = typer.Option("info", "--log-level", envvar="NOMICPOKER_LOG_LEVEL", metavar="LEVEL",
-                                  help="Least severe log line kept: debug, info, warning or error."),
+                                  help=options.LEVEL_HELP),
     log_format: str = typer.Option("text", "--log-format", envvar="NOMICPOKER_LOG_FORMAT", metavar="FORMAT",
-                                   help="text (timestamped lines) or json (one object per line)."),
-    log_file: Optional[Path] = typer.Option(None, "--log-file", envvar="NOMICPOKER_LOG_FILE",
-                                            help="Also append every log line to this file (any command)."),
+                                   help=options.FORMAT_HELP),
+    log_file: Optional[Path] = options.log_file_option(envvar="NOMICPOKER_LOG_FILE"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=options.QUIET_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=options.VERBOSE_HELP),
 ) -> None:
     """A poker dealer for nomic games played in blog and forum comments.
 
-    The log options come before the command and apply to every command
-    (``nomicpoker --log-format json --log-file poll.log poll --quiet``); ``poll`` and
-    ``hand start`` also take ``--verbose``, ``--quiet`` and ``--log-file`` after it."""
+    The options here may also come after the command (nomicpoker poll --quiet --state
+    /srv/poker/state --log-file poll.log); after it they win."""
     from nomicpoker.shell import logs
 
     level, fmt = log_level.strip().lower(), log_format.strip().lower()
-    if level not in logs.LEVELS:
-        _usage(f"--log-level {log_level!r}: expected one of {', '.join(logs.LEVELS)}")
-    if fmt not in logs.FORMATS:
-        _usage(f"--log-format {log_format!r}: expected text or json")
-    try:
-        logs.configure(settings=logs.Settings(level=level, fmt=fmt, log_file=log_file))
-        if ctx.invoked_subcommand in STATELESS:  # no state will make its folder: open it now
-            logs.open_log_file()
-    except OSError as exc:
-        typer.echo(f"error: --log-file {log_file}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1)
+    g = options.Globals(state=state, db=db, level=level, fmt=fmt, log_file=log_file, quiet=quiet,
+                        verbose=verbose)
+    ctx.obj = g
+    if level in logs.LEVELS and fmt in logs.FORMATS:  # the command says what is wrong otherwise
+        try:  # so a usage error in the command's own options reaches the log file
+            logs.configure(verbose=verbose, quiet=quiet, settings=logs.Settings(level=level, fmt=fmt, log_file=log_file))
+        except OSError:
+            pass  # the command says so in one line, before it does anything
 
 
-#: commands that never make or open a state directory: a log file whose folder is missing is
-#: refused before they run (the others open it once their state exists, ``bot_cmd.opened``)
-STATELESS = frozenset({"version", "rules", "phh"})
+typer.Typer.callback(app, epilog="\b\nExamples:\n  nomicpoker demo\n  nomicpoker init --state /srv/poker/state\n"
+                     "  nomicpoker poll --quiet --state /srv/poker/state --log-file /srv/poker/state/poll.log")(_root)
 
 
-def _usage(message: str) -> None:
-    typer.echo(f"error: {message} (see nomicpoker --help)", err=True)
-    raise typer.Exit(2)
-
-
-@app.command("version")
+@app.command("version", example="nomicpoker version")
 def version() -> None:
-    """Print the nomicpoker version."""
+    """Print the nomicpoker version (also: nomicpoker --version)."""
     from nomicpoker import __version__
 
     typer.echo(f"nomicpoker {__version__}")
 
 
-for _module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd, serve_cmd):
-    _module.register(app)
+def _register() -> None:
+    from nomicpoker.cli import (bot_cmd, days_cmd, db_cmd, deal_cmd, deploy_cmd, forum_cmd, phh_cmd, rules_cmd,
+                                score_cmd, serve_cmd, site_cmd)
+
+    for module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd,
+                   serve_cmd, deploy_cmd):
+        module.register(app)
 
 
-def main() -> None:  # console script entry point
-    """Run the app; a usage error (unknown option, ``--money abc``) is ONE line on stderr and
-    exit 2, like every other error of ours, instead of typer's framed multi-line box.
+_register()
 
-    Click's exceptions are recognised by shape (``format_message`` and ``exit_code``), not by
-    import: typer vendors its own click, so there is no stable module to import them from."""
+
+def _usage_line(exc: BaseException) -> str:
+    """A parser's error as our one line: ``error: <what> (see <command> --help)``."""
+    ctx = getattr(exc, "ctx", None)
+    message = exc.format_message()  # type: ignore[attr-defined]
+    return f"error: {message} (see {ctx.command_path} --help)" if ctx is not None else f"error: {message}"
+
+
+def _log_usage(line: str) -> None:
+    """Keep a usage error's line in the log file too: the one the command line named before the
+    parser stopped, else the global one (option or NOMICPOKER_LOG_FILE)."""
+    import logging
+    import os
+
+    from nomicpoker.shell import logs
+
+    seen = options.seen_log_file()
+    current = logs.current()
+    env = os.environ.get("NOMICPOKER_LOG_FILE") or None
+    target = seen or current.log_file or (Path(env) if env else None)
+    if target is None:
+        return
+    try:
+        if target != current.log_file or not logging.getLogger(logs.ROOT).handlers:
+            fmt = current.fmt if current.fmt in logs.FORMATS else "text"
+            level = current.level if current.level in logs.LEVELS else "info"
+            logs.configure(settings=logs.Settings(level=level, fmt=fmt, log_file=target))
+        logging.getLogger(f"{logs.ROOT}.cli").error("%s", line, extra=logs.FILE_ONLY)
+    except (OSError, ValueError):
+        pass  # the console line is the answer; a log file that cannot be written has its own
+
+
+def _exit(code: int) -> NoReturn:
     import sys
 
     try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            options.closed_pipe()
+        except typer.Exit as done:
+            code = done.exit_code
+    sys.exit(code)
+
+
+def main() -> None:
+    """Run the app (the console script's CLI part; :mod:`nomicpoker.__main__` calls it).
+
+    typer parses and runs the command; its errors come back here (``standalone_mode=False``)
+    so that a usage error (unknown option, ``--money abc``) is ONE line on stderr, kept in the
+    log file, and exit 2, like every other error of ours, instead of click's usage block.
+    They are told apart by class: every error typer's parser raises is a
+    ``typer.TyperException`` (public; the click classes it vendors derive from it)."""
+    try:
         rv = app(standalone_mode=False, prog_name="nomicpoker")
-    except Exception as exc:  # noqa: BLE001 - re-raised unless it is one of click's
-        fmt, code = getattr(exc, "format_message", None), getattr(exc, "exit_code", None)
-        if fmt is None or not isinstance(code, int):
-            if type(exc).__name__ == "Abort":
-                typer.echo("Aborted.", err=True)
-                sys.exit(1)
-            raise
+    except typer.TyperException as exc:
         ctx = getattr(exc, "ctx", None)
-        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
-            typer.echo(ctx.get_help())
-        elif ctx is not None:
-            typer.echo(f"error: {fmt()} (see {ctx.command_path} --help)", err=True)
-        else:
-            typer.echo(f"error: {fmt()}", err=True)
-        sys.exit(code)
+        if ctx is not None and exc.format_message() == ctx.get_help():  # a group without its command
+            typer.echo(exc.format_message())
+            _exit(exc.exit_code)
+        line = _usage_line(exc)
+        typer.echo(line, err=True)
+        _log_usage(line)
+        _exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        _exit(1)
+    except SystemExit as exc:  # typer's own end for a closed pipe (exit 1): ours is 141
+        if isinstance(exc.__context__, BrokenPipeError):
+            _exit(141)
+        raise
+    except BrokenPipeError:
+        _exit(141)
+    except KeyboardInterrupt:  # while typer parses or imports: still one line and 130
+        typer.echo(f"error: {options.INTERRUPTED}", err=True)
+        _exit(130)
     from nomicpoker.shell import logs
 
     try:  # a command that never opened the state (rules, phh, version) nor wrote a line
@@ -110,5 +178,5 @@ def main() -> None:  # console script entry point
             logs.open_log_file()
     except OSError as exc:
         typer.echo(f"error: --log-file {logs.pending_log_file()}: {exc.strerror or exc}", err=True)
-        sys.exit(1)
-    sys.exit(rv if isinstance(rv, int) else 0)
+        _exit(1)
+    _exit(rv if isinstance(rv, int) else 0)

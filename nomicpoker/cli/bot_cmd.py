@@ -15,17 +15,19 @@ from typing import TYPE_CHECKING, Iterator, NoReturn, Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
 from nomicpoker.shell import paths
 
-StateOpt = typer.Option(None, "--state", help="State directory (default ./state or NOMICPOKER_STATE).")
-DbOpt = typer.Option(None, "--db", help="Ledger database URL (default sqlite under the state dir, or NOMICPOKER_DB).")
+StateOpt = options.StateOpt
+DbOpt = options.DbOpt
 
-table_app = typer.Typer(help="Create and inspect tables.", no_args_is_help=True)
-hand_app = typer.Typer(help="Start hands.", no_args_is_help=True)
-audit_app = typer.Typer(help="Rebuild the ledger from the archive and compare (no subcommand); "
+table_app = options.Typer(help="Create and inspect tables.", no_args_is_help=True)
+hand_app = options.Typer(help="Start hands.", no_args_is_help=True)
+audit_app = options.Typer(help="Rebuild the ledger from the archive and compare (no subcommand); "
                         "export and verify public hand records.", invoke_without_command=True)
 
 
@@ -83,7 +85,10 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     try:
         with paths.private_files(st, tighten=not readonly):
             if create:
-                st.mkdir(parents=True, exist_ok=True)
+                try:
+                    paths.claim_state(st)
+                except paths.NotAState as exc:
+                    fail(str(exc))
             elif need_state and not st.is_dir():
                 fail(f"no nomicpoker state directory at {st} (from {paths.state_source(state)}): run "
                      "nomicpoker init there, or pass --state DIR (cron: cd to the game's directory or "
@@ -96,6 +101,8 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     except SQLAlchemyError as exc:  # a database failing under us: full, locked, damaged
         fail(describe(exc, url)[1])
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError):  # the reader of our output has gone: options.closed_pipe
+            raise
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             fail(f"the disk is full ({exc.filename or st}): nothing was stored; free some space "
                  "and run the command again")
@@ -132,18 +139,20 @@ def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
         typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
 
 
-@table_app.command("create")
+@table_app.command("create", example='nomicpoker table create --name T --players alice,bob,carol --money 100 --state /srv/poker/state')
 def table_create(
     name: str = typer.Option(..., "--name", help="Table name (letters, digits, - and _)."),
     players: str = typer.Option(..., "--players", help="Comma-separated, in GNDT order."),
-    money: int = typer.Option(100, "--money", help="Starting Money of every player."),
+    money: int = typer.Option(100, "--money", parser=options.whole_number, help="Starting Money of every player."),
     ruleset: str = typer.Option("blognomic-2008", "--ruleset", help="Bundled ruleset name or path."),
-    forum: str = typer.Option("local", "--forum", help="local | blognomic | reddit | irc | email"),
-    forum_config: Optional[Path] = typer.Option(None, "--forum-config", help="JSON file of forum settings (no credentials)."),
+    forum: Optional[str] = typer.Option(None, "--forum", help="local | blognomic | reddit | irc | email "
+                                        "(default: the config file's kind, else local)."),
+    forum_config: Optional[Path] = typer.Option(None, "--forum-config", help="A JSON or TOML file of forum "
+                                                "settings (no credentials; docs/forums.md)."),
     dealer: str = typer.Option("Dealer", "--dealer", help="The account the Dealer posts as."),
     issue_decks: Optional[bool] = typer.Option(None, "--issue-decks/--own-decks",
                                                help="Issue Trading Post decks privately (default: yes where the forum has private messages)."),
-    deadline_hours: Optional[int] = typer.Option(None, "--deadline-hours", help="Hours to act before the dealer checks or folds."),
+    deadline_hours: Optional[int] = typer.Option(None, "--deadline-hours", parser=options.integer, help="Hours to act before the dealer checks or folds."),
     button: Optional[str] = typer.Option(None, "--button", help="The first hand's button (default: the last player)."),
     thread: Optional[str] = typer.Option(None, "--thread", help="A thread the players have commented on (a sign-up post): warn about seats that match nobody there."),
     setting: Optional[list[str]] = typer.Option(None, "--setting", help="Play over days: NAME=VALUE, repeatable "
@@ -156,14 +165,15 @@ def table_create(
     from nomicpoker.core.table_settings import parse_assignments
     from nomicpoker.shell.service import create_table
 
-    config = {}
+    config: dict = {}
     if forum_config is not None:
-        try:
-            config = json.loads(forum_config.read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            fail(f"--forum-config {forum_config}: {exc}")
-        if not isinstance(config, dict):
-            fail(f"--forum-config {forum_config}: must hold a JSON object")
+        from nomicpoker.cli.config_files import read_forum_config
+
+        kind, config = read_forum_config(forum_config, "--forum-config")
+        if forum is not None and kind is not None and kind != forum:
+            fail(f"--forum {forum} but {forum_config} says kind = {kind!r}: give one", 2)
+        forum = forum or kind
+    forum = forum or "local"
     with opened(state, db, create=True) as (st, engine):
         with settings_usage():  # a bad setting exits 2, as table set does
             row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
@@ -225,7 +235,7 @@ def _decks_word(session: Session, row) -> str:
     return "issued decks" if row.issue_decks else "own decks"
 
 
-@table_app.command("list")
+@table_app.command("list", example='nomicpoker table list --state /srv/poker/state')
 def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """List tables."""
     from nomicpoker.shell.service import list_tables
@@ -247,7 +257,7 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
                 typer.echo(f"{t.name}\t{rules}\t{t.forum_kind}\t{', '.join(json.loads(t.players))}")
 
 
-@table_app.command("show")
+@table_app.command("show", example='nomicpoker table show --table T --state /srv/poker/state')
 def table_show(name: str = typer.Option(..., "--table", "--name", help="Table name."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Show a table: configuration, hands and the GNDT."""
@@ -286,7 +296,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
 
 
-@table_app.command("amend")
+@table_app.command("amend", example='nomicpoker table amend --table T --ruleset ./proposal-42 --note "Proposal 42" --state /srv/poker/state')
 def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
                 ruleset: str = typer.Option(..., "--ruleset", help="The amended ruleset: a path to its "
                                             "ruleset.toml or directory, or a bundled name."),
@@ -316,7 +326,7 @@ def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
         typer.echo(f"next: {hint} (its first comment announces the amendment)")
 
 
-@table_app.command("pin")
+@table_app.command("pin", example='nomicpoker table pin --table T --ruleset blognomic-2008 --state /srv/poker/state')
 def table_pin(table: str = typer.Option(..., "--table", help="Table name."),
               ruleset: str = typer.Option(..., "--ruleset", help="A copy of the ruleset the table was "
                                           "created under (path or bundled name)."),
@@ -337,9 +347,8 @@ def table_pin(table: str = typer.Option(..., "--table", help="Table name."),
                    + ("pinned" if new else "was already pinned"))
 
 
-VerboseOpt = typer.Option(False, "--verbose", "-v", help="Also log each dealer message sent and each thread read.")
-LogFileOpt = typer.Option(None, "--log-file", envvar="NOMICPOKER_LOG_FILE",
-                          help="Also append every log line (timestamped) to this file.")
+VerboseOpt = options.VerboseOpt
+LogFileOpt = options.LogFileOpt
 
 
 def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: ignore[no-untyped-def]
@@ -356,9 +365,9 @@ def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: 
     return logs.get("cli")
 
 
-@hand_app.command("start")
+@hand_app.command("start", example='nomicpoker hand start --table T --ante 5 --state /srv/poker/state')
 def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
-               ante: int = typer.Option(0, "--ante", help="Ante every seated player pays."),
+               ante: int = typer.Option(0, "--ante", parser=options.whole_number, help="Ante every seated player pays."),
                thread: Optional[str] = typer.Option(None, "--thread", help="Register an existing story post instead of creating one."),
                blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe)."),
                verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
@@ -386,10 +395,17 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
             raise typer.Exit(1)
 
 
+#: how long another run may hold the lock before a poll reports it (cron polls every few minutes)
+STALE_LOCK_MINUTES = 30
+
+
 def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
-             dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; change nothing."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only failures (what cron runs)."),
+             dry_run: bool = typer.Option(False, "--dry-run", help="List what would be posted; store and send nothing."),
+             quiet: bool = options.QuietOpt,
              site: Optional[str] = typer.Option(None, "--site", help="Rebuild the auditors' site here when something changed (default NOMICPOKER_SITE, else <state>/site; 'off' to skip)."),
+             stale_lock: int = typer.Option(STALE_LOCK_MINUTES, "--stale-lock-minutes", parser=options.whole_number_at_least(1),
+                                            help="Report a lock another run has held this long as an error (exit 1), "
+                                            "so cron mails it."),
              verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
@@ -399,15 +415,21 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
 
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
-        if idle.LAST:  # the console entry point's idle check ran and deferred to this poll
-            log.debug("idle check: %s: running the full poll", idle.LAST)
-        report = poll(engine, st, table=table, dry_run=dry_run, site=site_dir(st, site))
+        from nomicpoker.shell import cli_memo, logs
+
+        why = idle.LAST or cli_memo.WHY  # why the console entry point did not answer this run
+        if why:
+            log.debug("idle check: %s: running the full poll", why)
+        where = site_dir(st, site)
+        if not dry_run:  # the next run of this very command line may be answered without the CLI
+            cli_memo.remember("poll", idle.poll_params(st, paths.db_url(st, db), where, table, logs.current()),
+                              idle.code_signature())
+        report = poll(engine, st, table=table, dry_run=dry_run, site=where)
         if report.idle is not None:
             log.debug("idle record: %s", "written (nothing new)" if not report.idle
                       else f"none ({report.idle})")
         if report.busy:
-            log.info("another nomicpoker poll is running (it holds the lock of %s): nothing to do "
-                     "this time", report.busy_where or "this state directory")
+            _busy(log, report, stale_lock)
             return
         if not report.tables:
             log.info("no active tables: nothing to do")
@@ -419,7 +441,7 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 log.warning("%s: %s", t.table, protest)
             for stall in t.stalled:  # for the Dealer, even with --quiet; exit code 3 below
                 log.warning("%s: %s", t.table, stall)
-            line = ("(dry run) " if dry_run else "") + t.line()
+            line = ("(dry run: nothing stored or sent) " if dry_run else "") + t.line()
             if t.error:
                 log.error("%s", line)
             else:
@@ -433,6 +455,24 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
             raise typer.Exit(1)
         if any(t.stalled for t in report.tables) and not dry_run:
             raise typer.Exit(STALLED_EXIT)  # a hand the rule cannot move on: cron reports it
+
+
+def _busy(log, report, stale_minutes: int) -> None:  # type: ignore[no-untyped-def]
+    """Another run holds the lock: a line at info while that is normal (a slow run overlapping
+    the next cron run), an error and exit 1 once it has held it ``stale_minutes`` (a run stuck
+    on a forum, a stopped process): cron mails that, where a quiet exit 0 would hide it forever."""
+    from datetime import datetime, timezone
+
+    holder = report.busy_holder
+    where = report.busy_where or "this state directory"
+    if holder is not None:
+        minutes = (datetime.now(timezone.utc) - holder.since).total_seconds() / 60
+        if minutes >= stale_minutes:
+            fail(f"another nomicpoker run has held the lock of {where} for {minutes:.0f} minutes "
+                 f"({holder.line()}): nothing was done; if that run is stuck, stop it (the next poll "
+                 "goes on where it stopped)")
+    log.info("another nomicpoker poll is running (it holds the lock of %s%s): nothing to do "
+             "this time", where, f"; {holder.line()}" if holder is not None else "")
 
 
 def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
@@ -470,7 +510,7 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
                 typer.echo(change_log(entries, fmt, title="Change log" if fmt == "md" else ""), nl=False)
 
 
-@audit_app.callback()
+@audit_app.callback(example='nomicpoker audit --table T --state /srv/poker/state')
 def audit_cmd(ctx: typer.Context,
               table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
@@ -512,10 +552,10 @@ def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the main app."""
-    app.command("init")(init)
+    app.command("init", example='nomicpoker init --state /srv/poker/state')(init)
     app.add_typer(table_app, name="table")
     app.add_typer(hand_app, name="hand")
-    app.command("poll")(poll_cmd)
-    app.command("ledger")(ledger_cmd)
+    app.command("poll", example=['nomicpoker poll --quiet --state /srv/poker/state --log-file /srv/poker/state/poll.log', 'nomicpoker poll --dry-run --table T --state /srv/poker/state'])(poll_cmd)
+    app.command("ledger", example='nomicpoker ledger --table T --log --state /srv/poker/state')(ledger_cmd)
     app.add_typer(audit_app, name="audit")
-    app.command("demo")(demo_cmd)
+    app.command("demo", example='nomicpoker demo --state /tmp/poker-demo')(demo_cmd)

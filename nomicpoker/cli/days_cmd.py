@@ -25,6 +25,9 @@ def _run(table: str, kind: str, note: str, state, db, player: str = "", data: di
     with opened(state, db) as (st, engine):
         with settings_usage():  # table set: a bad value or combination exits 2, as table create's
             done = control(engine, st, table, kind, note, player=player, data=data)
+        if done.unchanged:
+            typer.echo(f"table {table}: settings unchanged ({done.settings.describe()}): nothing recorded or posted")
+            return
         what = {"settings": "settings changed", "pause": "paused", "resume": "resumed",
                 "void": f"hand {done.hand} void", "fold": f"{player} folded out of hand {done.hand}",
                 "seat": f"{player} dealt into the next hands", "unseat": f"{player} sits out from the next hand"}[kind]
@@ -87,8 +90,13 @@ def hand_fold(table: str = TableOpt, player: str = PlayerOpt, note: str = NoteOp
 
 def register(app: typer.Typer) -> None:
     """Add the controls to the table and hand groups."""
-    for name, fn in (("set", table_set), ("pause", table_pause), ("resume", table_resume),
-                     ("seat", table_seat), ("unseat", table_unseat)):
-        table_app.command(name)(fn)
-    hand_app.command("void")(hand_void)
-    hand_app.command("fold")(hand_fold)
+    s = "--state /srv/poker/state"
+    for name, fn, example in (
+            ("set", table_set, f"nomicpoker table set --table T deadline_hours=24 tz=Europe/London --note 'slower' {s}"),
+            ("pause", table_pause, f"nomicpoker table pause --table T --note 'the forum is down' {s}"),
+            ("resume", table_resume, f"nomicpoker table resume --table T --note 'back up' {s}"),
+            ("seat", table_seat, f"nomicpoker table seat --table T --player carol --note 'back from holiday' {s}"),
+            ("unseat", table_unseat, f"nomicpoker table unseat --table T --player carol --note 'away a week' {s}")):
+        table_app.command(name, example=example)(fn)
+    hand_app.command("void", example=f"nomicpoker hand void --table T --note 'misdeal' {s}")(hand_void)
+    hand_app.command("fold", example=f"nomicpoker hand fold --table T --player carol --note 'asked to' {s}")(hand_fold)

@@ -10,10 +10,12 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
 from nomicpoker.shell import paths
 
-db_app = typer.Typer(help="The ledger's schema version; upgrade it after a new release.",
+db_app = options.Typer(help="The ledger's schema version; upgrade it after a new release.",
                      no_args_is_help=True)
 
 
@@ -28,7 +30,7 @@ def _engine(state: Optional[str], db: Optional[str]):  # type: ignore[no-untyped
         fail(str(exc))
 
 
-@db_app.command("version")
+@db_app.command("version", example='nomicpoker db version --state /srv/poker/state')
 def version(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Print the ledger's schema version and the one this nomicpoker needs."""
     from nomicpoker.shell.schema import current
@@ -46,7 +48,7 @@ def version(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
                + ("" if have == SCHEMA_HEAD else ": run nomicpoker db upgrade"))
 
 
-@db_app.command("upgrade")
+@db_app.command("upgrade", example='nomicpoker db upgrade --state /srv/poker/state')
 def upgrade(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Migrate the ledger to this release's schema (SQLite: a copy is kept beside it first)."""
     from sqlalchemy.exc import SQLAlchemyError

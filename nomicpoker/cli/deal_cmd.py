@@ -13,14 +13,16 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
 
-deck_app = typer.Typer(help="Trading Post decks.", no_args_is_help=True)
+deck_app = options.Typer(help="Trading Post decks.", no_args_is_help=True)
 
 
-@audit_app.command("export")
+@audit_app.command("export", example='nomicpoker audit export --table T --hand 3 -o hand3.json --state /srv/poker/state')
 def audit_export(table: str = typer.Option(..., "--table", help="Table name."),
-                 hand: int = typer.Option(..., "--hand", help="Hand number."),
+                 hand: int = typer.Option(..., "--hand", parser=options.whole_number_at_least(1), help="Hand number."),
                  output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE instead of stdout."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Export a hand's public record (nomicpoker-hand-record/1): commitments, board, dice,
@@ -50,9 +52,9 @@ def _records_from_file(path: Path) -> list[dict]:
     return doc if isinstance(doc, list) else [doc]
 
 
-@audit_app.command("verify")
+@audit_app.command("verify", example='nomicpoker audit verify --record hand3.json')
 def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Table name (with the ledger)."),
-                 hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+                 hand: Optional[int] = typer.Option(None, "--hand", parser=options.whole_number_at_least(1), help="Only this hand."),
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
@@ -87,9 +89,9 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
     typer.echo(f"verify: all items passed ({len(recs)} hand record(s))")
 
 
-@deck_app.command("issue")
+@deck_app.command("issue", example='nomicpoker deck issue --table T --state /srv/poker/state')
 def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
-               hand: Optional[int] = typer.Option(None, "--hand", help="Hand number (default: the latest)."),
+               hand: Optional[int] = typer.Option(None, "--hand", parser=options.whole_number_at_least(1), help="Hand number (default: the latest)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """(Re-)send every seated player their Trading Post deck for the hand, privately."""
     from nomicpoker.shell import ledger, secrets_store

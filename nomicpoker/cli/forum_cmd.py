@@ -11,19 +11,20 @@ the user never sees a traceback, and credentials are never printed.
 
 from __future__ import annotations
 
-import tomllib
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional, TypeVar
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.shell.paths import forum_db_path, state_dir
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
 
 T = TypeVar("T")
 
-forum_app = typer.Typer(
+forum_app = options.Typer(
     name="forum",
     help="Post and read on the local forum; check a forum's connection and login.",
     no_args_is_help=True,
@@ -52,7 +53,7 @@ def _when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-@forum_app.command("post")
+@forum_app.command("post", example='nomicpoker forum post 1 "HAND1 ROUND1 raise 10" --as alice')
 def post(
     thread: str = typer.Argument(..., help="Thread id or slug."),
     body: str = typer.Argument(..., help="The comment text (Markdown)."),
@@ -66,7 +67,7 @@ def post(
     typer.echo(f"posted comment {cid} in thread {thread} as {author}")
 
 
-@forum_app.command("message")
+@forum_app.command("message", example='nomicpoker forum message "CALL/S *" --as alice --subject T')
 def message(
     body: str = typer.Argument(..., help="The message, e.g. an advance action: \"CALL/S *\"."),
     author: str = AsOpt,
@@ -80,7 +81,7 @@ def message(
     typer.echo(f"sent private message {mid} to {to} as {author}")
 
 
-@forum_app.command("show")
+@forum_app.command("show", example='nomicpoker forum show 1')
 def show(
     thread: str = typer.Argument(..., help="Thread id or slug."),
     state: Optional[str] = StateOpt,
@@ -109,7 +110,7 @@ def show(
     typer.echo(f"{len(comments)} comment(s)")
 
 
-@forum_app.command("threads")
+@forum_app.command("threads", example='nomicpoker forum threads')
 def threads(state: Optional[str] = StateOpt) -> None:
     """List the local forum's threads."""
     forum = _local(state)
@@ -121,7 +122,7 @@ def threads(state: Optional[str] = StateOpt) -> None:
         typer.echo(f"{t.ref}\t{t.title}\t{t.author}\t{_when(t.created)}\t{count} comment(s)")
 
 
-@forum_app.command("new-thread")
+@forum_app.command("new-thread", example='nomicpoker forum new-thread "Sign-up: table T" "Comment to join."')
 def new_thread(
     title: str = typer.Argument(..., help="The story post's title."),
     body: str = typer.Argument("", help="The story post's text."),
@@ -135,7 +136,7 @@ def new_thread(
     typer.echo(f"created thread {ref}")
 
 
-@forum_app.command("edit")
+@forum_app.command("edit", example='nomicpoker forum edit 7 "HAND1 ROUND1 call" --as alice')
 def edit(
     comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
     body: str = typer.Argument(..., help="The new text."),
@@ -148,7 +149,7 @@ def edit(
     typer.echo(f"edited comment {comment_id}")
 
 
-@forum_app.command("delete")
+@forum_app.command("delete", example='nomicpoker forum delete 7 --as alice')
 def delete(
     comment_id: str = typer.Argument(..., help="The comment id (see `forum show`)."),
     author: str = AsOpt,
@@ -160,7 +161,7 @@ def delete(
     typer.echo(f"deleted comment {comment_id}")
 
 
-@forum_app.command("inbox")
+@forum_app.command("inbox", example='nomicpoker forum inbox --as alice')
 def inbox(author: str = AsOpt, state: Optional[str] = StateOpt) -> None:
     """Read a player's private messages on the local forum (decks arrive here)."""
     forum = _local(state)
@@ -255,27 +256,12 @@ def _names_rows(forum: Any, thread: str | None, facts: dict[str, object]) -> lis
     return rows
 
 
-def _config_file(path: Path) -> tuple[str | None, dict[str, object]]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        fail(f"config: cannot read {path}: {exc.strerror}")
-    except tomllib.TOMLDecodeError as exc:
-        fail(f"config: {path} is not valid TOML: {exc}")
-    section = data.get("forum", data)
-    if not isinstance(section, dict):
-        fail(f"config: [forum] in {path} must be a table")
-    section = dict(section)
-    kind = section.pop("kind", None)
-    return (str(kind) if kind is not None else None), section
-
-
-@forum_app.command("check")
+@forum_app.command("check", example=['nomicpoker forum check --table T --state /srv/poker/state', 'nomicpoker forum check --config blognomic.toml'])
 def check(
     table: Optional[str] = typer.Option(None, "--table", help="Check this table's forum."),
     kind: Optional[str] = typer.Option(None, "--kind", help="local | blognomic | reddit | irc | email."),
     config: Optional[Path] = typer.Option(
-        None, "--config", help="A TOML file of forum config keys (see docs/forums.md)."
+        None, "--config", help="A JSON or TOML file of forum config keys (see docs/forums.md)."
     ),
     thread: Optional[str] = typer.Option(
         None, "--thread", help="A thread to read: who has commented, by the names the forum shows "
@@ -297,7 +283,9 @@ def check(
         thread = thread or (facts.get("thread") if isinstance(facts.get("thread"), str) else None)
     else:
         if config is not None:
-            file_kind, settings = _config_file(config)
+            from nomicpoker.cli.config_files import read_forum_config
+
+            file_kind, settings = read_forum_config(config, "--config")
             kind = kind or file_kind
         kind = kind or "local"
     try:

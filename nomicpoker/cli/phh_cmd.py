@@ -12,6 +12,8 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.core.phh import PhhError
 from nomicpoker.shell.phh_files import (  # noqa: F401 - the command's library, re-exported
     SUFFIXES, Summary, load_hands, phh_files, render_summary, replay_paths,
@@ -20,14 +22,14 @@ from nomicpoker.shell.phh_files import (  # noqa: F401 - the command's library, 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the main app."""
-    phh = typer.Typer(name="phh", help="PHH hand histories: replay them through the engine.",
+    phh = options.Typer(name="phh", help="PHH hand histories: replay them through the engine.",
                       no_args_is_help=True)
 
-    @phh.command("replay")
+    @phh.command("replay", example='nomicpoker phh replay hands/ --quiet')
     def replay_cmd(
         files: list[Path] = typer.Argument(..., help="PHH files or directories (searched for *.phh, *.phhs)"),
         ruleset: str = typer.Option("roberts-nlhe", help="ruleset to adjudicate under"),
-        limit: int = typer.Option(None, min=1, help="stop after this many hands"),
+        limit: Optional[int] = typer.Option(None, "--limit", parser=options.whole_number_at_least(1), help="stop after this many hands"),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="do not list skipped hands"),
     ) -> None:
         """Replay each hand and compare the engine's finishing Money with finishing_stacks.
@@ -40,14 +42,19 @@ def register(app: typer.Typer) -> None:
             rs = load_ruleset(ruleset)
         except RulesetError as exc:  # before any hand is read: one line, exit 1
             fail(f"--ruleset {str(exc).splitlines()[0]}")
+        from nomicpoker.shell import cli_memo, idle
+
+        # the next run of this very command line is answered without building the CLI
+        cli_memo.remember("phh replay", {"files": [str(f) for f in files], "ruleset": ruleset, "limit": limit,
+                                         "quiet": quiet}, idle.code_signature())
         summary = replay_paths(files, rs, limit)
         typer.echo(render_summary(summary, quiet))
         raise typer.Exit(0 if summary.ok else 1)
 
-    @phh.command("export")
+    @phh.command("export", example='nomicpoker phh export --table T --hand 3 -o hand3.phh --state /srv/poker/state')
     def export_cmd(
         table: str = typer.Option(..., "--table", help="Table name."),
-        hand: int = typer.Option(..., "--hand", help="Hand number."),
+        hand: int = typer.Option(..., "--hand", parser=options.whole_number_at_least(1), help="Hand number."),
         output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE instead of stdout."),
         state: Optional[str] = typer.Option(None, "--state", help="State directory (default ./state or NOMICPOKER_STATE)."),
         db: Optional[str] = typer.Option(None, "--db", help="Ledger database URL."),

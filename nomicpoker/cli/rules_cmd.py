@@ -16,6 +16,8 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.core.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, Citation, Ruleset
 from nomicpoker.core.ruleset_diff import diff_lines, toml_value
 from nomicpoker.shell.rulesets import (
@@ -80,13 +82,13 @@ def _fail(err: RulesetError) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``rules`` group (list, show, check) to the main app."""
-    rules = typer.Typer(
+    rules = options.Typer(
         name="rules",
         help="Rulesets: the enacted rule text and the parameters read from it.",
         no_args_is_help=True,
     )
 
-    @rules.command("list")
+    @rules.command("list", example='nomicpoker rules list')
     def list_cmd() -> None:
         """List the bundled rulesets with their titles."""
         for name in bundled_rulesets():
@@ -96,7 +98,7 @@ def register(app: typer.Typer) -> None:
                 title = f"(invalid: {e.errors[0].message})"
             typer.echo(f"{name}\t{title}")
 
-    @rules.command("show")
+    @rules.command("show", example='nomicpoker rules show blognomic-2008')
     def show_cmd(
         name: Optional[str] = typer.Argument(None, help="A bundled ruleset name, or a path to a ruleset.toml or its directory (omit with --table)."),
         table: Optional[str] = typer.Option(None, "--table", help="Show the ruleset this table's next hand is played "
@@ -118,7 +120,7 @@ def register(app: typer.Typer) -> None:
         width = min(shutil.get_terminal_size((100, 24)).columns, 100)
         typer.echo(render_ruleset(rs, width=max(width, 60)))
 
-    @rules.command("check")
+    @rules.command("check", example='nomicpoker rules check ./proposal-42')
     def check_cmd(
         file: Path = typer.Argument(..., help="The ruleset.toml to check (or its directory)."),
     ) -> None:
@@ -133,7 +135,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
         typer.echo(f"ok: {rs.name} {rs.content_hash}")
 
-    @rules.command("diff")
+    @rules.command("diff", example='nomicpoker rules diff blognomic-2008 ./proposal-42')
     def diff_cmd(
         a: Optional[str] = typer.Argument(None, help="The old ruleset: a bundled name or a path (omit with --table)."),
         b: Optional[str] = typer.Argument(None, help="The new ruleset: a bundled name or a path."),
@@ -167,7 +169,7 @@ def register(app: typer.Typer) -> None:
                                              lineterm=""):
                 typer.echo(line)
 
-    @rules.command("export")
+    @rules.command("export", example='nomicpoker rules export --table T ./proposal-42 --state /srv/poker/state')
     def export_cmd(
         directory: Path = typer.Argument(..., help="A new directory to write ruleset.toml and the rule text to."),
         table: str = typer.Option(..., "--table", help="The table whose pinned ruleset to write out."),

@@ -10,7 +10,7 @@ import typer
 def register(app: typer.Typer) -> None:
     from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, opened
 
-    @app.command("score")
+    @app.command("score", example='nomicpoker score --all --state /srv/poker/state')
     def score(full: bool = typer.Option(False, "--all", "-l", help="Include eliminated players "
                                         "(WRGPT's SCORE/L)."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:

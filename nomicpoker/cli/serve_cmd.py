@@ -12,11 +12,13 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.cli.bot_cmd import DbOpt, LogFileOpt, StateOpt, VerboseOpt, logging_for, opened
 
 
 def serve_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
-              tick: float = typer.Option(60.0, "--tick", min=1.0, help="Seconds between polls of every table (deadlines) and listing announcements."),
+              tick: float = typer.Option(60.0, "--tick", parser=options.seconds_at_least(1.0), help="Seconds between polls of every table (deadlines) and listing announcements."),
               site: Optional[str] = typer.Option(None, "--site", help="Rebuild the auditors' site here when something changed (default NOMICPOKER_SITE, else <state>/site; 'off' to skip)."),
               quiet: bool = typer.Option(False, "--quiet", "-q", help="Log only failures."),
               verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
@@ -46,4 +48,4 @@ def serve_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only th
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve_cmd)
+    app.command("serve", example='nomicpoker serve --quiet --state /srv/poker/state --log-file /srv/poker/state/serve.log')(serve_cmd)

@@ -11,13 +11,15 @@ from typing import Optional
 
 import typer
 
+from nomicpoker.cli import options
+
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, opened
 
-site_app = typer.Typer(help="The auditors' static site.", no_args_is_help=True)
-export_app = typer.Typer(help="Exports safe to publish.", no_args_is_help=True)
+site_app = options.Typer(help="The auditors' static site.", no_args_is_help=True)
+export_app = options.Typer(help="Exports safe to publish.", no_args_is_help=True)
 
 
-@site_app.command("build")
+@site_app.command("build", example='nomicpoker site build --out /var/www/poker --state /srv/poker/state')
 def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: the site setting, NOMICPOKER_SITE or <state>/site)."),
                table: Optional[str] = typer.Option(None, "--table", help="Only this table (the index lists all)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
@@ -34,7 +36,7 @@ def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output di
     typer.echo(f"wrote {len(written)} files to {target} (open {target / 'index.html'})")
 
 
-@export_app.command("public-db")
+@export_app.command("public-db", example='nomicpoker export public-db -o poker.db --state /srv/poker/state')
 def export_public(output: Path = typer.Option(..., "-o", "--output", help="The SQLite file to write."),
                   state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Write a copy of the ledger that is safe to publish (datasette FILE serves it)."""
@@ -46,7 +48,7 @@ def export_public(output: Path = typer.Option(..., "-o", "--output", help="The S
 
 
 def verdicts_cmd(table: str = typer.Option(..., "--table", help="Table name."),
-                 hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+                 hand: Optional[int] = typer.Option(None, "--hand", parser=options.whole_number_at_least(1), help="Only this hand."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Print each comment's verdict, in order: accepted in words, rejected with its code and
     the rule sentence."""
@@ -69,4 +71,4 @@ def register(app: typer.Typer) -> None:
     """Add this group's commands to the main app."""
     app.add_typer(site_app, name="site")
     app.add_typer(export_app, name="export")
-    app.command("verdicts")(verdicts_cmd)
+    app.command("verdicts", example='nomicpoker verdicts --table T --hand 3 --state /srv/poker/state')(verdicts_cmd)

@@ -16,14 +16,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core.fold_types import AMEND
 from nomicpoker.core.ruleset import Ruleset
 from nomicpoker.shell import ledger, pinned
-from nomicpoker.shell.paths import lock_path
+from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.deadlines import iso, utcnow
 from nomicpoker.shell.replay import fold_for
 from nomicpoker.shell.rulesets import read_ruleset
@@ -48,12 +47,12 @@ def amend_table(engine: Engine, state: Path, table_name: str, ruleset: str, note
     note = " ".join(note.split())
     state.mkdir(parents=True, exist_ok=True)
     try:
-        with FileLock(str(lock_path(state)), timeout=HAND_START_LOCK_WAIT):
+        with run_lock(engine, state, HAND_START_LOCK_WAIT):  # the state's and the ledger's
             with transaction(engine) as s:
                 return _amend(s, state, table_name, files, note, iso(now()))
-    except Timeout as exc:
-        raise ServiceError("busy", f"a poll has held the lock for {HAND_START_LOCK_WAIT} seconds: "
-                           "try again") from exc
+    except Busy as exc:
+        raise ServiceError("busy", f"a poll has held the lock of {exc.where} for {HAND_START_LOCK_WAIT} "
+                           "seconds: try again") from exc
 
 
 def _amend(s: Session, state: Path, table_name: str, files, note: str, at: str) -> Amended:

@@ -19,7 +19,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from filelock import FileLock, Timeout
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -29,7 +28,7 @@ from nomicpoker.shell import ledger
 from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import iso, utcnow
 from nomicpoker.shell.outbox import send_outbox
-from nomicpoker.shell.paths import lock_path
+from nomicpoker.shell.locks import Busy, run_lock
 from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory
 from nomicpoker.shell.replay import adjudicate, fold_for
 from nomicpoker.shell.service import HAND_START_LOCK_WAIT, ServiceError
@@ -45,6 +44,8 @@ class Controlled:
     hand: int
     report: TableReport
     settings: TableSettings | None = None
+    #: ``table set`` with the settings already in force: nothing was recorded or posted
+    unchanged: bool = False
 
 
 def control(engine: Engine, state: Path, table_name: str, kind: str, note: str, player: str = "",
@@ -58,11 +59,11 @@ def control(engine: Engine, state: Path, table_name: str, kind: str, note: str, 
         raise ServiceError("no_note", f"say why with --note \"...\": every {kind} is posted with its reason")
     state.mkdir(parents=True, exist_ok=True)
     try:
-        with FileLock(str(lock_path(state)), timeout=HAND_START_LOCK_WAIT):
+        with run_lock(engine, state, HAND_START_LOCK_WAIT):  # the state's and the ledger's
             return _control(engine, state, table_name, kind, note, player, dict(data or {}), now, forum_factory)
-    except Timeout as exc:
-        raise ServiceError("busy", f"a poll has held the lock for {HAND_START_LOCK_WAIT} seconds: "
-                           "try again") from exc
+    except Busy as exc:
+        raise ServiceError("busy", f"a poll has held the lock of {exc.where} for {HAND_START_LOCK_WAIT} "
+                           "seconds: try again") from exc
 
 
 def _check(kind: str, player: str, players: list[str], result, running: bool, number: int) -> None:
@@ -110,6 +111,8 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         if kind == "settings":
             changed = result.settings.changed(data)  # SettingsError / CalendarError name a bad value
             changed.check_sense()  # and one that makes no sense with the others (cap, reminders)
+            if changed == result.settings:  # nothing to announce: no event, no comment
+                return Controlled(table_name, kind, number, report, changed, unchanged=True)
         s.add(DealerEventRow(table_name=table_name, hand=number, after=ledger.max_archive_id(s, table_name),
                              kind=kind, player=player, at=iso(t), note=note, data=dumps(data)))
         s.flush()

@@ -360,3 +360,74 @@ def check(state: Path, db: Path, table: str | None = None,
     except Exception as exc:  # noqa: BLE001 - anything unusual: the full poll says what is wrong
         return None, f"{type(exc).__name__}: {exc}"
 
+
+
+# --------------------------------------------------------------------------- the entry point's answer
+
+
+def poll_params(state: Path, url: str, site: Path | None, table: str | None, settings: Any) -> dict[str, Any]:
+    """What the full ``poll`` command read from its command line, resolved (the state and the
+    log file absolute, the ledger URL and the site as the poll uses them), for
+    :mod:`nomicpoker.shell.cli_memo`: :func:`answer` acts on exactly this."""
+    return {"state": str(state), "db_url": url, "site": None if site is None else str(site), "table": table,
+            "quiet": settings.quiet, "level": settings.level, "fmt": settings.fmt,
+            "log_file": None if settings.log_file is None else os.path.abspath(settings.log_file)}
+
+
+def answer(params: dict[str, Any]) -> bool:
+    """Answer an idle ``poll`` whose options the CLI read before (:func:`poll_params`), as
+    the full poll would (the same lines through the same logging setup, exit 0); False when
+    the CLI must run (the reason is kept in :data:`LAST` for ``--verbose``)."""
+    global LAST
+    import fcntl
+
+    from nomicpoker.shell import logs, paths
+
+    if os.environ.get("NOMICPOKER_BUSY_TIMEOUT") is not None:
+        LAST = "NOMICPOKER_BUSY_TIMEOUT is set (the full poll reads and checks it)"
+        return False
+    st = Path(params["state"])
+    path = paths.sqlite_url_path(params["db_url"])
+    if path is None or str(path).startswith("file:") or not st.is_dir():
+        LAST = "the ledger is not an SQLite file" if st.is_dir() else "no state directory"
+        return False
+    db = Path(os.path.abspath(path))
+    site = None if params.get("site") is None else Path(params["site"])
+    with paths.private_files(st):  # as the full poll: umask 077, the state made owner-only
+        if not (db.is_file() and os.access(db, os.W_OK) and os.access(st, os.W_OK)):
+            LAST = "the ledger or the state directory is not writable here"
+            return False
+        held: list[int] = []
+        try:
+            for lock in (paths.lock_path(st), paths.ledger_lock_path(db)):
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+                held.append(fd)
+                try:  # the kernel lock the full poll's FileLock takes on the same file
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    LAST = "another run holds the lock"
+                    return False
+            names, why = check(st, db, params.get("table"))
+            LAST = why
+            if names is None:
+                return False
+            if site is not None and not (site / "index.html").exists():
+                LAST = f"the site {site} is missing"
+                return False
+            log_file = params.get("log_file")
+            settings = logs.Settings(level=params["level"], fmt=params["fmt"], quiet=bool(params["quiet"]),
+                                     log_file=Path(log_file) if log_file else None)
+            try:
+                logs.configure(settings=settings)
+            except (OSError, ValueError):
+                return False  # the CLI says what is wrong with the log file
+            log = logs.get("cli")
+            log.debug("idle check: %s: the full poll is skipped", why)
+            if not names:
+                log.info("no active tables: nothing to do")
+            for name in names:
+                log.info("%s", f"{name}: nothing new")
+            return True
+        finally:
+            for fd in held:
+                os.close(fd)  # releases the lock

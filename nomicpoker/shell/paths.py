@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote, unquote
 
+from nomicpoker.core.errors import CodedError
+
 
 def state_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     raw = explicit or os.environ.get("NOMICPOKER_STATE") or "state"
@@ -95,6 +97,57 @@ def lock_path(state: Path) -> Path:
     return state / "poll.lock"
 
 
+def ledger_lock_path(db: Path) -> Path:
+    """The lock of an SQLite ledger file, beside it (see :mod:`nomicpoker.shell.locks`): every
+    state folder and host that shares the file shares this lock."""
+    return db.with_name(db.name + ".lock")
+
+
+#: the file that marks a folder as a nomicpoker state (written when a command makes the state)
+STATE_MARK = ".nomicpoker-state"
+#: what a state made before the mark existed holds, any one of which makes a folder a state
+_LEGACY_STATE = ("ledger.db", "forum.db", "secrets", "snapshot.key", "poll.lock")
+
+
+class NotAState(CodedError):
+    """``--state`` names a folder that holds other things: nothing is made or changed there
+    (code ``not_a_state``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("not_a_state", message)
+
+
+def is_state(folder: Path) -> bool:
+    """Whether ``folder`` is a nomicpoker state: it has the mark, or (made by an older
+    nomicpoker) a ledger, a local forum, hand secrets or a poll lock."""
+    return (folder / STATE_MARK).exists() or any((folder / name).exists() for name in _LEGACY_STATE)
+
+
+def claim_state(folder: Path) -> None:
+    """Make ``folder`` a state for a command that creates one (init, table create, demo): a new
+    or empty folder is made and marked, a state (an older one too) is marked; a folder holding
+    anything else is refused (:class:`NotAState`), before anything is written or tightened.
+
+    WHY: the state is made owner-only (folders 0700, files 0600) on every run, and
+    ``init --state .`` in a home or web folder turned its notes into 0600 and its web/ into
+    0700, silently. The state gets a folder of its own; only a folder that is one is touched."""
+    if folder.exists() and not folder.is_dir():
+        raise NotAState(f"--state {folder} is a file, not a folder: give the folder to keep the game's "
+                        "state in (a new one is made)")
+    if folder.is_dir() and not is_state(folder):
+        others = sorted(e.name + ("/" if e.is_dir() else "") for e in os.scandir(folder))
+        if others:
+            shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+            raise NotAState(f"--state {folder} holds other files ({shown}), not a nomicpoker state: "
+                            "nomicpoker keeps its state (ledger, secrets) in a folder of its own and makes "
+                            f"it owner-only; give a new or empty folder (e.g. --state {folder / 'state'})")
+    folder.mkdir(parents=True, exist_ok=True)
+    mark = folder / STATE_MARK
+    if not mark.exists():
+        mark.write_text("This folder is a nomicpoker state: ledger, secrets, local forum (owner-only).\n",
+                        "utf-8")
+
+
 def owner_only(state: Path, changed_since: float | None = None) -> None:
     """Make the state directory and everything under it owner-only: folders 0700, files 0600.
 
@@ -111,7 +164,7 @@ def owner_only(state: Path, changed_since: float | None = None) -> None:
     each hand's secrets on every poll (~4,700 files at 150 hands of 10 tables: a third of an
     idle poll's time). What it does not see is a file whose mode was loosened in place
     (``chmod``) in a folder where nothing else changed: only this user can do that."""
-    if not state.is_dir():
+    if not state.is_dir() or not is_state(state):  # --state at a home or web folder: untouched
         return
     uid = os.getuid() if hasattr(os, "getuid") else None
     _tighten(str(state), uid)
@@ -203,9 +256,10 @@ def private_files(state: Path, tighten: bool = True) -> Iterator[None]:
 
 
 def _stamp(stamp: Path, at: float) -> None:
-    """Record ``at`` as the last check's start (nothing on a read-only state directory)."""
+    """Record ``at`` as the last check's start (nothing on a read-only state directory, nor in
+    a folder that is not a state)."""
     try:
-        if stamp.parent.is_dir():
+        if stamp.parent.is_dir() and is_state(stamp.parent):
             if not stamp.exists():
                 os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
             os.utime(stamp, (at, at))

@@ -77,6 +77,8 @@ class TableReport:
     #: deadlines that passed this run with nothing the rule lets the Dealer apply (a stalled
     #: hand, said once in its thread): a warning for the Dealer and exit code 3 (STALLED_EXIT)
     stalled: list[str] = field(default_factory=list)
+    #: a dry run: ``would_post`` is what it would have sent (nothing was stored or sent)
+    dry_run: bool = False
 
     def line(self) -> str:
         if self.error:
@@ -88,7 +90,7 @@ class TableReport:
             return f"{count} {word}{'' if count == 1 else 's'}"
 
         bits = [n(self.archived, "new comment revision"), n(self.verdicts, "verdict"),
-                n(self.sent, "dealer message") + " sent"]
+                n(len(self.would_post), "dealer message") + " would be posted" if self.dry_run else n(self.sent, "dealer message") + " sent"]
         if self.already:
             bits.append(f"{self.already} found already posted")
         if self.held:
@@ -105,6 +107,8 @@ class TableReport:
 class PollReport:
     busy: bool = False
     busy_where: str = ""
+    #: who holds the lock, as it recorded itself (:class:`nomicpoker.shell.locks.Holder`), if known
+    busy_holder: object = None
     tables: list[TableReport] = field(default_factory=list)
     #: the auditors' site: "" (not rebuilt: nothing changed, or turned off), "rebuilt ..." or
     #: "FAILED: ..." (a site that cannot be written never fails the poll itself)
@@ -185,6 +189,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             kind = table.forum_kind
             forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
         if dry_run:
+            report.dry_run = True
             with Session(engine) as s:
                 table = ledger.get_table(s, table_name)
                 try:
@@ -247,7 +252,7 @@ def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = 
                     report.idle = idle.settle(watch, report)
                 return report
         except Busy as exc:
-            return PollReport(busy=True, busy_where=exc.where)
+            return PollReport(busy=True, busy_where=exc.where, busy_holder=exc.holder)
 
 
 def ledger_file(engine: Engine) -> Path | None:
