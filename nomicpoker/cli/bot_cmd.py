@@ -290,10 +290,25 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
                 cur = res.current
                 if cur is not None and cur.phase != "complete":
                     waiting = ", ".join(cur.waiting) or "nobody"
-                    typer.echo(f"now: hand {cur.number}, {cur.phase}; waiting for {waiting} since {cur.since}")
+                    typer.echo(f"now: hand {cur.number}, {cur.phase}{_round_words(res)}; "
+                               f"waiting for {waiting} since {cur.since}")
+                    board = list((res.records.get(cur.number) or {}).get("board") or [])
+                    typer.echo(f"board: {' '.join(str(c) for c in board) if board else 'none yet'}")
                     for a in cur.alarms:
                         typer.echo(f"due: {a.kind}{' ' + str(a.n) if a.n else ''} for {a.player} at {a.at}")
             typer.echo(gndt(ledger.gndt(s, t), "md").rstrip("\n"))
+
+
+#: the betting rounds of a hand, as the players' comments name them (ROUND1 ...) and what they follow
+_ROUNDS = {1: "round 1 (before the flop)", 2: "round 2 (after the flop)", 3: "round 3 (after the turn)",
+           4: "round 4 (after the river)"}
+
+
+def _round_words(res) -> str:  # type: ignore[no-untyped-def]
+    """``, round 2 (after the flop)`` for a hand in its betting, else ''."""
+    hand = getattr(getattr(res.state, "current", None), "hand", None)
+    number = getattr(hand, "round", None)
+    return f", {_ROUNDS[number]}" if number in _ROUNDS else ""
 
 
 @table_app.command("amend", example='nomicpoker table amend --table T --ruleset ./proposal-42 --note "Proposal 42" --state /srv/poker/state')

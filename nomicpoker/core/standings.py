@@ -16,7 +16,7 @@ allowed by the manual: "tied players are ranked in an irrelevant order").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,10 @@ def standings(rows: Iterable[TableMoney], full: bool = False) -> tuple[Standing,
                  for k, p in enumerate(ranked))
 
 
-def render(rows: tuple[Standing, ...]) -> str:
-    """The standings as a fixed-width table in the WRGPT dealer's status-table style."""
+def render(rows: tuple[Standing, ...], notes: Mapping[str, str] | None = None) -> str:
+    """The standings as a fixed-width table in the WRGPT dealer's status-table style. Status:
+    ``out hand N`` for an eliminated player, else the player's note at their tables
+    (``notes``: ``AWOL`` after a timeout, ``away`` while sitting out, a vacation's until)."""
     name_w = max([len("Name")] + [len(r.player) for r in rows])
     tab_w = max([len("Tables")] + [len(", ".join(r.tables)) for r in rows])
     money_w = max([len("Bankroll")] + [len(str(r.money)) for r in rows])
@@ -67,7 +69,8 @@ def render(rows: tuple[Standing, ...]) -> str:
     out = [rule, f"|{'#':>{num_w}}| {'Name':<{name_w}} |{'Bankroll':>{money_w}}| "
                  f"{'Tables':<{tab_w}} | {'Status':<10} |", rule]
     for r in rows:
-        status = ("out" + (f" hand {r.out_hand}" if r.out_hand else "")) if r.eliminated else ""
+        status = ("out" + (f" hand {r.out_hand}" if r.out_hand else "")) if r.eliminated else \
+            (notes or {}).get(r.player, "")
         out.append(f"|{r.rank:>{num_w}}| {r.player:<{name_w}} |{r.money:>{money_w}}| "
                    f"{', '.join(r.tables):<{tab_w}} | {status:<10} |")
     out.append(rule)
