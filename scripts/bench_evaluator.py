@@ -1,6 +1,6 @@
 """Benchmark: 7-card evaluations per second, nomicpoker vs treys, pokerkit, phevaluator, eval7.
 
-Usage:  /work/venv/bin/python scripts/bench_evaluator.py [--hands 200000] [--pokerkit-hands 20000]
+Usage:  python scripts/bench_evaluator.py [--hands 200000] [--pokerkit-hands 20000]
 
 All libraries evaluate the same random distinct 7-card hands (fixed seed). Each library gets
 its input pre-converted to its own card type outside the timed loop (nomicpoker takes the

@@ -6,7 +6,7 @@ settle); pokerkit iterates ``HandHistory`` (which builds a ``State`` and applies
 actions with its automations). Every finishing stack is compared between the two, so the
 figures are for runs that agree.
 
-    /work/venv/bin/python scripts/bench_replay.py [--hands 2000] [--repeat 3] [--profile]
+    python scripts/bench_replay.py [--hands 2000] [--repeat 3] [--profile]
 
 ``--end-to-end`` measures instead what a user waits for, over every file of a directory
 (default ``../shared/data/phh``), side by side in one run: nomicpoker's ``phh replay`` path
@@ -17,7 +17,7 @@ process, interleaved passes, best of ``--repeat``; then as processes (``nomicpok
 DIR -q`` against ``python -c`` running PokerKit's loop), interleaved, best of ``--repeat``, in
 CPU seconds (user + system of the child: what load does not inflate much) and wall time.
 
-    /work/venv/bin/python scripts/bench_replay.py --end-to-end [--dir DIR] [--repeat 3] [--profile]
+    python scripts/bench_replay.py --end-to-end [--dir DIR] [--repeat 3] [--profile]
 """
 
 from __future__ import annotations
