@@ -113,6 +113,10 @@ def register(app: typer.Typer) -> None:
             typer.echo("error: give a ruleset (rules show NAME) or a table (rules show --table T "
                        "[--hand N])", err=True)
             raise typer.Exit(2)
+        if table is None:  # no state to wait for: a log file that cannot be written stops it now
+            from nomicpoker.cli.bot_cmd import _open_log_file
+
+            _open_log_file()
         try:
             rs = load_ruleset(name) if name is not None else _pinned_files(table, state, db, hand).ruleset
         except RulesetError as e:
