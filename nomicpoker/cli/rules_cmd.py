@@ -156,6 +156,10 @@ def register(app: typer.Typer) -> None:
             typer.echo("error: give two rulesets (rules diff OLD NEW), or --table T and one "
                        "(rules diff --table T NEW)", err=True)
             raise typer.Exit(2)
+        if not table:  # no state to wait for: a log file that cannot be written stops it now
+            from nomicpoker.cli.bot_cmd import _open_log_file
+
+            _open_log_file()
         try:
             new = read_ruleset(given[-1])
             if table:
