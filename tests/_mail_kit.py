@@ -22,6 +22,7 @@ import logging
 import mailbox
 import os
 import pwd
+import re
 import signal
 import shutil
 import socket
@@ -387,3 +388,66 @@ def flags(servers: MailServers, user: str = "dealer") -> list[set[str]]:
         return out
     finally:
         conn.logout()
+
+
+PLAYERS = ("alice", "bob", "carol")
+USERS = {"dealer": "dealer-pw", "alice": "a-pw", "bob": "b-pw", "carol": "c-pw"}
+
+
+class MailTable:
+    """A roberts-nlhe table T of alice, bob and carol (100 each, no reminders) on the e-mail
+    forum of ``servers``; each player reads their own mailbox."""
+
+    def __init__(self, servers, tmp_path, settings: dict | None = None):
+        from nomicpoker.shell import service
+        from nomicpoker.shell.store import open_engine
+
+        self.m = servers
+        self.state = tmp_path / "state"
+        self.state.mkdir()
+        self.engine = open_engine(f"sqlite:///{self.state / 'ledger.db'}")
+        self.cfg = dealer_config(servers, tmp_path, PLAYERS)
+        service.create_table(self.engine, self.state, "T", list(PLAYERS), 100, ruleset="roberts-nlhe",
+                             forum="email", forum_config=self.cfg,
+                             settings={"reminders": 0, **(settings or {})})
+        self.read = {p: 0 for p in PLAYERS}
+
+    def deal(self, seed: str = "nlhe:1", number: int = 1):
+        """Start hand ``number`` with the fixed secrets of ``seed`` (tests/_bot_kit.py: "nlhe:1"
+        deals alice J♥ K♥, bob 4♣ 5♠, carol 10♥ 3♠), blinds 1/2."""
+        from _bot_kit import fixed_secrets
+        from nomicpoker.shell import secrets_store, service
+
+        secrets_store.write(self.state, "T", number, fixed_secrets(seed))
+        started = service.start_hand(self.engine, self.state, "T", 0, blinds=(1, 2))
+        assert not started.report.error, started.report.error
+        return started
+
+    def ids(self) -> dict[str, str]:
+        """Each player's ID, as the player reads it in the welcome mail."""
+        out = {}
+        for p in PLAYERS:
+            welcome = [m for m in self.m.inbox(p) if "Your ID for poker table T" in m["Subject"]]
+            assert len(welcome) == 1, [m["Subject"] for m in self.m.inbox(p)]
+            out[p] = re.search(r"\(ID=([a-z0-9]{6})\)", welcome[0]["Subject"]).group(1)
+        return out
+
+    def poll(self):
+        from nomicpoker.shell import poll as poll_mod
+
+        report = poll_mod.poll(self.engine, self.state)
+        assert report.ok, [t.error for t in report.tables]
+        return report
+
+    def new_mail(self, player: str) -> list:
+        box = self.m.inbox(player)
+        new = box[self.read[player]:]
+        self.read[player] = len(box)
+        return new
+
+    def bet(self, player: str, body: str, subject: str | None = None) -> None:
+        """``player`` mails the Dealer (their ID in the subject), and the Dealer polls."""
+        self.m.send(player, subject or f"ID={self.ids()[player]}", body)
+        self.poll()
+
+

@@ -24,54 +24,13 @@ from nomicpoker.shell import faults, ledger, poll as poll_mod, secrets_store, se
 from nomicpoker.shell.store import CommentRow, open_engine
 
 from _bot_kit import fixed_secrets
-from _mail_kit import dealer_config, flags, start_servers
+from _mail_kit import PLAYERS, USERS, MailTable, flags, start_servers
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
-
-PLAYERS = ("alice", "bob", "carol")
-USERS = {"dealer": "dealer-pw", "alice": "a-pw", "bob": "b-pw", "carol": "c-pw"}
-
 
 @pytest.fixture
 def servers(tmp_path):
     yield from start_servers(tmp_path / "mail", USERS)
-
-
-class MailTable:
-    def __init__(self, servers, tmp_path):
-        self.m = servers
-        self.state = tmp_path / "state"
-        self.state.mkdir()
-        self.engine = open_engine(f"sqlite:///{self.state / 'ledger.db'}")
-        self.cfg = dealer_config(servers, tmp_path, PLAYERS)
-        service.create_table(self.engine, self.state, "T", list(PLAYERS), 100, ruleset="roberts-nlhe",
-                             forum="email", forum_config=self.cfg, settings={"reminders": 0})
-        self.read = {p: 0 for p in PLAYERS}
-
-    def ids(self) -> dict[str, str]:
-        """Each player's ID, as the player reads it in the welcome mail."""
-        out = {}
-        for p in PLAYERS:
-            welcome = [m for m in self.m.inbox(p) if "Your ID for poker table T" in m["Subject"]]
-            assert len(welcome) == 1, [m["Subject"] for m in self.m.inbox(p)]
-            out[p] = re.search(r"\(ID=([a-z0-9]{6})\)", welcome[0]["Subject"]).group(1)
-        return out
-
-    def poll(self):
-        report = poll_mod.poll(self.engine, self.state)
-        assert report.ok, [t.error for t in report.tables]
-        return report
-
-    def new_mail(self, player: str) -> list:
-        box = self.m.inbox(player)
-        new = box[self.read[player]:]
-        self.read[player] = len(box)
-        return new
-
-    def bet(self, player: str, body: str, subject: str | None = None) -> None:
-        """``player`` mails the Dealer (their ID in the subject), and the Dealer polls."""
-        self.m.send(player, subject or f"ID={self.ids()[player]}", body)
-        self.poll()
 
 
 def text(msg) -> str:

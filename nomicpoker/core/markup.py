@@ -164,9 +164,12 @@ def strip_forum_quotes(text: str) -> str:
 _QUOTE_LINE = re.compile(r"^[ \t]{0,3}>.*$\n?", re.MULTILINE)
 #: A line directly under a ``>`` line (CommonMark's lazy continuation puts it in the quote).
 _LAZY = re.compile(r"^([ \t]{0,3}>[^\n]*\n)(?=[ \t]*[^\s>])", re.MULTILINE)
-#: Emphasis markers at a word's edge in dialects that do not render them (``**raise**``);
-#: a marker between two characters (``5*2``) is part of what the reader sees.
-_EDGE_EMPHASIS = re.compile(r"(?<![0-9A-Za-z])[*_~]+|[*_~]+(?![0-9A-Za-z])")
+#: Emphasis and strike-out in dialects that do not render them (plain text, blog HTML): read
+#: by CommonMark's own delimiter rules and nothing else (no escapes, code, links or HTML), so
+#: ``**raise** 20`` is "raise 20" and ``~~fold~~`` is struck out as on a Markdown forum, while a
+#: lone marker (``CALL *``, ``5*2``, ``IF/N=2 CALL/S * ...``) is the text the reader sees.
+_MD_EMPHASIS = MarkdownIt("zero").enable(["emphasis", "strikethrough"])
+_PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")
 _REDDIT_ENTITIES = re.compile(r"&(gt|lt|amp);")
 #: A complete HTML tag (counted at C speed: ``subn`` returns how many).
 _HTML_TAG = re.compile(r"<[^<>]*>")
@@ -187,6 +190,34 @@ def markdown_weight(text: str) -> float:
 
 #: markdown-it's inline terminators other than those weighed above.
 _TERMINATORS = "!#$%&+-:<=>@\\]^`{}"
+
+
+def read_emphasis(text: str) -> str:
+    """Plain text as a Markdown reader would see its emphasis: ``*``, ``_`` and ``~~`` pairs
+    that CommonMark reads as emphasis are dropped (their text kept), struck-out text is dropped
+    whole, every other character (a lone ``*``, ``5*2``, backslashes, backticks, ``<``) is kept
+    as typed, and the lines stay as they were. WHY: one command must mean the same on every
+    channel (a plain-text mail or IRC line, a blog comment, a Markdown comment); stripping every
+    marker at a word's edge read ``CALL *`` as ``CALL``. Paragraphs (blank-line separated) are
+    read apart, as CommonMark never pairs markers across them."""
+    if "*" not in text and "_" not in text and "~" not in text:
+        return text
+    out: list[str] = []
+    for part in _PARAGRAPH_BREAK.split(text):
+        if not part.strip() or not any(c in part for c in "*_~"):
+            out.append(part)
+            continue
+        struck = 0
+        for tok in _MD_EMPHASIS.parseInline(part)[0].children or ():
+            if tok.type == "s_open":
+                struck += 1
+            elif tok.type == "s_close":
+                struck = max(0, struck - 1)
+            elif tok.type == "text" and not struck:
+                out.append(tok.content)
+            elif tok.type in ("softbreak", "hardbreak") and not struck:
+                out.append("\n")
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -248,9 +279,9 @@ def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = T
         # parser's reading (tests/test_markup_fast_path.py cross-checks the two).
         text = f"\n{text}\n\n" if plain else html_to_text(_MD.render(text))
     elif body_format == "html":
-        text = _EDGE_EMPHASIS.sub("", html_to_text(text))
+        text = read_emphasis(html_to_text(text))
     else:
-        text = _EDGE_EMPHASIS.sub("", text)
+        text = read_emphasis(text)
     # Text typed as "> ..." that no renderer made a quote (a blog comment, an escaped "\>")
     # looks like one to a reader: it does not act either.
     text = _QUOTE_LINE.sub("", text)
