@@ -144,11 +144,21 @@ def _header(msg: EmailMessage, name: str) -> str:
 def broadcast_subject(thread: str, body: str) -> str:
     """``[T] first words of the comment (-> next to act)``: WRGPT's broadcasts name who is
     next to act in the subject, so a player sees from the list whether to open it."""
-    plain = [re.sub(r"[*`_]", "", ln).strip() for ln in body.splitlines()]
+    plain = [re.sub(r"[*`]", "", ln).strip() for ln in body.splitlines()]
     first = next((ln for ln in plain if ln and not ln.startswith("[np:")), "")
     first = first if len(first) <= 60 else first[:59].rstrip() + "\u2026"
-    nxt = re.search(r"\*\*([^*\n]{1,40})\*\* to act", body)
+    nxt = _NEXT.search("\n".join(plain))
     return f"[{thread}] {first}" + (f" (-> {nxt.group(1)})" if nxt else "")
+
+
+#: who is next in a plain-text broadcast: "carol to act, 2 to call." (a sentence's subject)
+_NEXT = re.compile(r"(?:^|[.!:;)]\s+)([^\s.,:;()]{1,40}) to act\b", re.MULTILINE)
+
+
+def _when(moment: datetime) -> str:
+    """A message's time as a player reads it in the Dealer's answers ("mail of 13:05 UTC"):
+    never its Message-ID, which can name the player's hosts."""
+    return moment.astimezone(timezone.utc).strftime("%H:%M UTC")
 
 
 class EmailForum:
@@ -302,7 +312,7 @@ class EmailForum:
                     continue  # delivered twice: archived once, under its Message-ID
                 seen.add(m.message_id)
                 out.append(RemoteComment(id=m.message_id, author=author, created=m.arrived, body=body,
-                                         body_format="text", permalink=f"mail:<{m.message_id}>"))
+                                         body_format="text", permalink=f"mail of {_when(m.arrived)}"))
             if own_private:
                 self._store(conn, own_private, kw)
         return out

@@ -79,7 +79,7 @@ def split_table_tag(line: str) -> tuple[str, str]:
 #: starts the hand's thread) and finds again by tag; no edits, no moderation, no dice roller;
 #: a nick is highlighted by writing it first (``alice: your turn``); players may /msg the
 #: Dealer (private advance actions); a live chat, heard only while ``nomicpoker serve`` runs.
-IRC_ABILITIES = Abilities(dice="bot", private_send=True, private_read=True, markup="text",
+IRC_ABILITIES = Abilities(dice="bot", private_send=True, private_read=True, markup="irc",
                           edits_visible=False, moderation=False, min_post_interval=0.0,
                           max_comment_length=None, display_names=False, create_thread=True,
                           find_thread=True, login=True, mention="{name}:", private_inbox=True,
@@ -243,10 +243,9 @@ class IrcForum:
         """The thread's lines, oldest first: players' lines as the bridge received them (an
         ``@`` command in the grammar's words), the Dealer's as spooled."""
         tid = self._thread_id(thread)
-        net = self.settings.network
         return [RemoteComment(id=str(line.id), author=line.author, created=_utc(line.created),
                               body=line.body, body_format="text",
-                              permalink=f"irc://{net}/{line.target}#line-{line.id}")
+                              permalink=f"line at {_utc(line.created).strftime('%H:%M UTC')}")
                 for line in self.log.thread_lines(tid)]
 
     def post_comment(self, thread: str, body: str, reply_to: str | None = None, *,
@@ -286,7 +285,10 @@ class IrcForum:
         if not _NICK.match(user):
             raise ForumError("comment_refused", f"{user!r} is not an IRC nick: a private message "
                              "goes to a player's nick", permanent=True)
-        return f"p{self.log.record_out(user, 'private', self.dealer, body, self._clock(), subject=subject)}"
+        # the NOTICE says which table (its channel) and the message; the subject is kept for
+        # the read-back only (a NOTICE has none, and the body already says what it is)
+        shown = f"[{self.settings.channel}] {body.lstrip()}"
+        return f"p{self.log.record_out(user, 'private', self.dealer, body, self._clock(), subject=subject, text=shown)}"
 
     def sent_private(self, user: str) -> list[PrivateMessage]:
         return [PrivateMessage(id=f"p{m.id}", sender=m.author, recipient=m.target,

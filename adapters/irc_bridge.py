@@ -22,7 +22,6 @@ Everything the fold decides comes from the poll cycle, never from here.
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import datetime, timezone
 from typing import Callable, Sequence
@@ -32,10 +31,12 @@ from nomicpoker.adapters.irc_client import IrcConnection
 from nomicpoker.adapters.irc_commands import AtAction, AtError, AtQuery, help_lines, read_command, usage
 from nomicpoker.adapters.irc_log import IrcLog, LogLine
 from nomicpoker.adapters.irc_wire import Message, command, split_text, strip_formatting
+from nomicpoker.core.table_settings import TableSettings
 from nomicpoker.ports import ForumError, GameListing
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
+#: answered usage mistakes in a row before the bot stops answering them: the tables' flood
+#: threshold for invalid comments (``TableSettings.flood_threshold``)
+FLOOD_THRESHOLD = TableSettings().flood_threshold
 #: seconds between two heartbeats in the log (``forum check`` shows the last one)
 HEARTBEAT_EVERY = 30.0
 
@@ -45,10 +46,10 @@ def _now() -> str:
 
 
 def on_the_wire(text: str) -> list[str]:
-    """The IRC lines for a spooled message: fences dropped, ``**bold**`` as IRC bold (^B),
-    long lines cut to fit (:func:`~nomicpoker.adapters.irc_wire.split_text`)."""
-    kept = [line for line in text.split("\n") if not _FENCE.match(line)]
-    return split_text(_BOLD.sub("\x02\\1\x02", "\n".join(kept)))
+    """The IRC lines for a spooled message (already in IRC's plain text: the outbox writes it
+    in the ``irc`` dialect, :func:`nomicpoker.core.dialects.to_plain_text`): one message per
+    line, long lines cut to fit (:func:`~nomicpoker.adapters.irc_wire.split_text`)."""
+    return split_text(text)
 
 
 def listing_line(listing: GameListing, channel: str) -> str:
@@ -87,6 +88,13 @@ class IrcBridge:
         self.announced: dict[str, str] = {}
         self.games: list[str] = []
         self._clock, self._mono, self._sleep = clock, monotonic, sleep
+        #: a seated player who changed nick: the current nick (lowercase) -> (the nick the
+        #: bridge first knew, the current nick as written). NICK comes from the server, so the
+        #: new nick is the same connection: its lines act for the seat, its NOTICEs go to it.
+        self.renamed: dict[str, tuple[str, str]] = {}
+        #: answered usage mistakes (an ``@`` line the bot cannot read) per author since their
+        #: last readable ``@`` action: past the table's flood threshold they are not answered
+        self.mistakes: dict[str, int] = {}
         self._tokens = float(first.burst)
         self._refilled = monotonic()
         self._beat = 0.0
@@ -158,12 +166,21 @@ class IrcBridge:
     def _online(self, nick: str) -> bool:
         return any(nick.lower() in members for members in self.present.values())
 
+    def seat_of(self, nick: str) -> str:
+        """The nick a line from ``nick`` acts for: the seat's, after a nick change."""
+        return self.renamed.get(nick.lower(), (nick, nick))[0]
+
+    def current_nick(self, seat: str) -> str:
+        """Where a private message to ``seat`` goes now (its player may have changed nick)."""
+        return next((now for first, now in self.renamed.values() if first.lower() == seat.lower()), seat)
+
     def transmit(self) -> int:
         """Send every spooled message that can go now; return the number of lines sent."""
         assert self.conn is not None
         sent = 0
         for row in self.log.pending():
-            if row.kind == "private" and not self._online(row.target):
+            target = self.current_nick(row.target) if row.kind == "private" else row.target
+            if row.kind == "private" and not self._online(target):
                 continue  # waits until the player is here (JOIN/NAMES)
             lines = self._lines(row)
             verb = "NOTICE" if row.kind == "private" else "PRIVMSG"
@@ -172,13 +189,15 @@ class IrcBridge:
                 continue
             for i in range(row.sent_lines, len(lines)):
                 self._take_token()
-                self.conn.send(command(verb, row.target, lines[i]))
+                self.conn.send(command(verb, target, lines[i]))
                 self.log.progress(row.id, i + 1, i + 1 == len(lines))
                 sent += 1
         return sent
 
     @staticmethod
     def _lines(row: LogLine) -> list[str]:
+        if row.kind == "private" and row.text != row.body:
+            return on_the_wire(row.text)  # "[#poker] the message" (IrcForum.send_private)
         if row.kind == "private":
             subject = f"[{row.subject}] " if row.subject else ""
             lines = on_the_wire(row.body)
@@ -201,6 +220,7 @@ class IrcBridge:
         elif cmd == "QUIT":
             for members in self.present.values():
                 members.discard(msg.nick.lower())
+            self.renamed.pop(msg.nick.lower(), None)
         elif cmd == "NICK" and p:
             for members in self.present.values():
                 if msg.nick.lower() in members:
@@ -208,14 +228,18 @@ class IrcBridge:
                     members.add(p[0].lower())
             if msg.nick.lower() == self.nick.lower() and self.conn:
                 self.conn.nick = p[0]
+            else:
+                seat, _ = self.renamed.pop(msg.nick.lower(), (msg.nick, msg.nick))
+                if seat.lower() != p[0].lower():
+                    self.renamed[p[0].lower()] = (seat, p[0])
         elif cmd == "PRIVMSG" and len(p) >= 2 and msg.nick:
             return self._said(msg, p[0], p[1])
         return set()
 
     def _said(self, msg: Message, target: str, text: str) -> set[str]:
-        nick = msg.nick
-        if nick.lower() == self.nick.lower():
+        if msg.nick.lower() == self.nick.lower():
             return set()
+        nick = self.seat_of(msg.nick)
         if text.startswith("\x01"):  # CTCP: /me is chat, the rest (VERSION, PING) unanswered
             inner = text.strip("\x01")
             if not inner.upper().startswith("ACTION "):
@@ -234,8 +258,17 @@ class IrcBridge:
                                         msgid=msg.tag("msgid"))
         else:
             logged = None  # the listing channel: questions only
+        if isinstance(cmd, AtAction):
+            self.mistakes.pop(nick.lower(), None)
+        if isinstance(cmd, AtError):
+            count = self.mistakes[nick.lower()] = self.mistakes.get(nick.lower(), 0) + 1
+            if count > FLOOD_THRESHOLD + 1:
+                cmd = None  # flood protection, as for the fold's rejections: no more answers
+            elif count == FLOOD_THRESHOLD + 1:
+                cmd = AtError(f"{cmd.message}. That is {count} mistakes in a row: further ones "
+                              "are not answered until you send a command the Dealer can read")
         if isinstance(cmd, (AtQuery, AtError)):
-            self._answer(cmd, nick, None if private or where not in self.channels else target)
+            self._answer(cmd, msg.nick, None if private or where not in self.channels else target)
         if logged is None:
             return set()
         return set(self.tables) if private else {self.channels[where][0]}

@@ -228,13 +228,15 @@ class IrcLog:
             return int(cur.lastrowid)
 
     def record_out(self, target: str, kind: str, author: str, body: str, now: str,
-                   thread_id: int | None = None, subject: str = "") -> int:
-        """Spool a dealer message for the bridge to transmit; return its id."""
+                   thread_id: int | None = None, subject: str = "", text: str | None = None) -> int:
+        """Spool a dealer message for the bridge to transmit (``text``, default ``body``: what
+        goes on the wire; ``body`` what the Dealer reads back); return its id."""
         with self._write() as conn:
             cur = conn.execute(
                 "INSERT INTO lines (network, target, thread_id, direction, kind, author, subject,"
                 " text, body, created) VALUES (?, ?, ?, 'out', ?, ?, ?, ?, ?, ?)",
-                (self.network, target, thread_id, kind, author, subject, body, body, now))
+                (self.network, target, thread_id, kind, author, subject,
+                 body if text is None else text, body, now))
             return int(cur.lastrowid)
 
     def thread_lines(self, thread_id: int) -> list[LogLine]:

@@ -35,7 +35,7 @@ __all__ = [
 #: adapter reads and attaches like the forum's own.
 DiceSource = Literal["forum", "bot", "external"]
 #: The markup a forum renders in comments: the dealer's words are written in it.
-Markup = Literal["markdown", "wordpress-html", "text"]
+Markup = Literal["markdown", "wordpress-html", "text", "irc"]
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,21 @@ def test_a_quote_stays_a_quote_and_lists_stay_one_item_per_line_on_wordpress() -
 
 def test_markdown_forums_get_the_body_unchanged() -> None:
     body = SAMPLE.format(tag=reference_tag("T-h1-001"))
-    assert in_dialect(body, "markdown") == body and in_dialect(body, "text") == body
+    assert in_dialect(body, "markdown") == body
+
+
+@pytest.mark.parametrize("markup, bold", [("text", ""), ("irc", "\x02")])
+def test_plain_text_channels_get_no_markup(markup, bold) -> None:
+    """E-mail and IRC show text as typed: no Markdown markers, escapes or entities reach them
+    (issue 28), the tag stays findable, bold is IRC's own on IRC."""
+    body = ("**carol** to act, 2 to call. bob: your comment mail of 13:05 UTC was not accepted "
+            "(`not_your_turn`): x\\*y &lt;z&gt; [site](https://example.org/t)\n\n```\n| a |\n```\n\n"
+            + reference_tag("T-h1-001") + "\n")
+    out = in_dialect(body, markup)
+    assert out.startswith(f"{bold}carol{bold} to act, 2 to call.")
+    assert "(not_your_turn): x*y <z> site (https://example.org/t)" in out
+    assert "\n| a |\n" in out and "```" not in out and "`" not in out and "**" not in out
+    assert find_tag(out) == "T-h1-001"
 
 
 def test_a_tag_quoted_by_a_player_is_never_taken_for_a_dealer_part() -> None:

@@ -62,7 +62,7 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert any("advance action" in m.get_content() for m in t.new_mail("bob"))
     t.bet("carol", "$2\n")  # in turn: the broadcast says "carol calls 2"
     t.bet("alice", "reveal As Ad\n")  # refused, to alice alone
-    assert "`reveal_not_allowed`" in "".join(m.get_content() for m in t.new_mail("alice"))
+    assert "(reveal_not_allowed)" in "".join(m.get_content() for m in t.new_mail("alice"))
 
     running = site_text(t, tmp_path / "site")
     assert SECRET not in running and TALK not in running and "As Ad" not in running

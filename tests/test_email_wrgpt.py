@@ -51,3 +51,31 @@ def test_call_star_out_of_turn_is_an_advance_action_by_mail(table):
     t.bet("alice", "$2\n")
     for p in PLAYERS:
         assert said(t.new_mail(p), "bob (advance action): checks"), p
+
+
+MARKUP = ("**", "`", "&lt;", "&gt;", "&amp;", "mail:<", "\\*", "\\_")
+
+
+def test_mail_is_plain_text_and_names_a_mail_by_its_time(table):
+    """A refusal names 'your mail of HH:MM UTC', never the player's Message-ID (which can name
+    their hosts: 'mail:&lt;179583...@poker.test&gt;'); no Markdown markers or entities reach a
+    plain-text mail program: not in the refusal, the broadcasts, the hole cards or a
+    confirmation ('CALL \\*')."""
+    t = table
+    t.bet("alice", "HAND1 ROUND1 folds\n")
+    refusal = t.new_mail("alice")
+    assert len(refusal) == 1
+    body = text(refusal[0])
+    assert body.startswith("alice: your mail of ") and " UTC was not accepted (not_your_turn)" in body, body
+    t.bet("bob", "CALL *\n")
+    assert "advance action: CALL *." in text(t.new_mail("bob")[0])
+    for p in PLAYERS:
+        for m in t.m.inbox(p):
+            assert not any(k in text(m) or k in str(m["Subject"]) for k in MARKUP), (p, m["Subject"], text(m))
+
+
+def test_a_turn_notice_names_who_is_next_in_the_subject(table):
+    """WRGPT: 'The next-to-act information is also indicated in the subject line.'"""
+    t = table
+    turn = [m for m in t.m.inbox("alice") if "carol to act, 2 to call" in text(m)]
+    assert len(turn) == 1 and turn[0]["Subject"].endswith("(-> carol)"), [m["Subject"] for m in t.m.inbox("alice")]

@@ -6,9 +6,13 @@ and a wrong server password is a clear ``login_failed``."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
+
+from nomicpoker.core.dialects import in_dialect
 
 from nomicpoker.adapters.irc import IrcCredentials, IrcForum, settings_from, load_credentials
 from nomicpoker.adapters.irc_bridge import IrcBridge
@@ -129,9 +133,10 @@ def test_lines_said_in_the_channel_become_the_threads_comments_with_stable_ids(t
         pump(bridge, lambda: len(forum.list_comments(thread)) == 2, alice)
         first = forum.list_comments(thread)
         assert [(c.author, c.body) for c in first] == [("alice", "raise 20"), ("alice", "good luck all")]
-        assert first[0].body_format == "text" and first[0].permalink.endswith(f"#line-{first[0].id}")
+        assert first[0].body_format == "text" and re.fullmatch(r"line at \d\d:\d\d UTC", first[0].permalink)
         # the Dealer's comment: spooled, listed as the dealer's, sent to the channel once
-        cid = forum.post_comment(thread, "**alice** raises 20.\n\n`[np:T-h1-1]`", tag="T-h1-1")
+        # (the outbox writes a comment in the forum's dialect: IRC's plain text, bold as ^B)
+        cid = forum.post_comment(thread, in_dialect("**alice** raises 20.\n\n`[np:T-h1-1]`", "irc"), tag="T-h1-1")
         assert forum.find_comment_with(thread, "T-h1-1") == cid
         pump(bridge, lambda: any("raises 20" in t for t in alice.texts("PRIVMSG", "#poker")), alice)
         said = [t for t in alice.texts("PRIVMSG", "#poker") if "raises 20" in t]
@@ -156,14 +161,14 @@ def test_private_messages_go_by_notice_to_their_player_only_and_wait_until_the_p
         forum.send_private("alice", "Hand #1: your hole cards", "alice: J♥ K♥ (Jh Kh)")
         forum.send_private("bob", "Hand #1: your hole cards", "bob: 4♣ 5♠ (4c 5s)")
         pump(bridge, lambda: any("Jh Kh" in t for t in alice.texts("NOTICE", "alice")), alice)
-        assert alice.texts("NOTICE", "alice") == ["[Hand #1: your hole cards] alice: J♥ K♥ (Jh Kh)"]
+        assert alice.texts("NOTICE", "alice") == ["[#poker] alice: J♥ K♥ (Jh Kh)"]
         assert not any("4c 5s" in line for line in alice.lines)
         assert [m.body for m in forum.sent_private("bob")] == ["bob: 4♣ 5♠ (4c 5s)"]
         assert [r.target for r in bridge.log.pending()] == ["bob"]  # bob is not online yet
         bob = Player("bob", ircd.port)
         bob.join("#poker")
         pump(bridge, lambda: bool(bob.texts("NOTICE", "bob")), bob)
-        assert bob.texts("NOTICE", "bob") == ["[Hand #1: your hole cards] bob: 4♣ 5♠ (4c 5s)"]
+        assert bob.texts("NOTICE", "bob") == ["[#poker] bob: 4♣ 5♠ (4c 5s)"]
         assert bridge.log.pending() == []
         bob.close()
     finally:
@@ -198,7 +203,7 @@ def test_at_questions_are_answered_and_games_are_listed_in_pokprots_format(tmp_p
         # @status repeats the Dealer's latest word in the channel; @help answers privately;
         # a /msg to the Dealer is its private inbox, but a /msg question is only answered
         thread = forum.create_thread("Poker: Hand #1 (T)", "Hand #1.")
-        forum.post_comment(thread, "**carol** to act, 2 to call.")
+        forum.post_comment(thread, in_dialect("**carol** to act, 2 to call.", "irc"))
         pump(bridge, lambda: any("carol" in t for t in alice.texts("PRIVMSG", "#poker")), alice)
         mark = len(alice.lines)
         alice.say("#poker", "@status")

@@ -35,3 +35,59 @@ def test_call_star_by_msg_is_an_advance_action(game):
     assert "CALL" in confirm and "*" in confirm and "advance_missing_amount" not in confirm
     g.act("carol", "call", "alice to act")
     g.act("alice", "call", "bob (advance action): checks")
+
+
+MARKUP = ("**", "`", "&lt;", "&gt;", "&amp;", "irc://", "#line-", "[np:T-h1-story]\\")
+
+
+def clean_text(line: str) -> bool:
+    """No Markdown or HTML left (the story line's '*** Poker: Hand #1 (T) ***' is IRC's own
+    way of announcing)."""
+    if line.startswith("*** ") and line.endswith(" ***"):
+        line = line[4:-4]
+    return not any(m in line for m in MARKUP)
+
+
+def test_hole_cards_come_as_one_plain_notice_naming_the_table(game):
+    """docs/irc.md: '[#poker] Your hole cards for hand 1, alice: J♥ K♥ (Jh Kh).' Before issue
+    28 the subject was repeated in front of the body: '[Your hole cards for hand 1 (T)] Your
+    hole cards for hand 1, alice: ...'."""
+    got = game.notice("alice", "hole cards")
+    assert got == "[#poker] Your hole cards for hand 1, alice: J\u2665 K\u2665 (Jh Kh).", got
+
+
+def test_channel_lines_are_plain_text_and_name_a_line_by_its_time(game):
+    """No Markdown markers, entities or internal addresses on IRC: a refusal names 'your line
+    at HH:MM UTC', never irc://host:port/#poker#line-N."""
+    g = game
+    got = g.act("alice", "HAND1 ROUND1 folds", "not accepted")
+    assert got.startswith("alice: your line at ") and " UTC was not accepted (not_your_turn)" in got, got
+    every = [t for t in g.p["alice"].texts("PRIVMSG", "#poker")]
+    assert every and all(clean_text(t) for t in every), [t for t in every if not clean_text(t)]
+
+
+def test_a_seat_follows_its_players_nick_change(game):
+    """After 'NICK bobby', bob's line acts for bob's seat (the server says it is the same
+    connection); before issue 28 it was chat from a stranger, with no reply."""
+    g = game
+    bob = g.p["bob"]
+    bob.send("NICK bobby")
+    bob.nick = "bobby"
+    g.p["alice"].wait(lambda l: l.startswith(":bob!") and " NICK " in l, what="bob's NICK")
+    g.act("carol", "call", "alice to act")
+    g.act("alice", "call", "bob to act")
+    got = g.act("bob", "check", "Flop")
+    assert got.startswith("bob checks."), got
+
+
+def test_usage_mistakes_stop_being_answered_at_the_flood_threshold(game):
+    """30 '@bogus' lines got 30 answers while action rejections stop at the flood threshold
+    (5 answered, then one saying further ones are not)."""
+    g = game
+    start = g.mark()
+    for _ in range(30):
+        g.p["carol"].say("#poker", "@bogus")
+    g.act("carol", "@call", "alice to act")
+    answers = [t for t in g.p["alice"].texts("PRIVMSG", "#poker", start) if "unknown command @bogus" in t]
+    assert len(answers) == 6, answers
+    assert "not answered" in answers[-1]

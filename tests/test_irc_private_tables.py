@@ -79,8 +79,8 @@ def test_a_player_at_two_irc_tables_tags_a_private_line_or_is_told_how(tmp_path,
         mark = len(alice.lines)
         alice.say("dealerbot", "CALL *")
         answer = notice_to(alice, "names no table", mark, "the answer to an untagged line")
-        assert "you sit at 2 tables: `T`, `alpha`. Nothing was done with it." in answer, answer
-        assert "Send it again starting with the table's tag: `(T) CALL *` or `[T] CALL *`" in answer, answer
+        assert "you sit at 2 tables: T, alpha. Nothing was done with it." in answer, answer
+        assert "Send it again starting with the table's tag: (T) CALL * or [T] CALL *" in answer, answer
         # tagged: it reaches table T, and its answer (the advance action's confirmation) comes privately
         mark = len(alice.lines)
         alice.say("dealerbot", "(T) CALL *")

@@ -41,11 +41,12 @@ def archived(t: Table) -> list[tuple[str, str]]:
 
 
 def sent_at(t: Table, who: str, subject: str) -> str:
-    """When the local forum recorded the message (the answer quotes this time, in UTC)."""
+    """When the local forum recorded the message (the answer quotes this time, in UTC, to the
+    minute: "2026-11-23 14:05 UTC")."""
     from datetime import timezone
 
     m = next(m for m in t.forum.received_private() if m.sender == who and m.subject == subject)
-    return m.created.astimezone(timezone.utc).isoformat()
+    return m.created.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def test_a_message_naming_no_table_from_a_player_at_two_tables_is_answered_once(tmp_path):

@@ -19,6 +19,7 @@ order with everything else and ``audit`` replays it. This module is the fold's s
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from nomicpoker.core.advance import AdvanceError, looks_like_advance, parse
@@ -57,9 +58,20 @@ def unnamed_answer(player: str, received: str, tables: list[str], named: list[st
         how = (f"Send it again with the table in the subject: the table's name alone (`{example}`), "
                f"or anywhere in the subject as `({example})`, `[{example}]` or `table {example}` "
                "(a reply to one of the Dealer's private messages for that table keeps its tag).")
-    body = (f"{md_escape(player)}: your private message of {md_escape(received)} {why}, and you sit at "
+    body = (f"{md_escape(player)}: your private message of {md_escape(_moment(received))} {why}, and you sit at "
             f"{len(tables)} table{'s' if len(tables) != 1 else ''}: {listed}. Nothing was done with it. {how}\n")
     return "Your message to the Dealer: which table?", body
+
+
+def _moment(received: str) -> str:
+    """When a message came, in words a player reads ("2026-11-23 14:05 UTC"), not ISO."""
+    try:
+        when = datetime.fromisoformat(received)
+    except ValueError:
+        return received
+    if when.tzinfo is not None:
+        when = when.astimezone(timezone.utc)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def first_line(body: str, body_format: str) -> str:

@@ -1,4 +1,5 @@
-"""Dealer comments in each forum's own markup: Markdown as rendered, or WordPress comment HTML.
+"""Dealer comments in each forum's own markup: Markdown as rendered, WordPress comment HTML, or
+plain text (e-mail, IRC).
 
 The renderer (:mod:`nomicpoker.core.render`) writes every dealer comment once, in a small
 Markdown: paragraphs, ``**bold**``, inline code, fenced code blocks (the status table), pipe
@@ -23,6 +24,15 @@ strong``: no ``p``, ``br``, ``pre``, ``table`` or ``ul``), then shows it through
   for moderation, every time, whoever wrote it;
 - list items become lines starting with ``•``; headings and bold become ``<strong>``.
 
+Why plain text needs its own dialect (WRGPT e-mail, pokprot IRC): a mail program and an IRC
+client show the text as typed, so Markdown's markers (``**``, backticks, fences, ``\\*``
+escapes) and the renderer's HTML entities (``&lt;``) would reach the player raw. In plain text:
+emphasis and code markers go (on IRC bold is IRC's bold, ``^B``), fenced blocks keep their lines
+as they are (the status table is monospaced already), pipe tables become aligned columns,
+links keep their text (and their address when it is a web address), escapes and entities
+become their characters, and the reference tag stays as ``[np:KEY]`` (findable, as on every
+forum).
+
 Pure: text in, text out; no I/O.
 """
 
@@ -33,7 +43,9 @@ import re
 import unicodedata
 
 #: The markups a forum may declare (``nomicpoker.ports.Markup``).
-MARKDOWN, WORDPRESS_HTML, TEXT = "markdown", "wordpress-html", "text"
+MARKDOWN, WORDPRESS_HTML, TEXT, IRC = "markdown", "wordpress-html", "text", "irc"
+#: IRC's bold toggle (mIRC formatting, which every IRC client shows)
+IRC_BOLD = "\x02"
 _NBSP = "\u00a0"
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
@@ -51,7 +63,18 @@ def in_dialect(body: str, markup: str) -> str:
     Markdown and text forums get it unchanged (Markdown source reads as plain text)."""
     if markup == WORDPRESS_HTML:
         return to_wordpress_html(body)
+    if markup == TEXT:
+        return to_plain_text(body)
+    if markup == IRC:
+        return to_plain_text(body, bold=IRC_BOLD)
     return body
+
+
+def text_in_dialect(body: str, markup: str) -> str:
+    """A private message or a story post as the forum shows it: plain-text channels (e-mail,
+    IRC) get plain text, since a mail or a NOTICE would show Markdown's markers raw; forums
+    that render Markdown (or post their own story) get it as it is."""
+    return in_dialect(body, markup) if markup in (TEXT, IRC) else body
 
 
 def _escape_text(text: str) -> str:
@@ -142,7 +165,12 @@ def _unentity(text: str) -> str:
 
 
 def _table(rows: list[str]) -> str:
-    """A pipe table as aligned monospaced lines (alignment from its ``|---:|`` row)."""
+    """A pipe table as aligned monospaced lines in one ``<code>``."""
+    return _code_block(_table_lines(rows))
+
+
+def _table_lines(rows: list[str]) -> list[str]:
+    """A pipe table as aligned lines (alignment from its ``|---:|`` row)."""
     rule_at = next((i for i, r in enumerate(rows) if _TABLE_RULE.match(r)), None)
     aligns: list[str] = []
     if rule_at is not None:
@@ -167,7 +195,7 @@ def _table(rows: list[str]) -> str:
     lines = [" | ".join(fit(c, w, a) for c, w, a in zip(r, widths, aligns)) for r in body]
     if rule_at is not None and rule_at > 0:
         lines.insert(rule_at, "-+-".join("-" * w for w in widths))
-    return _code_block(lines)
+    return [ln.rstrip() for ln in lines]
 
 
 def _blocks(lines: list[str]) -> list[str]:
@@ -231,3 +259,67 @@ def to_wordpress_html(markdown: str) -> str:
     """The comment body to submit to a WordPress comment form (see the module docstring)."""
     lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n\n".join(_blocks(lines)) + "\n"
+
+
+# --------------------------------------------------------------------------------- plain text
+
+_TEXT_INLINE = re.compile(
+    r"(?P<code>`+)(?P<codetext>.+?)(?P=code)"
+    r"|\[(?P<label>(?:\\.|[^\]\\])*)\]\((?P<url>[^)\s]*)\)"
+    r"|\*\*(?P<strong>(?:\\.|[^*\\])+?)\*\*"
+    r"|(?<![\w*])\*(?P<em>(?:\\.|[^*\\\s])(?:\\.|[^*\\])*?)\*(?![\w*])"
+    r"|\\(?P<escaped>[" + _MD_PUNCT + r"])",
+    re.DOTALL,
+)
+
+
+def _text_inline(text: str, bold: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _TEXT_INLINE.finditer(text):
+        out.append(_unentity(text[pos:m.start()]))
+        pos = m.end()
+        if m.group("code") is not None:
+            out.append(m.group("codetext").strip(" "))
+        elif m.group("label") is not None:
+            label, url = _text_inline(m.group("label"), bold), m.group("url")
+            web = url.startswith(("http://", "https://")) and url != label
+            out.append(f"{label} ({url})" if web else label)
+        elif m.group("strong") is not None:
+            out.append(bold + _text_inline(m.group("strong"), bold) + bold)
+        elif m.group("em") is not None:
+            out.append(_text_inline(m.group("em"), bold))
+        else:
+            out.append(m.group("escaped"))
+    out.append(_unentity(text[pos:]))
+    return "".join(out)
+
+
+def to_plain_text(markdown: str, bold: str = "") -> str:
+    """The renderer's Markdown as plain text (see the module docstring); ``bold`` is what
+    stands for bold on both sides (nothing in a mail, ``^B`` on IRC)."""
+    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = _FENCE.match(line)
+        if fence:
+            j = i + 1
+            while j < len(lines) and not lines[j].lstrip().startswith(fence.group(1)):
+                j += 1
+            out.extend(ln.rstrip() for ln in lines[i + 1:j])
+            i = j + 1
+            continue
+        if _TABLE_ROW.match(line):
+            j = i
+            while j < len(lines) and _TABLE_ROW.match(lines[j]):
+                j += 1
+            out.extend(_table_lines(lines[i:j]))
+            i = j
+            continue
+        if _HEADING.match(line):
+            line = _HEADING.sub("", line)
+        out.append(_text_inline(line, bold).rstrip())
+        i += 1
+    return "\n".join(out)

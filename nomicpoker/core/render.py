@@ -90,6 +90,16 @@ def _ref(comment_ref: str) -> str:
     return f"[{md_escape(label)}]({target})"
 
 
+def _comment(comment_ref: str) -> str:
+    """"comment <ref>", or the channel's own words when the reference is a phrase (an e-mail
+    table refers to "mail of 13:05 UTC", IRC to "line at 13:05 UTC": a player understands
+    that, never a Message-ID or an internal address)."""
+    r = one_line(comment_ref).strip()
+    if " " in r and not is_url(r):
+        return md_escape(r)
+    return f"comment {_ref(r)}"
+
+
 def _code(text: str) -> str:
     """Inline code: shown verbatim by Markdown, so only backticks (which would end it) and
     control characters are removed, never backslash-escaped."""
@@ -311,7 +321,7 @@ def rejection(author: str, comment_ref: str, code: str, message: str, citation: 
     """A refused comment: who and which comment, the code and the reason, the rule sentence it
     rests on as a quotation, and what to do instead when that is obvious (``hint``, else the
     code's usual one: a code shared by betting and drawing needs the case's own)."""
-    parts = [f"{_name(author)}: your comment {_ref(comment_ref)} was not accepted ({_code(code)}): {md_escape(message)}"]
+    parts = [f"{_name(author)}: your {_comment(comment_ref)} was not accepted ({_code(code)}): {md_escape(message)}"]
     if citation:
         parts.append("The rule:\n\n" + _quote(citation))
     hint = _HINTS.get(code) if hint is None else hint

@@ -35,7 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core import delivery
-from nomicpoker.core.dialects import in_dialect
+from nomicpoker.core.dialects import in_dialect, text_in_dialect
 from nomicpoker.core.fold_types import same_account
 from nomicpoker.core.sealed import is_sealed
 from nomicpoker.core.tags import find_tag, find_tags, reference_tag
@@ -285,6 +285,7 @@ def _send_private(engine: Engine, table: str, forum: Forum, now: Clock, report: 
     with Session(engine) as s:
         row = s.get(OutboxRow, due.id)
         body = private_body(state, table, row) if row is not None else due.body
+        body = text_in_dialect(body, forum.abilities.markup)
         remote = already_delivered(forum, row, due.key) if row is not None else None
     if remote is not None:
         _mark(engine, [due.id], "sent", remote, iso(now()))

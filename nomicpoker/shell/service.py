@@ -36,6 +36,7 @@ from nomicpoker.shell.outbox import send_outbox
 from nomicpoker.shell.poll import ForumFactory, TableReport, default_forum_factory
 from nomicpoker.shell.replay import adjudicate, fold_for
 from nomicpoker.shell.locks import Busy, run_lock
+from nomicpoker.core.dialects import text_in_dialect
 from nomicpoker.core.render import reference_tag
 from nomicpoker.shell.rulesets import read_ruleset
 from nomicpoker.shell.store import HandRow, TableRow, dumps, loads, transaction
@@ -286,13 +287,13 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
     if thread is None:
         try:
             thread = forum.create_thread(
-                f"Poker: Hand #{number} ({table_name})",
+                f"Poker: Hand #{number} ({table_name})", text_in_dialect(
                 f"Hand #{number} has commenced. Ante: {ante}. "
                 + (f"Blinds: {'/'.join(str(b) for b in blinds)}. " if blinds else "")
                 + f"Seated: {', '.join(seated)}. "
                 + _rules_line(previous, rs)
                 + "The Dealer's comments below give the commitments, the turn and the cards.\n\n"
-                + reference_tag(story_key(table_name, number)))
+                + reference_tag(story_key(table_name, number)), forum.abilities.markup))
         except ForumError as exc:
             if exc.code == "not_supported":
                 raise ServiceError("no_thread", f"the {table.forum_kind} forum cannot create story "
