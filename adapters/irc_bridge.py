@@ -9,7 +9,11 @@ It does three things, in this order of importance:
 2. **Transmits the spool**: the Dealer's comments as PRIVMSGs to the channel, hole cards and
    decks as NOTICEs to the player's nick (RFC 2812: automatic replies are NOTICEs, which
    clients never answer automatically), story posts, one message per line, paced by
-   ``burst``/``line_interval`` to stay under the network's flood limits. Progress is recorded
+   ``burst``/``line_interval`` to stay under the network's flood limits. One I/O thread owns
+   the connection (:meth:`IrcBridge._run`): between two paced lines it reads and logs what
+   arrived, so reading never waits for a long message to go out (a TLS socket is never read
+   and written from two threads); ``serve``'s thread only learns which tables have new lines
+   (:meth:`IrcBridge.step`) and polls them. Progress is recorded
    per line, so after a crash only the line in flight may be sent twice (at least once,
    never silently dropped). A private message waits until its nick is in one of the bot's
    channels: a NOTICE to a nick that is not online would be lost.
@@ -22,7 +26,10 @@ Everything the fold decides comes from the poll cycle, never from here.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
+from collections import deque
 from datetime import datetime, timezone
 from typing import Callable, Sequence
 
@@ -37,6 +44,8 @@ from nomicpoker.ports import ForumError, GameListing
 #: answered usage mistakes in a row before the bot stops answering them: the tables' flood
 #: threshold for invalid comments (``TableSettings.flood_threshold``)
 FLOOD_THRESHOLD = TableSettings().flood_threshold
+#: seconds the I/O thread waits for a line before it looks at the spool again
+SPOOL_CHECK = 0.2
 #: seconds between two heartbeats in the log (``forum check`` shows the last one)
 HEARTBEAT_EVERY = 30.0
 
@@ -98,10 +107,19 @@ class IrcBridge:
         self._tokens = float(first.burst)
         self._refilled = monotonic()
         self._beat = 0.0
+        #: lines to send before the spool's: answers to @ questions, announcements (appended
+        #: from any thread, sent by the I/O thread)
+        self._direct: deque[str] = deque()
+        self._touched: queue.Queue[set[str]] = queue.Queue()
+        self._stopping = threading.Event()
+        self._io: threading.Thread | None = None
+        self._failed: ForumError | None = None
 
     # -- connection ---------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Connect, register and join (in the caller's thread), then hand the connection to
+        the bridge's I/O thread, which alone reads and writes the socket from then on."""
         s = self.settings
         self.conn = IrcConnection(s.server, s.port, s.nick, tls=s.tls, tls_verify=s.tls_verify,
                                   password=self.credentials.server_password)
@@ -111,12 +129,23 @@ class IrcBridge:
         if self.credentials.nickserv_password:
             self.conn.identify(s.nickserv, self.credentials.nickserv_password)
         joined = [s2.channel for _, s2 in self.channels.values()] + list(self.listings.values())
+        touched: set[str] = set()
         for msg in self.conn.join(joined):
-            self._handle(msg)
+            touched |= self._handle(msg)
         self.announced = {}  # a new connection announces again
         self._heartbeat(force=True)
+        self._failed = None
+        self._stopping.clear()
+        if touched:
+            self._touched.put(touched)
+        self._io = threading.Thread(target=self._run, name="irc-bridge-io", daemon=True)
+        self._io.start()
 
     def close(self) -> None:
+        self._stopping.set()
+        if self._io is not None and self._io is not threading.current_thread():
+            self._io.join(10)
+        self._io = None
         if self.conn is not None:
             self.conn.close("the Dealer is leaving; the game resumes when it is back")
             self.conn = None
@@ -130,38 +159,106 @@ class IrcBridge:
             self.log.heartbeat(self.nick, self._clock())
             self._beat = self._mono()
 
-    # -- the loop -------------------------------------------------------------------------------
+    # -- the I/O thread: one loop that reads and writes ---------------------------------------
+
+    def _run(self) -> None:
+        """Read and log every line the moment it arrives, and send what is due, in one loop:
+        a line is never waiting on the socket because a long message is going out at one line
+        a second (the send is paced by the token bucket, not by sleeping). Only this thread
+        touches the socket (a TLS socket must not be read and written from two threads)."""
+        assert self.conn is not None
+        try:
+            while not self._stopping.is_set():
+                wait = self._send_due()
+                for msg in self.conn.read(SPOOL_CHECK if wait is None else min(SPOOL_CHECK, wait)):
+                    touched = self._handle(msg)
+                    if touched:
+                        self._touched.put(touched)
+                self._heartbeat()
+        except ForumError as exc:
+            self._failed = exc
+        except Exception as exc:  # noqa: BLE001  (the serve loop reconnects; it must hear of it)
+            self._failed = ForumError("network", f"the IRC bridge failed: {type(exc).__name__}: {exc}",
+                                      retry=True)
+        finally:
+            self._touched.put(set())  # wake a waiting step
 
     def step(self, timeout: float) -> set[str]:
-        """Send what is spooled, then listen for up to ``timeout`` seconds; return as soon as
-        a table's channel has a new line (the caller polls that table)."""
-        if self.conn is None:
+        """Wait up to ``timeout`` seconds for new lines (the I/O thread has logged them
+        already); return the tables whose channel (or the Dealer's /msg) had one, as soon as
+        there is one. ``ForumError('network')`` when the connection is gone."""
+        if self.conn is None or self._io is None:
             raise ForumError("network", "the bridge is not connected", retry=True)
         touched: set[str] = set()
-        end = self._mono() + timeout
-        while True:
-            self.transmit()
-            for msg in self.conn.read(max(0.0, min(0.25, end - self._mono()))):
-                touched |= self._handle(msg)
-            if touched or self._mono() >= end:
-                break
-        self._heartbeat()
+        try:
+            touched |= self._touched.get(timeout=max(0.0, timeout))
+            while True:
+                touched |= self._touched.get_nowait()
+        except queue.Empty:
+            pass
+        if self._failed is not None or not self._io.is_alive():
+            failed = self._failed or ForumError("network", "the IRC bridge stopped", retry=True)
+            self._io = None
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None
+            raise failed
         return touched
 
-    def _take_token(self) -> None:
-        """Wait for the right to send one more line (a token bucket: ``burst`` at once, then
-        one every ``line_interval`` seconds)."""
+    def _token_delay(self) -> float:
+        """The token bucket (``burst`` lines at once, then one every ``line_interval``
+        seconds): 0 and one token spent when a line may go now, else the seconds to wait."""
         interval = self.settings.line_interval
         if interval <= 0:
-            return
+            return 0.0
         now = self._mono()
         self._tokens = min(float(self.settings.burst), self._tokens + (now - self._refilled) / interval)
         self._refilled = now
-        if self._tokens < 1:
-            self._sleep((1 - self._tokens) * interval)
-            self._tokens = 1.0
-            self._refilled = self._mono()
-        self._tokens -= 1
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return 0.0
+        return (1 - self._tokens) * interval
+
+    def _send_due(self) -> float | None:
+        """Send every line that may go now; return the seconds until the next one may, or
+        ``None`` when nothing waits."""
+        assert self.conn is not None
+        while True:
+            item = self._next_line()
+            if item is None:
+                return None
+            delay = self._token_delay()
+            if delay > 0:
+                return delay
+            line, sent = item
+            self.conn.send(line)
+            if sent is not None:
+                sent()
+
+    def _next_line(self) -> tuple[str, Callable[[], None] | None] | None:
+        """The next line to send: an answer or an announcement first, then the spool's next
+        line (its progress recorded once it is sent)."""
+        if self._direct:
+            return self._direct.popleft(), None
+        for row in self.log.pending():
+            target = self.current_nick(row.target) if row.kind == "private" else row.target
+            if row.kind == "private" and not self._online(target):
+                continue  # waits until the player is here (JOIN/NAMES)
+            lines = self._lines(row)
+            if row.sent_lines >= len(lines):
+                self.log.progress(row.id, len(lines), True)
+                continue
+            i = row.sent_lines
+            verb = "NOTICE" if row.kind == "private" else "PRIVMSG"
+            return (command(verb, target, lines[i]),
+                    lambda rid=row.id, n=i + 1, last=i + 1 == len(lines): self.log.progress(rid, n, last))
+        return None
+
+    def transmit(self) -> None:
+        """Send everything spooled that can go, pacing by sleeping: for a caller that runs no
+        I/O thread (a one-off flush); ``serve`` never calls it."""
+        while (wait := self._send_due()) is not None:
+            self._sleep(wait)
 
     def _online(self, nick: str) -> bool:
         return any(nick.lower() in members for members in self.present.values())
@@ -173,26 +270,6 @@ class IrcBridge:
     def current_nick(self, seat: str) -> str:
         """Where a private message to ``seat`` goes now (its player may have changed nick)."""
         return next((now for first, now in self.renamed.values() if first.lower() == seat.lower()), seat)
-
-    def transmit(self) -> int:
-        """Send every spooled message that can go now; return the number of lines sent."""
-        assert self.conn is not None
-        sent = 0
-        for row in self.log.pending():
-            target = self.current_nick(row.target) if row.kind == "private" else row.target
-            if row.kind == "private" and not self._online(target):
-                continue  # waits until the player is here (JOIN/NAMES)
-            lines = self._lines(row)
-            verb = "NOTICE" if row.kind == "private" else "PRIVMSG"
-            if not lines:
-                self.log.progress(row.id, 0, True)
-                continue
-            for i in range(row.sent_lines, len(lines)):
-                self._take_token()
-                self.conn.send(command(verb, target, lines[i]))
-                self.log.progress(row.id, i + 1, i + 1 == len(lines))
-                sent += 1
-        return sent
 
     @staticmethod
     def _lines(row: LogLine) -> list[str]:
@@ -275,16 +352,15 @@ class IrcBridge:
 
     def _answer(self, cmd: AtQuery | AtError, nick: str, channel: str | None) -> None:
         """Answer a question: privately (``@help``, ``@games``, anything asked by /msg) or in
-        the channel it was asked in (``@status``, a mistake), naming the asker."""
-        assert self.conn is not None
+        the channel it was asked in (``@status``, a mistake), naming the asker. The lines
+        join the I/O thread's queue, paced like every other line."""
 
         def say(lines: list[str], public: bool) -> None:
             for line in lines:
-                self._take_token()
                 if public and channel is not None:
-                    self.conn.send(command("PRIVMSG", channel, f"{nick}: {line}"))
+                    self._direct.append(command("PRIVMSG", channel, f"{nick}: {line}"))
                 else:
-                    self.conn.send(command("NOTICE", nick, line))
+                    self._direct.append(command("NOTICE", nick, line))
 
         if isinstance(cmd, AtError):
             say([cmd.message], True)
@@ -301,8 +377,7 @@ class IrcBridge:
                 say(["the Dealer has said nothing here yet"], True)
             else:
                 for line in on_the_wire(latest.text if latest.kind == "story" else latest.body):
-                    self._take_token()
-                    self.conn.send(command("PRIVMSG", channel, line))
+                    self._direct.append(command("PRIVMSG", channel, line))
 
     # -- the listing channel ----------------------------------------------------------------------
 
@@ -325,8 +400,7 @@ class IrcBridge:
             if not listing.open and listing.table not in self.announced:
                 self.announced[listing.table] = said  # never announced open: nothing to end
                 continue
-            self._take_token()
-            self.conn.send(command("PRIVMSG", s.listing, said))
+            self._direct.append(command("PRIVMSG", s.listing, said))
             self.announced[listing.table] = said
         self.games = games
 

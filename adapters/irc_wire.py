@@ -1,12 +1,28 @@
 """IRC messages on the wire (RFC 1459/2812 with IRCv3 message tags): parse a line, write one,
 and cut a long text into lines that fit.
 
-Why our own ~100 lines instead of a client library: the dealer needs eight commands (PASS,
-CAP, NICK, USER, JOIN, PRIVMSG, NOTICE, PONG) and must control exactly when a line counts as
-received (it is written to the log before anything else happens) and when an outgoing line
-counts as sent (progress recorded per line); ``irc`` (jaraco) would bring seven dependencies
-and a reactor whose callbacks own that timing. The players in the tests use a separate,
-hand-written client (tests/_ircd.py), so our client is never checked against itself.
+Why our own ~100 lines and no client library (evaluated again for issues 27 and 28, with
+pydle 1.2.0 and jaraco's ``irc`` 20.5.0 read against what the bridge must guarantee): the
+dealer needs eight commands (PASS, CAP, NICK, USER, JOIN, PRIVMSG, NOTICE, PONG) and must control
+exactly when a line counts as received (it is written to the log before anything else happens)
+and when an outgoing line counts as sent (progress recorded per line).
+
+- pydle (asyncio, no dependencies, IRCv3 tags) dispatches each incoming message as an asyncio
+  task it keeps no reference to, and logs and swallows an exception raised by a handler: a
+  failed write to the log would drop a heard line silently, the one thing the bridge must never
+  do. It answers "nick in use" (433) by registering as ``dealerbot_`` where the Dealer must
+  stop and say ``login_failed``, and reconnects on its own schedule. Using it would mean
+  overriding its dispatch, its registration errors and its reconnection: most of what it does.
+- ``irc`` brings ten dependencies (jaraco.collections, .text, .logging, .functools, .stream,
+  tempora, pytz, more-itertools, importlib-resources, and theirs); its asyncio reactor keeps no
+  channel members or nick changes (that is its select-based bot class), and CAP negotiation,
+  the error table and the pacing would still be ours.
+
+The bridge's design (one I/O thread that owns the socket, reads and logs between paced sends:
+:mod:`nomicpoker.adapters.irc_bridge`) needs a blocking line reader and writer, which these
+~350 lines (this module and :mod:`~nomicpoker.adapters.irc_client`) are. The players in the
+tests use a separate, hand-written client (tests/_ircd.py), so our client is never checked
+against itself.
 """
 
 from __future__ import annotations
