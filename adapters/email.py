@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 import hashlib
 import imaplib
 import re
@@ -176,6 +177,8 @@ class EmailForum:
         self._roster = load_roster(settings.roster)
         self._ids = {player_id(self._secrets.id_key, settings.table, p): p for p in self._roster}
         self._listed: dict[str, list[int]] = {}
+        #: the mails the last listing left unread because they carry no ID of this table
+        self._strays: list[Mail] = []
 
     @classmethod
     def from_config(cls, config: Mapping[str, object], environ: Mapping[str, str] | None = None) -> "EmailForum":
@@ -255,7 +258,7 @@ class EmailForum:
     @staticmethod
     def _mail(uid: int, arrived: datetime, raw: bytes) -> Mail:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
-        wanted = ("message-id", "subject", H_KIND, H_THREAD, H_TAG, H_TO, H_SUBJECT, H_SHA, H_SEAL)
+        wanted = ("message-id", "subject", "from", H_KIND, H_THREAD, H_TAG, H_TO, H_SUBJECT, H_SHA, H_SEAL)
         headers = {k.lower(): _header(msg, k) for k in wanted}
         mid = headers["message-id"].strip().strip("<>").strip()
         if not mid:  # no Message-ID: name it by its content, so a re-read is the same message
@@ -293,6 +296,7 @@ class EmailForum:
             uids = self._search(conn, "UNKEYWORD", ARCHIVED) if kw else self._search(conn, "UNSEEN")
             own_private: list[int] = []
             seen: set[str] = set()
+            self._strays = []
             for m in self._fetch(conn, uids):
                 if self._sealed(m):
                     if m.h(H_KIND) in ("private", "id"):
@@ -305,6 +309,7 @@ class EmailForum:
                 else:
                     player = self.player_of(m.subject)
                     if player is None:
+                        self._strays.append(m)
                         continue  # not for this table: left unread for the Dealer
                     author, body = player, read_mail(m.text).body()
                 self._listed.setdefault(m.message_id, []).append(m.uid)
@@ -316,6 +321,21 @@ class EmailForum:
             if own_private:
                 self._store(conn, own_private, kw)
         return out
+
+    def unread_note(self) -> str | None:
+        """What the last listing left unread for the Dealer: mails with no ID of this table
+        (none, a mistyped one, two different ones). The poll reports it, so they do not sit in
+        the mailbox unseen: how many, from whom, since when. (A mail for another table sharing
+        the mailbox is counted until that table's poll archives it.)"""
+        if not self._strays:
+            return None
+        senders = sorted({email.utils.parseaddr(m.h("from"))[1] or m.h("from") or "?" for m in self._strays})
+        oldest = min(m.arrived for m in self._strays).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        n = len(self._strays)
+        return (f"{n} mail{'s' if n != 1 else ''} in the mailbox carr{'y' if n != 1 else 'ies'} no ID of "
+                f"table {self.s.table} (none, a mistyped one, or two) and {'are' if n != 1 else 'is'} not "
+                f"read: from {', '.join(senders[:5])}{' and others' if len(senders) > 5 else ''}; the oldest "
+                f"arrived {oldest}. Answer the sender with their ID (or delete the mail)")
 
     def _earlier_copy(self, conn: imaplib.IMAP4, m: Mail) -> bool:
         return any(u < m.uid for u in self._search(conn, "HEADER", "Message-ID", _quote(f"<{m.message_id}>")))

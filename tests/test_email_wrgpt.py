@@ -79,3 +79,17 @@ def test_a_turn_notice_names_who_is_next_in_the_subject(table):
     t = table
     turn = [m for m in t.m.inbox("alice") if "carol to act, 2 to call" in text(m)]
     assert len(turn) == 1 and turn[0]["Subject"].endswith("(-> carol)"), [m["Subject"] for m in t.m.inbox("alice")]
+
+
+def test_mail_with_no_id_or_a_mistyped_one_is_reported_by_the_poll(table):
+    """A mail the Dealer cannot tie to a player stays unread; the poll says so (how many, from
+    whom, the oldest), where before it said nothing and the mail sat unseen."""
+    t = table
+    t.m.send("alice", "my bet", "$2\n")
+    t.m.send("bob", "ID=zzzzzz", "CALL *\n")  # a mistyped ID
+    line = t.poll().tables[0].line()
+    assert "2 mails in the mailbox carry no ID of table T" in line, line
+    assert "alice@poker.test" in line and "bob@poker.test" in line and "the oldest arrived 20" in line
+    t.m.send("carol", f"ID={t.ids()['carol']}", "$2\n")
+    line = t.poll().tables[0].line()
+    assert "2 mails" in line and "carol" not in line.split("carry no ID")[1]  # still there, carol's read

@@ -210,6 +210,10 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             # only now, with the ledger committed: a run that died before this point left them
             # unread, and the next run archives them (once: the archive knows their ids)
             forum.mark_read(report.listed)
+        unread = getattr(forum, "unread_note", None)  # a mailbox's stray mail (e-mail forum)
+        note = unread() if callable(unread) else None
+        if note:
+            report.notes.append(note)
         if report.held:
             report.notes.append(
                 f"the forum holds the Dealer's comments for moderation: the account {dealer!r} "
