@@ -93,3 +93,37 @@ def test_mail_with_no_id_or_a_mistyped_one_is_reported_by_the_poll(table):
     t.m.send("carol", f"ID={t.ids()['carol']}", "$2\n")
     line = t.poll().tables[0].line()
     assert "2 mails" in line and "carol" not in line.split("carry no ID")[1]  # still there, carol's read
+
+
+def test_a_vacation_is_announced_at_the_end_of_the_hand_not_at_once(table):
+    """'Vacations are announced to the rest of the table at the end of a hand. They are not
+    announced immediately.' alice goes away out of turn: the table sees her fold at her turn
+    (not 'alice is away: the dealer folds for them'), and hears of the vacation when the hand
+    ends."""
+    t = table
+    t.bet("alice", "GONE 13 Sep\n")
+    assert t.new_mail("bob") == [] and t.new_mail("carol") == []
+    assert any("vacation" in text(m) for m in t.new_mail("alice"))  # confirmed to her alone
+    t.bet("carol", "$2\n")
+    for p in ("bob", "carol"):
+        news = "".join(text(m) for m in t.new_mail(p))
+        assert "alice folds." in news and "away" not in news and "vacation" not in news.lower(), news
+    t.bet("bob", "FOLD\n")  # carol wins: the hand ends
+    for p in ("bob", "carol"):
+        news = "".join(text(m) for m in t.new_mail(p))
+        assert "On vacation: alice (until 13 Sep)" in news, news
+
+
+def test_what_and_score_are_answered_to_the_asker_alone(table):
+    """docs/email.md: the e-mail table answers one player privately. WHAT and SCORE went to the
+    whole table (a player's Money, what he put in, his status)."""
+    t = table
+    t.bet("bob", "WHAT\n")
+    mine = t.new_mail("bob")
+    assert any("For bob" in text(m) and "In this hand: 2 put in" in text(m) for m in mine), [text(m) for m in mine]
+    assert t.new_mail("alice") == [] and t.new_mail("carol") == []
+    t.bet("carol", "SCORE\n")
+    t.poll()  # the standings are recorded, then answered
+    mine = t.new_mail("carol")
+    assert any("asked for the SCORE" in text(m) for m in mine), [text(m) for m in mine]
+    assert t.new_mail("alice") == [] and t.new_mail("bob") == []

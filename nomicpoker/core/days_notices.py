@@ -53,11 +53,17 @@ def timeouts_note(player: str, count: int, limit: int, timed_out: bool = True) -
             f"comment `BACK` or an action of theirs is accepted{rule}.")
 
 
-def away_acts(player: str, what: str, key: str, opening: str = "", note: str = "") -> str:
+def away_acts(player: str, what: str, key: str, opening: str = "", note: str = "", *,
+              announced: bool = True) -> str:
     """The dealer acting at once for a player on vacation (after ``opening``, the action
-    before it when no dealer comment announced it); ``note``: an AWOL player's count."""
+    before it when no dealer comment announced it); ``note``: an AWOL player's count. A
+    vacation the table has not been told of yet (``announced`` false: WRGPT announces
+    vacations at the end of a hand, "not immediately") is not named: the table sees the check
+    or the fold, as from the player."""
     first = f"{opening} " if opening else ""
     tail = f" {note}" if note else ""
+    if not announced:
+        return _done([f"{first}{md_escape(player)} {what}.{tail}"], key)
     return _done([f"{first}{md_escape(player)} is away: the dealer {what} for them.{tail}"], key)
 
 

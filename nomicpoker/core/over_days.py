@@ -167,6 +167,10 @@ class Days:
                            "coming BACK after GONE RESIGN")
             return
         sat_out = d.sitting_out.get(p) == "timeouts"
+        # WRGPT: "Vacations are announced to the rest of the table at the end of a hand": a
+        # vacation the table never heard of ends without a word to it (where players see only
+        # what the Dealer sends them; elsewhere the BACK comment is in the thread anyway)
+        unheard = p in d.vacation and p not in d.announced and not sat_out
         for book in (d.vacation, d.vacation_hand, d.timeouts):
             book.pop(p, None)
         d.announced.discard(p)
@@ -174,6 +178,12 @@ class Days:
         if sat_out:
             d.sitting_out.pop(p, None)
         self._verdict(rev, number, cmd)
+        if unheard and self.f.c.answers_privately():
+            seal = self._sealing_hand(number)
+            if seal is not None:
+                self.f.send_private(seal, p, f"Back at {self.f.c.name}",
+                                    f"{p}, you are back: you act for yourself again.\n")
+            return
         self._say(number, lambda k: words.back(p, ref, k, sat_out), rev.thread, rev.forum_id)
 
     def _start(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
@@ -220,7 +230,11 @@ class Days:
         self._verdict(rev, number, cmd)
         h = self.f.st.hands.get(number) if number is not None else None
         lines = self._state_lines(p, h)
-        self._say(number, lambda k: words.what_public(p, ref, lines, k), rev.thread, rev.forum_id)
+        if self.f.c.answers_privately():  # e-mail: WRGPT answers WHAT to the asker alone
+            self.f.send_private(number if h is not None else None, p, f"Your state at {self.f.c.name}",
+                                words.what_public(p, ref, lines, f"{self.f.c.name}-h{number or 0}-answer"))
+        else:
+            self._say(number, lambda k: words.what_public(p, ref, lines, k), rev.thread, rev.forum_id)
         if h is None or not self.f.c.private or h.hand.find_seat(p) is None:
             return
         deck = h.decks.get(p)
@@ -251,6 +265,12 @@ class Days:
         if start is not None:
             lines.append(f"Your start of day: {start}:00.")
         return lines
+
+    def _told(self, player: str) -> bool:
+        """Whether the table knows ``player`` is away: announced at the end of a hand (WRGPT),
+        or written where every player reads it (a GONE comment in a thread; only e-mail keeps
+        a player's GONE between the player and the Dealer)."""
+        return player in self.d.announced or not self.f.c.answers_privately()
 
     def _say(self, number: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
         self.f.post(number, body_fn, thread, reply_to=reply_to)
@@ -335,7 +355,8 @@ class Days:
         what = "folds" if res.seat(p).folded else "checks"
         number = h.start.number
         note = self._missed(p) if p in self.d.awol and p not in self.d.vacation else ""
-        self._say(number, lambda k: words.away_acts(p, what, k, opening, note), h.start.thread)
+        told = self._told(p)
+        self._say(number, lambda k: words.away_acts(p, what, k, opening, note, announced=told), h.start.thread)
         self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread, said=True)
         return True
 
@@ -364,7 +385,9 @@ class Days:
             if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
                 continue
             h.hand = res
-            self._say(number, lambda k, p=p, what=what: words.away_acts(p, what, k), h.start.thread)
+            told = self._told(p)
+            self._say(number, lambda k, p=p, what=what, t=told: words.away_acts(p, what, k, announced=t),
+                      h.start.thread)
             self.f.advance_hand(h, f"dealer: {p} is away and {what}", h.start.thread, said=True)
             return True
         return False
@@ -381,7 +404,9 @@ class Days:
             if isinstance(res, engine.Rejection):  # pragma: no cover - waiting players are in
                 continue
             h.hand = res
-            self._say(number, lambda k, p=p: words.away_acts(p, "folds (no Hole Card Draw)", k), h.start.thread)
+            told = self._told(p)
+            self._say(number, lambda k, p=p, t=told: words.away_acts(p, "folds (no Hole Card Draw)", k, announced=t),
+                      h.start.thread)
         if h.hand.result is not None or (not waiting_for_draws(h) and h.draws):
             h.phase = "betting"
             self.f.advance_hand(h, "dealer: players away folded out", h.start.thread, said=True)

@@ -63,6 +63,11 @@ class Score:
                 for t, p, m, o in ev.data.get("rows", [])]
         table = render(standings(rows, full == "L"))
         what = "SCORE/L (eliminated players too)" if full else "SCORE"
-        self.f.post(int(hand) or None, lambda k: f"{md_escape(author)} asked for the {what}: "
-                     f"standings across every table at {md_escape(ev.at)}, Money plus chips in a "
-                     f"running pot.\n\n```\n{table}```\n\n{reference_tag(k)}\n", thread, reply_to=fid)
+        body = lambda k: (f"{md_escape(author)} asked for the {what}: "  # noqa: E731
+                          f"standings across every table at {md_escape(ev.at)}, Money plus chips in a "
+                          f"running pot.\n\n```\n{table}```\n\n{reference_tag(k)}\n")
+        if self.f.c.answers_privately():  # e-mail: WRGPT answers SCORE to the asker alone
+            self.f.send_private(None, author, f"Standings ({self.f.c.name})",
+                                body(f"{self.f.c.name}-h{int(hand)}-answer"))
+            return
+        self.f.post(int(hand) or None, body, thread, reply_to=fid)
