@@ -62,11 +62,11 @@ def test_mail_is_plain_text_and_names_a_mail_by_its_time(table):
     plain-text mail program: not in the refusal, the broadcasts, the hole cards or a
     confirmation ('CALL \\*')."""
     t = table
-    t.bet("alice", "HAND1 ROUND1 folds\n")
+    t.bet("alice", "reveal Jh Kh\n")  # no reveal while betting: refused
     refusal = t.new_mail("alice")
     assert len(refusal) == 1
     body = text(refusal[0])
-    assert body.startswith("alice: your mail of ") and " UTC was not accepted (not_your_turn)" in body, body
+    assert body.startswith("alice: your mail of ") and " UTC was not accepted (reveal_not_allowed)" in body, body
     t.bet("bob", "CALL *\n")
     assert "advance action: CALL *." in text(t.new_mail("bob")[0])
     for p in PLAYERS:

@@ -102,7 +102,7 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     assert all("own deck" in d for d in drawn[:3])
     assert f'"{checksum["Josh"]}"' in drawn[1]  # the entity-encoded "&" read back as "&"
     assert "Every seated player has drawn: round 1 opens." in drawn[2]
-    assert "**Kevan** to act, nothing to call. Pot: 15." in drawn[3]
+    assert "Kevan to act, nothing to call. Pot: 15." in drawn[3]
 
     # Round 1. Josh out of turn: one rejection. Kevan raises 10 (85, pot 25). Zoë quotes the
     # raise in a nested reply (entities, a blockquote): chat, no answer. Josh calls (85, pot
@@ -110,11 +110,11 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     (rejected,) = act("Josh", "<p>HAND1 ROUND1 check</p>")
     assert "not_your_turn" in rejected and "it is Kevan's turn" in rejected
     kr = say("Kevan", "<p>HAND1 ROUND1 raise 10</p>")
-    assert "**Josh** to act, 10 to call. Pot: 25." in run()[0]
+    assert "Josh to act, 10 to call. Pot: 25." in run()[0]
     chat = site.add("Zoë", "<blockquote><p>HAND1 ROUND1 raise 10</p></blockquote>"
                     "<p>Bold &amp; brave, Kevan&#8217;s raise&#8230;</p>", kr if nested else 0)
     assert run() == []
-    assert "**Zoë** to act, 10 to call. Pot: 35." in act("Josh", "<p>HAND1 ROUND1 call</p>")[0]
+    assert "Zoë to act, 10 to call. Pot: 35." in act("Josh", "<p>HAND1 ROUND1 call</p>")[0]
     # Kevan edits his raise to 50 and Zoë deletes her chat: the first reading binds (one note,
     # the raise stays 10), and a deleted comment simply leaves the page.
     next(c for c in site.comments if c.id == kr).html = "<p>HAND1 ROUND1 raise 50</p>"
@@ -124,18 +124,18 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     assert "Kevan edited a comment" in noted and "the first reading stands" in noted
     flop, notice = act("Zoë", "<p>HAND1 ROUND1 folds</p>")
     # The board is what the fixed deck secret deals (recomputable by `nomicpoker audit verify`).
-    assert flop.startswith("Zoë folds. **Flop**: A♦ 9♣ 4♣") and "Pot: 35." in flop
+    assert flop.startswith("Zoë folds. Flop: A♦ 9♣ 4♣") and "Pot: 35." in flop
     # ... and so does the docs' reference implementation, independently of nomicpoker
     assert REF["board"](fixed_secrets("blognomic-hand").deck, 1) == ["Ad", "9c", "4c", "9s", "4s"]
-    assert "**Kevan** to act, nothing to call. Pot: 35." in notice
+    assert "Kevan to act, nothing to call. Pot: 35." in notice
     # Round 2: Kevan checks, Josh raises 20 (65, pot 55), Kevan calls (65, pot 75): the turn.
-    assert "**Josh** to act, nothing to call." in act("Kevan", "<p>HAND1 ROUND2 check</p>")[0]
-    assert "**Kevan** to act, 20 to call. Pot: 55." in act("Josh", "<p>HAND1 ROUND2 raise 20</p>")[0]
+    assert "Josh to act, nothing to call." in act("Kevan", "<p>HAND1 ROUND2 check</p>")[0]
+    assert "Kevan to act, 20 to call. Pot: 55." in act("Josh", "<p>HAND1 ROUND2 raise 20</p>")[0]
     turn, _ = act("Kevan", "<p>HAND1 ROUND2 call</p>")
-    assert turn.startswith("Kevan calls. **Turn**: 9♠") and "Pot: 75." in turn
+    assert turn.startswith("Kevan calls. Turn: 9♠") and "Pot: 75." in turn
     act("Kevan", "<p>HAND1 ROUND3 check</p>")
     river, _ = act("Josh", "<p>HAND1 ROUND3 check</p>")
-    assert river.startswith("Josh checks. **River**: 4♠")
+    assert river.startswith("Josh checks. River: 4♠")
     act("Kevan", "<p>HAND1 ROUND4 check</p>")
     (call,) = act("Josh", "<p>HAND1 ROUND4 check</p>")
     assert "betting is over" in call and "pot 75" in call and "1. Kevan\n2. Josh" in call
@@ -145,7 +145,7 @@ def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer,
     (shown,) = act("Kevan", "<p>HAND1 reveal As Ah</p>")
     assert "Kevan shows A♠ A♥" in shown and "Still to reveal: Josh." in shown
     (pay,) = act("Josh", "<p>HAND1 reveal 9 of hearts, 9 of diamonds</p>")
-    assert "**Hand #1 is over.**" in pay
+    assert "Hand #1 is over." in pay
     assert "- Josh: 9♥ 9♦, Four of a Kind" in pay and "- Kevan: A♠ A♥, Full House" in pay
     assert "- Pot 75: Josh wins 75." in pay
     assert "Josh: put in 35, receives 75 (+40)" in pay and "Kevan: put in 35, receives 0 (-35)" in pay

@@ -60,8 +60,8 @@ def test_channel_lines_are_plain_text_and_name_a_line_by_its_time(game):
     """No Markdown markers, entities or internal addresses on IRC: a refusal names 'your line
     at HH:MM UTC', never irc://host:port/#poker#line-N."""
     g = game
-    got = g.act("alice", "HAND1 ROUND1 folds", "not accepted")
-    assert got.startswith("alice: your line at ") and " UTC was not accepted (not_your_turn)" in got, got
+    got = g.act("alice", "reveal Jh Kh", "not accepted")  # no reveal while betting
+    assert got.startswith("alice: your line at ") and " UTC was not accepted (reveal_not_allowed)" in got, got
     every = [t for t in g.p["alice"].texts("PRIVMSG", "#poker")]
     assert every and all(clean_text(t) for t in every), [t for t in every if not clean_text(t)]
 
