@@ -164,11 +164,14 @@ def test_private_messages_go_by_notice_to_their_player_only_and_wait_until_the_p
         assert alice.texts("NOTICE", "alice") == ["[#poker] alice: J♥ K♥ (Jh Kh)"]
         assert not any("4c 5s" in line for line in alice.lines)
         assert [m.body for m in forum.sent_private("bob")] == ["bob: 4♣ 5♠ (4c 5s)"]
+        # the I/O thread records a line's progress just after sending it
+        pump(bridge, lambda: [r.target for r in bridge.log.pending()] == ["bob"], alice)
         assert [r.target for r in bridge.log.pending()] == ["bob"]  # bob is not online yet
         bob = Player("bob", ircd.port)
         bob.join("#poker")
         pump(bridge, lambda: bool(bob.texts("NOTICE", "bob")), bob)
         assert bob.texts("NOTICE", "bob") == ["[#poker] bob: 4♣ 5♠ (4c 5s)"]
+        pump(bridge, lambda: bridge.log.pending() == [], bob)
         assert bridge.log.pending() == []
         bob.close()
     finally:

@@ -108,6 +108,8 @@ def test_a_message_cut_off_mid_way_is_finished_from_the_line_it_stopped_at(tmp_p
             bridge.step(0.1)
             alice.drain(0.05)
         assert alice.texts("PRIVMSG", "#poker") == ["two", "three"]
+        while bridge.log.pending() and time.monotonic() < end:  # progress is written just after
+            bridge.step(0.1)
         assert bridge.log.pending() == []
     finally:
         bridge.close()
