@@ -55,7 +55,8 @@ from nomicpoker.adapters.email_config import (MailSettings, copy_seal, load_rost
 from nomicpoker.core.fold_types import same_account
 from nomicpoker.core.htmltext import html_to_text
 from nomicpoker.core.mail_text import ids_in, read_mail
-from nomicpoker.ports import Abilities, ForumError, PrivateMessage, RemoteComment, find_tag, tag_key
+from nomicpoker.ports import (Abilities, ForumError, PrivateMessage, RemoteComment, find_tag, find_tags,
+                              tag_key)
 
 #: the IMAP keyword the Dealer sets on a message once the ledger has recorded it
 ARCHIVED = "NomicpokerArchived"
@@ -168,7 +169,8 @@ class EmailForum:
     name = "email"
     abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="text",
                           edits_visible=False, create_thread=True, find_thread=True, login=False,
-                          mark_read=True, player_ids=True, players_see_thread=False)
+                          mark_read=True, player_ids=True, players_see_thread=False,
+                          combine=True)
 
     def __init__(self, settings: MailSettings, environ: Mapping[str, str] | None = None):
         self.s = settings
@@ -367,7 +369,7 @@ class EmailForum:
         if not key:
             raise ForumError("config", "find_comment_with needs a non-empty tag")
         for m in self._own(("HEADER", H_TAG, _quote(key)), ("broadcast", "story")):
-            if m.h(H_TAG) == key and m.h(H_THREAD) == thread:
+            if key in m.h(H_TAG).split() and m.h(H_THREAD) == thread:
                 return m.message_id
         return None
 
@@ -471,7 +473,9 @@ class EmailForum:
     def post_comment(self, thread: str, body: str, reply_to: str | None = None, *, tag: str | None = None) -> str:
         """A broadcast: the dealer comment to every player of the table (and the Dealer)."""
         self._check_thread(thread)
-        key = tag_key(tag) if tag else (find_tag(body) or "")
+        # a broadcast may carry several dealer comments (Abilities.combine): every part's tag
+        # goes in the tag header, so a crashed run finds each part as sent
+        key = " ".join(dict.fromkeys([*find_tags(body), *([tag_key(tag)] if tag else [])])) or (find_tag(body) or "")
         everyone = [a for p in self._roster for a in self._roster[p]]
         return self._send("broadcast", thread, key, "", everyone, broadcast_subject(thread, body), body, reply_to)
 

@@ -98,6 +98,11 @@ class Abilities:
     #: check (:mod:`nomicpoker.shell.idle`) answers a poll with nothing new only for tables on
     #: such forums; every other forum takes the full poll.
     fingerprint: bool = False
+    #: Dealer comments due together go as one post (each part keeping its tag): WRGPT mails
+    #: one broadcast per action, the action with the next turn and the status table under it
+    #: ("every action mailed to you, including an updated status report"). Forums that pace
+    #: posting (``min_post_interval``) combine anyway.
+    combine: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""

@@ -127,3 +127,18 @@ def test_what_and_score_are_answered_to_the_asker_alone(table):
     mine = t.new_mail("carol")
     assert any("asked for the SCORE" in text(m) for m in mine), [text(m) for m in mine]
     assert t.new_mail("alice") == [] and t.new_mail("bob") == []
+
+
+def test_each_action_is_one_broadcast_with_the_status_table_and_who_is_next(table):
+    """WRGPT: 'you will get every action mailed to you, including an updated status report',
+    the next to act in the subject ('(-> X2)'). Before, the action came alone ('carol calls
+    2', no table, no '(->') and the turn notice in a second mail."""
+    t = table
+    t.bet("carol", "$2\n")
+    for p in PLAYERS:
+        news = [m for m in t.new_mail(p) if "(ID=" not in m["Subject"]]  # carol's confirmation aside
+        assert len(news) == 1, [m["Subject"] for m in news]
+        body = text(news[0])
+        assert body.startswith("carol (advance action): calls 2") and "alice to act, 1 to call" in body
+        assert "| # | Name" in body and "Bankroll" in body
+        assert news[0]["Subject"].startswith("[T] carol (advance action): calls 2") and news[0]["Subject"].endswith("(-> alice)")

@@ -214,7 +214,7 @@ def send_outbox(engine: Engine, table: str, forum: Forum, now: Clock, report: De
         report.waiting += len(pending)
         return
     measure = lambda body: len(in_dialect(body, abilities.markup))  # noqa: E731
-    plan = delivery.batches(pending, combine=abilities.min_post_interval > 0,
+    plan = delivery.batches(pending, combine=abilities.min_post_interval > 0 or abilities.combine,
                             max_length=abilities.max_comment_length, measure=measure)
     for n, batch in enumerate(plan):
         if batch[0].kind == "private":
