@@ -170,7 +170,7 @@ class EmailForum:
     abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="text",
                           edits_visible=False, create_thread=True, find_thread=True, login=False,
                           mark_read=True, player_ids=True, players_see_thread=False,
-                          combine=True)
+                          combine=True, unread_report=True)
 
     def __init__(self, settings: MailSettings, environ: Mapping[str, str] | None = None):
         self.s = settings

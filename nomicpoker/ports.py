@@ -26,7 +26,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.tags import find_tag, find_tags, reference_tag
 
 __all__ = [
-    "Abilities", "Forum", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
+    "Abilities", "Forum", "ReportsUnread", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
     "DiceSource", "Markup", "GameListing", "Bridge", "carries_tag", "tag_key", "find_tag", "find_tags", "reference_tag",
 ]
 
@@ -103,6 +103,9 @@ class Abilities:
     #: ("every action mailed to you, including an updated status report"). Forums that pace
     #: posting (``min_post_interval``) combine anyway.
     combine: bool = False
+    #: The forum can leave messages unread that the Dealer must look at (a mail with no
+    #: player's ID): :meth:`ReportsUnread.unread_note`, which the poll adds to its report.
+    unread_report: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
@@ -254,6 +257,15 @@ class Forum(Protocol):
 
     def check(self) -> list[tuple[str, bool, str]]:
         """Try the connection and the login without posting: ``(what, ok, detail)`` rows."""
+        ...
+
+
+@runtime_checkable
+class ReportsUnread(Protocol):
+    """What a forum declaring ``abilities.unread_report`` also does (e-mail)."""
+
+    def unread_note(self) -> str | None:
+        """One line about what the last listing left unread for the Dealer, or ``None``."""
         ...
 
 

@@ -22,14 +22,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core.dialects import in_dialect
 from nomicpoker.core.errors import CodedError
-from nomicpoker.ports import Forum, ForumError
+from nomicpoker.ports import Forum, ForumError, ReportsUnread
 from nomicpoker.shell import idle, ledger
 from nomicpoker.shell.archive import archive_table
 from nomicpoker.shell.deadlines import Clock, iso, utcnow
@@ -210,10 +210,10 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             # only now, with the ledger committed: a run that died before this point left them
             # unread, and the next run archives them (once: the archive knows their ids)
             forum.mark_read(report.listed)
-        unread = getattr(forum, "unread_note", None)  # a mailbox's stray mail (e-mail forum)
-        note = unread() if callable(unread) else None
-        if note:
-            report.notes.append(note)
+        if forum.abilities.unread_report:  # a mailbox's mail with no player's ID (e-mail)
+            note = cast(ReportsUnread, forum).unread_note()
+            if note:
+                report.notes.append(note)
         if report.held:
             report.notes.append(
                 f"the forum holds the Dealer's comments for moderation: the account {dealer!r} "
