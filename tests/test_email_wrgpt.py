@@ -142,3 +142,21 @@ def test_each_action_is_one_broadcast_with_the_status_table_and_who_is_next(tabl
         assert body.startswith("carol (advance action): calls 2") and "alice to act, 1 to call" in body
         assert "| # | Name" in body and "Bankroll" in body
         assert news[0]["Subject"].startswith("[T] carol (advance action): calls 2") and news[0]["Subject"].endswith("(-> alice)")
+
+
+def test_table_talk_is_shown_with_its_action_when_the_hand_ends(table):
+    """'all table talk is shown interspersed with action in the showdown messages' (WRGPT).
+    Before, 'TALK I smell weakness.' reached nobody: no broadcast, not the hand's end."""
+    t = table
+    t.bet("bob", "CALL *\nTALK\nI smell weakness.\n")
+    t.bet("carol", "$2\nTALK I'm calling.\n")
+    t.bet("alice", "FOLD\nTALK\nToo rich for me.\nSIG\nAlice\n")
+    t.bet("bob", "$0\n")
+    t.bet("carol", "FOLD\n")  # bob wins: the hand ends
+    for p in PLAYERS:
+        end = [text(m) for m in t.new_mail(p) if "Table talk" in text(m)]
+        assert len(end) == 1, p
+        talk = end[0].split("Table talk, with the action it came with:", 1)[1]
+        assert talk.index("- bob (CALL *): I smell weakness.") < talk.index("- carol ($2): I'm calling.") \
+            < talk.index("- alice (FOLD): Too rich for me."), talk
+        assert "Alice\n" not in talk  # after SIG: never read

@@ -137,6 +137,7 @@ class _Folder:
                   message=message, citation=citation, canonical=canonical)
         if rev.revision == 1:  # what an edit's note recalls (see _edit)
             self.st.first_verdict.setdefault((rev.thread, rev.forum_id), (status, canonical, code))
+            self.days.note_talk(rev, self.st.hands.get(hand) if hand is not None else None)
         if status == "accepted":
             self.days.acted(rev.author, hand)
 
@@ -593,6 +594,6 @@ class _Folder:
         self.add_row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
                   destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
-        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening), thread)
+        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk), thread)
         self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
         self.days.hand_ended(h)

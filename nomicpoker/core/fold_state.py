@@ -57,6 +57,11 @@ class HandState:
     #: advance actions sent privately this hand, ``[player, when, text]`` in arrival order:
     #: published in the thread when the hand ends (:mod:`nomicpoker.core.advance_private`)
     private_advance: list[list[str]] = field(default_factory=list)
+    #: table talk that came with a comment of this hand (WRGPT's ``TALK``, archived as a
+    #: quotation under the command), ``[player, when, the command, the talk]`` in arrival
+    #: order: shown with the action it came with in the payout ("all table talk is shown
+    #: interspersed with action in the showdown messages")
+    talk: list[list[str]] = field(default_factory=list)
     #: players who checked out of turn and may not bet or raise at their next turn (Robert's
     #: rule 7, ``Ruleset.no_raise_after_out_of_turn_check``); spent when they act
     no_raise: set[str] = field(default_factory=set)

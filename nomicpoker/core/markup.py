@@ -290,6 +290,16 @@ def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = T
     return Reading(_drop_invisible(text).replace("\xa0", " "))
 
 
+def table_talk(body: object, body_format: str) -> tuple[str, ...]:
+    """The table talk a plain-text message carries: its quoted lines (the e-mail adapter
+    archives a WRGPT mail's ``TALK`` lines as a quotation under the command, having dropped the
+    quoted reply text; a quotation never acts). Other dialects carry none: their comments are
+    the talk, in the thread for all to read."""
+    if body_format != "text" or not isinstance(body, str) or ">" not in body:
+        return ()
+    return tuple(ln[1:].removeprefix(" ").rstrip() for ln in clean(body).split("\n") if ln.startswith(">"))
+
+
 def visible_text(body: object, body_format: str = "markdown", *, lazy: bool = True) -> str:
     """The visible, unquoted text of a comment (empty when it is too long or too complex to
     read exactly: see :func:`read_visible`)."""

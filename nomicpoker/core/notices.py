@@ -193,9 +193,15 @@ def timed_out(player: str, at: str, did: str, action: str, key: str, note: str =
 
 
 def payout(table: render.TableView, hand, secrets: Mapping[str, str],
-           held: Mapping[str, Sequence[str]], own: Sequence[str], key: str, opening: str = "") -> str:
+           held: Mapping[str, Sequence[str]], own: Sequence[str], key: str, opening: str = "",
+           talk: Sequence[Sequence[str]] = ()) -> str:
     body = render.payout(table, hand, secrets=dict(secrets), key=key, opening=opening)
     extra = []
+    if talk:  # WRGPT: "all table talk is shown interspersed with action in the showdown messages"
+        extra.append("Table talk, with the action it came with:\n\n" + "\n".join(
+            f"- {md_escape(p)} ({md_escape(' '.join(cmd.split()) or 'no action')}): "
+            + md_escape(" / ".join(ln.strip() for ln in said.splitlines() if ln.strip()))
+            for p, _when, cmd, said in talk))
     shared = hand.ruleset.deck == "shared"
     for p, cards in held.items():
         shown = " ".join(pretty(c) for c in cards)

@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 from nomicpoker.core import days_notices as words
 from nomicpoker.core import engine
 from nomicpoker.core.actions import FoldOut, Muck, Reveal, Timeout
-from nomicpoker.core.advance_private import PRIVATE_THREAD
+from nomicpoker.core.advance_private import PRIVATE_THREAD, first_line
 from nomicpoker.core.dealing import deck_listing, hole_cards
 from nomicpoker.core.days_state import REMINDER, Alarm, DaysState, wait_alarms
 from nomicpoker.core.draws import draw_clock, waiting_for_draws
 from nomicpoker.core.fold_types import DRAW_TIMEOUT, STALLED, TURN_TIMEOUT, DealerEvent, Revision
+from nomicpoker.core.markup import table_talk
 
 #: ``HandState.timed_out`` key recording that the hand's stalled draw deadline was said (no
 #: player is named "")
@@ -265,6 +266,13 @@ class Days:
         if start is not None:
             lines.append(f"Your start of day: {start}:00.")
         return lines
+
+    def note_talk(self, rev: Revision, h: "HandState | None") -> None:
+        """Keep the table talk a comment of hand ``h`` came with, for the payout (WRGPT: "all
+        table talk is shown interspersed with action in the showdown messages")."""
+        talk = table_talk(rev.body, rev.body_format) if h is not None else ()
+        if h is not None and any(t.strip() for t in talk):
+            h.talk.append([rev.author, rev.created, first_line(rev.body, rev.body_format), "\n".join(talk).strip()])
 
     def _told(self, player: str) -> bool:
         """Whether the table knows ``player`` is away: announced at the end of a hand (WRGPT),

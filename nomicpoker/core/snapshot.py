@@ -128,6 +128,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "steps": h.steps, "logged": h.logged, "bets": dict(h.bets), "step": list(h.step),
             "advance": dict(h.advance), "reveal_asked": sorted(h.reveal_asked),
             "private_advance": [list(x) for x in h.private_advance],
+            "talk": [list(x) for x in h.talk],
             "no_raise": sorted(h.no_raise),
         })
     return {
@@ -189,6 +190,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           advance={p: str(t) for p, t in d.get("advance", {}).items()},
                           reveal_asked=set(d.get("reveal_asked", [])),
                           private_advance=[[str(x) for x in v] for v in d.get("private_advance", [])],
+                          talk=[[str(x) for x in v] for v in d.get("talk", [])],
                           no_raise=set(d.get("no_raise", [])))
             if d["live"]:
                 if start.secrets is None:
