@@ -153,8 +153,8 @@ def broadcast_subject(thread: str, body: str) -> str:
     return f"[{thread}] {first}" + (f" (-> {nxt.group(1)})" if nxt else "")
 
 
-#: who is next in a plain-text broadcast: "carol to act, 2 to call." (a sentence's subject)
-_NEXT = re.compile(r"(?:^|[.!:;)]\s+)([^\s.,:;()]{1,40}) to act\b", re.MULTILINE)
+#: who is next in a plain-text broadcast: the turn notice's "carol to act, 2 to call."
+_NEXT = re.compile(r"(?:^|[.!:;)]\s+)([^\s.,:;()]{1,40}) to act, ", re.MULTILINE)
 
 
 def _when(moment: datetime) -> str:

@@ -160,3 +160,41 @@ def test_table_talk_is_shown_with_its_action_when_the_hand_ends(table):
         assert talk.index("- bob (CALL *): I smell weakness.") < talk.index("- carol ($2): I'm calling.") \
             < talk.index("- alice (FOLD): Too rich for me."), talk
         assert "Alice\n" not in talk  # after SIG: never read
+
+
+def test_a_whole_hand_by_mail_as_the_manual_plays_it(table, tmp_path):
+    """A whole hand, mail by mail, as the WRGPT manual's examples play: an advance action with
+    table talk out of turn, a vacation taken mid-hand, WHAT, bets as '$x', the end of the hand
+    with the talk and the vacation announced. Each player's mailbox holds what docs/email.md
+    says they receive (the transcript there is this test's, NP_TRANSCRIPT=path writes it)."""
+    import os
+
+    t = table
+    t.bet("bob", "CALL *\nTALK\nI smell weakness.\n")           # advance action + talk
+    t.bet("alice", "GONE 13 Sep\n")                              # vacation, told to nobody
+    t.bet("carol", "WHAT\n")                                     # answered to carol alone
+    t.bet("carol", "$2\nTALK I'm calling.\n")                    # carol calls; alice (away) folds;
+    t.bet("bob", "$0\n")                                         # bob's CALL * checked: the flop
+    t.bet("carol", "$0\n")
+    for r in range(3, 5):
+        t.bet("bob", "$0\n")
+        t.bet("carol", "$0\n")
+    t.bet("bob", "reveal 4c 5s\n")
+    t.bet("carol", "HAND1 reveal Th 3s\n")
+    mail = {p: t.m.inbox(p) for p in PLAYERS}
+    assert [m for m in mail["alice"] if "vacation" in text(m).lower() and "(ID=" not in m["Subject"]] == [
+        m for m in mail["alice"] if "On vacation: alice (until 13 Sep)" in text(m)]
+    for p in ("bob", "carol"):
+        body = "\n".join(text(m) for m in mail[p])
+        assert "alice folds." in body and "alice is away" not in body
+        assert body.index("alice folds.") < body.index("On vacation: alice (until 13 Sep)")
+        assert "- bob (CALL *): I smell weakness." in body and "- carol ($2): I'm calling." in body
+    assert any("For carol" in text(m) for m in mail["carol"]) and not any(
+        "For carol" in text(m) for p in ("alice", "bob") for m in mail[p])
+    for p in PLAYERS:
+        assert all(not any(k in text(m) for k in MARKUP) for m in mail[p])
+    if os.environ.get("NP_TRANSCRIPT"):
+        with open(os.environ["NP_TRANSCRIPT"], "w", encoding="utf-8") as out:
+            for p in PLAYERS:
+                for m in mail[p]:
+                    out.write(f"=== to {p}: Subject: {m['Subject']}\n{text(m)}\n")
