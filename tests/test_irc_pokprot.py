@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from _ircd import ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
-from _irc_kit import IrcTable
+from _irc_kit import IrcTable, plain
 
 pytestmark = [needs_ngircd]
 
@@ -91,3 +91,35 @@ def test_usage_mistakes_stop_being_answered_at_the_flood_threshold(game):
     answers = [t for t in g.p["alice"].texts("PRIVMSG", "#poker", start) if "unknown command @bogus" in t]
     assert len(answers) == 6, answers
     assert "not answered" in answers[-1]
+
+
+def test_a_whole_hand_line_by_line(game):
+    """A whole hand on IRC, line by line: a private advance action (/msg), a vacation, @cards
+    (WHAT), @ commands and plain words, reveals, the payout; every line the table sees is plain
+    IRC text (docs/irc.md shows this transcript; NP_TRANSCRIPT=path writes it)."""
+    import os
+
+    g = game
+    start = g.mark("bob")
+    g.p["bob"].say("dealerbot", "CALL *")
+    g.notice("bob", "advance action", start)
+    g.act("alice", "GONE 13 Sep", "alice")
+    start = g.mark("carol")
+    g.act("carol", "@cards", "For carol")
+    g.notice("carol", "Your hole cards: 10", start)
+    out = g.act("carol", "@call", "Flop")
+    for r, street in ((2, "Turn"), (3, "River"), (4, "betting is over")):
+        g.act("bob", "check", "carol to act")
+        out = g.act("carol", f"@check --hand 1 --round {r}", street)
+    g.act("bob", "@reveal 4c 5s", "bob shows")
+    pay = g.act("carol", "reveal Th 3s", "Hand #1 is over")
+    g.p["alice"].drain(1.0)
+    every = [plain(t) for t in g.p["alice"].texts("PRIVMSG", "#poker")]
+    joined = "\n".join(every)
+    assert "bob (advance action): checks" in joined and "alice is away: the dealer folds for them." in joined
+    assert joined.index("Hand #1 is over") < joined.index("On vacation: alice (until 13 Sep)")
+    assert all(clean_text(t) for t in every), [t for t in every if not clean_text(t)]
+    assert pay and out
+    if os.environ.get("NP_TRANSCRIPT"):
+        with open(os.environ["NP_TRANSCRIPT"], "w", encoding="utf-8") as f:
+            f.write("\n".join(g.p["alice"].lines + ["--- bob"] + g.p["bob"].lines + ["--- carol"] + g.p["carol"].lines))

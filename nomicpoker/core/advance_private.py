@@ -162,7 +162,7 @@ def shown_on_request(h: HandState) -> str:
             lines.append(f"{md_escape(p)} asked for their cards to be shown (/R): "
                          f"{' '.join(pretty(c) for c in cards)} ({how}).")
     if h.private_advance:
-        sent = "; ".join(f"{md_escape(p)} at {md_escape(when)}: {md_escape(text)}"
+        sent = "; ".join(f"{md_escape(p)} at {md_escape(_moment(when))}: {md_escape(text)}"
                          for p, when, text in h.private_advance)
         lines.append(f"Advance actions sent privately in hand {h.start.number}: {sent}.")
     return "\n\n".join(lines)
