@@ -43,6 +43,8 @@ SENT_FROM = {
     ("adjudicator", "start"): "deck and hole cards: deck_listing, hole_message",
     ("advance_private", "unnamed"): "unnamed_answer",
     ("over_days", "_gone"): "days_notices.vacation_private",
+    ("over_days", "_back"): "back from a vacation the table never heard of (e-mail): a plain sentence",
+    ("score_fold", "event"): "SCORE's standings, answered privately on e-mail: the code-block table",
     ("over_days", "_protest"): "days_notices.protest_private",
     ("over_days", "_what"): "days_notices.what_private",
     ("over_days", "reminder"): "days_notices.reminder_private",
