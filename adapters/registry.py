@@ -30,14 +30,14 @@ Config keys per kind (all optional unless marked):
 ``irc``
     ``server`` and ``channel`` (required), ``port``, ``tls``, ``tls_verify``, ``listing``,
     ``nick``, ``nickserv``, ``credentials_file``, ``log``, ``line_interval``, ``burst``: see
-    :mod:`nomicpoker.adapters.irc` and docs/irc.md. A live chat: ``nomicpoker serve`` runs
+    :mod:`nomicpoker.adapters.irc.forum` and docs/irc.md. A live chat: ``nomicpoker serve`` runs
     its bridge (:func:`open_bridges`).
 
 ``email``
     play by e-mail as WRGPT does (docs/email.md): ``address``, ``table``, ``roster``,
     ``imap_host``, ``smtp_host`` (required), ``dealer``, ``imap_port``, ``imap_tls``,
     ``imap_user``, ``mailbox``, ``smtp_port``, ``smtp_tls``, ``smtp_user``, ``smtp_auth``,
-    ``ca_file``, ``timeout``, ``credentials_file`` (see :mod:`nomicpoker.adapters.email_config`).
+    ``ca_file``, ``timeout``, ``credentials_file`` (see :mod:`nomicpoker.adapters.email.config`).
 
 See docs/forums.md (and docs/irc.md, docs/email.md) for setting each one up.
 """
@@ -83,7 +83,7 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
     config = dict(config or {})
     if kind == "local":
         _known(config, kind, {"path", "dealer"})
-        from nomicpoker.shell.paths import forum_db_path
+        from nomicpoker.shell.storage.paths import forum_db_path
         from nomicpoker.adapters.local import LocalForum
 
         path = _str(config, "path", kind)
@@ -92,7 +92,7 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
             dealer=_str(config, "dealer", kind, "Dealer") or "Dealer",
         )
     if kind == "blognomic":
-        from nomicpoker.adapters.blognomic import BlogNomicForum, blognomic_config_keys
+        from nomicpoker.adapters.blog.forum import BlogNomicForum, blognomic_config_keys
 
         _known(config, kind, blognomic_config_keys())
         return BlogNomicForum.from_config(config, state)
@@ -102,12 +102,12 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
         _known(config, kind, reddit_config_keys())
         return RedditForum.from_config(config)
     if kind == "irc":
-        from nomicpoker.adapters.irc import IrcForum
+        from nomicpoker.adapters.irc.forum import IrcForum
 
         return IrcForum.from_config(config, state)
     # -- email (issue 15) --
     if kind == "email":
-        from nomicpoker.adapters.email import EmailForum
+        from nomicpoker.adapters.email.forum import EmailForum
 
         return EmailForum.from_config(config)
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
@@ -122,8 +122,8 @@ def declared_abilities(kind: str, config: Mapping[str, object]) -> Abilities:
 
         return LocalForum.abilities
     if kind == "blognomic":
-        from nomicpoker.adapters.blognomic import blog_abilities
-        from nomicpoker.adapters.siteprofile import load_profile
+        from nomicpoker.adapters.blog.forum import blog_abilities
+        from nomicpoker.adapters.blog.siteprofile import load_profile
 
         profile = config.get("profile", "wordpress")
         return blog_abilities(load_profile(profile if isinstance(profile, str) else "wordpress"))
@@ -132,12 +132,12 @@ def declared_abilities(kind: str, config: Mapping[str, object]) -> Abilities:
 
         return RedditForum.abilities
     if kind == "irc":
-        from nomicpoker.adapters.irc import IRC_ABILITIES
+        from nomicpoker.adapters.irc.forum import IRC_ABILITIES
 
         return IRC_ABILITIES
     # -- email (issue 15) --
     if kind == "email":
-        from nomicpoker.adapters.email import EmailForum
+        from nomicpoker.adapters.email.forum import EmailForum
 
         return EmailForum.abilities
     raise ForumError("config", f"unknown forum kind {kind!r} (known: {', '.join(KINDS)})")
@@ -155,7 +155,7 @@ def open_bridges(tables: Sequence[tuple[str, str, Mapping[str, object]]], state:
     for name, kind, config in tables:
         if kind != "irc":
             continue
-        from nomicpoker.adapters.irc import load_credentials, settings_from
+        from nomicpoker.adapters.irc.forum import load_credentials, settings_from
 
         settings = settings_from(config, state)
         key = (settings.network, settings.nick.lower(), str(settings.log))
@@ -165,6 +165,6 @@ def open_bridges(tables: Sequence[tuple[str, str, Mapping[str, object]]], state:
             raise ForumError("config", f"tables on {settings.network} as {settings.nick} name "
                              "different credentials: they share one connection")
         creds[key] = found
-    from nomicpoker.adapters.irc_bridge import IrcBridge
+    from nomicpoker.adapters.irc.bridge import IrcBridge
 
     return [IrcBridge(members, creds[key]) for key, members in groups.items()]  # type: ignore[arg-type]

@@ -2,9 +2,9 @@
 
 Almost every command runs the CLI (:func:`nomicpoker.cli.main`, typer). Two command lines are
 answered here without building it, and only when the CLI already read exactly the same
-command line before (:mod:`nomicpoker.shell.cli_memo`, which says why): an idle ``poll``
+command line before (:mod:`nomicpoker.shell.cycle.cli_memo`, which says why): an idle ``poll``
 (what cron runs every few minutes and almost always finds nothing new: the answer is a few
-SQLite reads, :func:`nomicpoker.shell.idle.answer`; building the CLI costs more than that)
+SQLite reads, :func:`nomicpoker.shell.cycle.idle.answer`; building the CLI costs more than that)
 and ``phh replay`` (a benchmark against PokerKit's own loop as processes). There is no
 second parser here: what this module acts on is what typer read.
 """
@@ -19,16 +19,16 @@ from typing import Any, Sequence
 def replay(params: dict[str, Any]) -> int | None:
     """Run ``phh replay`` as the CLI read it, without building the CLI (typer, pydantic and
     every other command's modules: ~0.2 s CPU of a ~2 s corpus run); the exit code, or None
-    when the CLI must run. The same library (:mod:`nomicpoker.shell.phh_files`) and output."""
+    when the CLI must run. The same library (:mod:`nomicpoker.shell.audit.phh_files`) and output."""
     from pathlib import Path
 
-    from nomicpoker.shell.rulesets import load_ruleset
+    from nomicpoker.shell.storage.rulesets import load_ruleset
 
     try:
         rs = load_ruleset(params["ruleset"])
     except Exception:  # noqa: BLE001 - the CLI reports a bad ruleset its own way
         return None
-    from nomicpoker.shell.phh_files import render_summary, replay_paths
+    from nomicpoker.shell.audit.phh_files import render_summary, replay_paths
 
     summary = replay_paths([Path(f) for f in params["files"]], rs, params.get("limit"))
     text = render_summary(summary, bool(params.get("quiet"))) + "\n"
@@ -44,14 +44,14 @@ def answer(argv: Sequence[str]) -> int | None:
     """The exit code of a command line answered here; None when the CLI must run."""
     if any(k.startswith("_NOMICPOKER_COMPLETE") for k in os.environ):  # shell completion: typer's
         return None
-    from nomicpoker.shell import cli_memo
+    from nomicpoker.shell.cycle import cli_memo
 
     found = cli_memo.recall(argv)
     if found is None:
         cli_memo.WHY = "the CLI has not read this command line before (here, with this environment)"
         return None
     command, params, code = found
-    from nomicpoker.shell import idle
+    from nomicpoker.shell.cycle import idle
 
     if code != idle.code_signature():
         cli_memo.WHY = "nomicpoker changed since the CLI read this command line"
@@ -77,7 +77,7 @@ def main() -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             code = 141
         sys.exit(code)
-    from nomicpoker.shell import cli_memo
+    from nomicpoker.shell.cycle import cli_memo
 
     cli_memo.ARGV = list(argv)
     from nomicpoker.cli import main as cli_main

@@ -12,7 +12,7 @@ adapters).
 Adapters raise :class:`ForumError` (with a code) for anything that went wrong, so the poll run
 can report it in one line and retry next run without losing anything.
 
-Reference tags are made and read in :mod:`nomicpoker.core.tags`; they are re-exported here so
+Reference tags are made and read in :mod:`nomicpoker.core.words.tags`; they are re-exported here so
 adapters import everything they share with the shell from the port side.
 """
 
@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Literal, Protocol, Sequence, runtime_checkable
 
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.tags import find_tag, find_tags, reference_tag
+from nomicpoker.core.words.tags import find_tag, find_tags, reference_tag
 
 __all__ = [
     "Abilities", "Forum", "ReportsUnread", "ForumError", "RemoteComment", "RemoteThread", "PrivateMessage",
@@ -95,7 +95,7 @@ class Abilities:
     players_see_thread: bool = True
     #: The adapter can digest, with a cheap local read, everything a poll reads from it (the
     #: listed threads and the Dealer's inbox): :meth:`Fingerprinted.fingerprint`. The idle
-    #: check (:mod:`nomicpoker.shell.idle`) answers a poll with nothing new only for tables on
+    #: check (:mod:`nomicpoker.shell.cycle.idle`) answers a poll with nothing new only for tables on
     #: such forums; every other forum takes the full poll.
     fingerprint: bool = False
     #: Dealer comments due together go as one post (each part keeping its tag): WRGPT mails

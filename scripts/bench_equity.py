@@ -74,7 +74,7 @@ def load() -> str:
 
 
 def rest_of_deck(holes, board):
-    from nomicpoker.core.cards import FULL_DECK
+    from nomicpoker.core.poker.cards import FULL_DECK
 
     used = set(board) | {c for h in holes.values() for c in h}
     return [c for c in FULL_DECK if c not in used]
@@ -166,8 +166,8 @@ def main() -> None:
     t0 = time.perf_counter()
     import numpy as np
     t1 = time.perf_counter()
-    from nomicpoker.core import batch_eval
-    from nomicpoker.core.equity import all_in_equity
+    from nomicpoker.core.poker import batch_eval
+    from nomicpoker.core.poker.equity import all_in_equity
     batch_eval.tables()
     t2 = time.perf_counter()
     first = all_in_equity(HEADS_UP)
@@ -211,14 +211,14 @@ def main() -> None:
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :7].astype(np.uint8)
     batch_eval.evaluate(hands[:1000])
     wall, cpu = best_of(3, lambda: batch_eval.evaluate(hands))
-    from nomicpoker.core.cards import FULL_DECK
+    from nomicpoker.core.poker.cards import FULL_DECK
 
     peer = hands[:args.peer_hands]
     import eval7
     from phevaluator import evaluate_cards
     from phevaluator.card import Card
 
-    from nomicpoker.core.evaluator import value7
+    from nomicpoker.core.poker.evaluator import value7
 
     e7c = {i: eval7.Card(c) for i, c in enumerate(FULL_DECK)}
     e7h = [[e7c[int(c)] for c in h] for h in peer]

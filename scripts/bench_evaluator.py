@@ -18,7 +18,7 @@ import random
 import time
 from typing import Callable
 
-from nomicpoker.core.cards import FULL_DECK
+from nomicpoker.core.poker.cards import FULL_DECK
 
 SEED = 20261121
 
@@ -56,7 +56,7 @@ def main() -> None:
     n = len(hands)
     rows: list[tuple[str, int, float, str]] = []  # name, hands, seconds, call
 
-    from nomicpoker.core import evaluator
+    from nomicpoker.core.poker import evaluator
 
     t = time.perf_counter()
     evaluator.value7(hands[0])  # builds the tables
@@ -134,7 +134,7 @@ def duplicate_cases() -> None:
     from treys import Card as TCard
     from treys import Evaluator
 
-    from nomicpoker.core.evaluator import best_hand
+    from nomicpoker.core.poker.evaluator import best_hand
 
     tev = Evaluator()
 

@@ -6,14 +6,14 @@ revisions (default 15,000) over many hands, as a game would: each hand is played
 with chat to ``--per-hand`` revisions. Then ``--tables`` copies of it are made in the same
 ledger, and measured side by side, in the same run:
 
-- the in-process poll of one table (``nomicpoker.shell.poll.poll``) with nothing new, and
+- the in-process poll of one table (``nomicpoker.shell.jobs.poll.poll``) with nothing new, and
   after one new comment: resumed from the table's snapshot, and replaying the whole table
   from its first input (``incremental=False``, what every poll did before snapshots);
 - the same for all the tables in one poll;
 - ``audit`` of one table (a replay from zero, into a scratch database, compared row by row);
 - ``nomicpoker poll`` as a process with nothing new, in CPU seconds (user + system of the
   child process): the full poll (its idle record removed before each run) and the idle check
-  (:mod:`nomicpoker.shell.idle`, answering from the record the full poll wrote); and
+  (:mod:`nomicpoker.shell.cycle.idle`, answering from the record the full poll wrote); and
   ``nomicpoker version`` and ``--help``.
 
 Each figure is the best of ``--repeat`` runs, in wall time and, beside it, in CPU time of this
@@ -47,11 +47,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _bot_kit import Table  # noqa: E402
 
 from nomicpoker.adapters.local import LocalForum  # noqa: E402
-from nomicpoker.shell import poll  # noqa: E402
-from nomicpoker.shell.demo import Player  # noqa: E402
-from nomicpoker.shell.paths import forum_db_path, sqlite_url  # noqa: E402
-from nomicpoker.shell.audit import audit  # noqa: E402
-from nomicpoker.shell.store import ALL_MODELS, SnapshotRow, open_engine  # noqa: E402
+from nomicpoker.shell.jobs import poll  # noqa: E402
+from nomicpoker.shell.jobs.demo import Player  # noqa: E402
+from nomicpoker.shell.storage.paths import forum_db_path, sqlite_url  # noqa: E402
+from nomicpoker.shell.audit.audit import audit  # noqa: E402
+from nomicpoker.shell.storage.store import ALL_MODELS, SnapshotRow, open_engine  # noqa: E402
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -250,7 +250,7 @@ def main() -> None:
 
         full = child_cpu_of(full_poll, a.repeat)
         # the CLI reads a command line once (the full poll above read poll_cmd); the entry point
-        # then answers the same line without it (nomicpoker/shell/cli_memo.py)
+        # then answers the same line without it (nomicpoker/shell/cycle/cli_memo.py)
         subprocess.run(poll_cmd + ["-v"], check=True, capture_output=True, env=env)
         check = subprocess.run(poll_cmd + ["-v"], check=True, capture_output=True, text=True, env=env).stdout
         assert "the full poll is skipped" in check, check  # the record the full poll wrote answers

@@ -1,7 +1,7 @@
 """Hands per second replaying the same PHH hands with nomicpoker's engine and with pokerkit.
 
 Both sides get the same hands, parsed once beforehand (parse time is reported separately):
-nomicpoker runs :func:`nomicpoker.core.phh.play` (set up the hand, convert and apply every action,
+nomicpoker runs :func:`nomicpoker.core.phh.phh.play` (set up the hand, convert and apply every action,
 settle); pokerkit iterates ``HandHistory`` (which builds a ``State`` and applies the same
 actions with its automations). Every finishing stack is compared between the two, so the
 figures are for runs that agree.
@@ -11,7 +11,7 @@ figures are for runs that agree.
 ``--end-to-end`` measures instead what a user waits for, over every file of a directory
 (default ``../shared/data/phh``), side by side in one run: nomicpoker's ``phh replay`` path
 (find the files, read, parse, replay, compare with ``finishing_stacks``:
-:func:`nomicpoker.shell.phh_files.replay_paths`) against PokerKit's own loop over the same files
+:func:`nomicpoker.shell.audit.phh_files.replay_paths`) against PokerKit's own loop over the same files
 (find them the same way, ``HandHistory.load`` each, iterate its states to the end); in
 process, interleaved passes, best of ``--repeat``; then as processes (``nomicpoker phh replay
 DIR -q`` against ``python -c`` running PokerKit's loop), interleaved, best of ``--repeat``, in
@@ -31,8 +31,8 @@ import sys
 import time
 from pathlib import Path
 
-from nomicpoker.core.phh import parse_phh, play
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.phh.phh import parse_phh, play
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus"
 
@@ -61,7 +61,7 @@ def end_to_end(args: argparse.Namespace) -> int:
     import subprocess
     import warnings
 
-    from nomicpoker.shell.phh_files import replay_paths
+    from nomicpoker.shell.audit.phh_files import replay_paths
 
     root = args.dir
     if not root.is_dir():

@@ -9,7 +9,7 @@ hostile or careless player would: case, look-alike letters from Unicode's confus
 and bidi marks, HTML / Markdown / BBCode wrappers, nested quotes, huge, negative, fractional and
 exponent amounts, control characters, NUL, lone surrogates, 100,000-character lines and
 pathological markup (``[[[[``, ``[s][s]``, ``<a <a``). Each is read in all three dialects as
-the fold reads it (:func:`nomicpoker.core.grammar.parse_comment`, then whose action it is), and
+the fold reads it (:func:`nomicpoker.core.reading.grammar.parse_comment`, then whose action it is), and
 the run reports
 
 - crashes (any exception: the reader promises never to raise),
@@ -36,9 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nomicpoker.core.fold_types import Revision  # noqa: E402
-from nomicpoker.core.grammar import Intent, parse_comment  # noqa: E402
-from nomicpoker.core.whose import other_player_named  # noqa: E402
+from nomicpoker.core.table.fold_types import Revision  # noqa: E402
+from nomicpoker.core.reading.grammar import Intent, parse_comment  # noqa: E402
+from nomicpoker.core.fold.whose import other_player_named  # noqa: E402
 
 AUTHOR = "alice"
 SEATED = ["alice", "bob", "carol"]

@@ -34,11 +34,11 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import fuzz_comments as fz  # noqa: E402
-from nomicpoker.core.fold_run import fold_table  # noqa: E402
-from nomicpoker.core.fold_types import HandStart, Revision, TableConfig  # noqa: E402
-from nomicpoker.core.table_settings import TableSettings  # noqa: E402
-from nomicpoker.shell.rulesets import load_ruleset  # noqa: E402
-from nomicpoker.shell.secrets_store import HandSecrets  # noqa: E402
+from nomicpoker.core.fold.fold_run import fold_table  # noqa: E402
+from nomicpoker.core.table.fold_types import HandStart, Revision, TableConfig  # noqa: E402
+from nomicpoker.core.table.table_settings import TableSettings  # noqa: E402
+from nomicpoker.shell.storage.rulesets import load_ruleset  # noqa: E402
+from nomicpoker.shell.storage.secrets_store import HandSecrets  # noqa: E402
 
 PLAYERS = ("alice", "bob", "carol")
 BOUND = 0.010  # seconds of CPU: the reading bound, here for the whole fold of one comment

@@ -1,5 +1,5 @@
 """A small interpreter of the WRGPT manual's advance-action rules, written apart from
-``nomicpoker.core.advance*`` (it imports nothing from them) so the property test in
+``nomicpoker.core.reading.advance*`` (it imports nothing from them) so the property test in
 ``test_advance_property.py`` compares two readings of the manual, not one with itself.
 
 Programs are plain tuples here: ``(arms, otherwise, sticky, hand)`` with arms

@@ -10,13 +10,15 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger, poll as poll_mod, secrets_store, service
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.dealer import service
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell.demo import Player, draw_all
-from nomicpoker.shell import paths
-from nomicpoker.shell.paths import forum_db_path
-from nomicpoker.shell.secrets_store import HandSecrets
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.jobs.demo import Player, draw_all
+from nomicpoker.shell.storage import paths
+from nomicpoker.shell.storage.paths import forum_db_path
+from nomicpoker.shell.storage.secrets_store import HandSecrets
+from nomicpoker.shell.storage.store import open_engine
 
 
 def fixed_secrets(seed: str) -> HandSecrets:
@@ -34,7 +36,7 @@ class Table:
     deadline_hours: int | None = None
     ruleset: str = "blognomic-2008"
     seed: str = "test"
-    #: play over days (core/table_settings.py); reminders off unless a test asks for them, so
+    #: play over days (core/table/table_settings.py); reminders off unless a test asks for them, so
     #: the deadline tests see only the comments they are about
     settings: dict = field(default_factory=lambda: {"reminders": 0})
     state: Path = field(init=False)

@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from nomicpoker.core.errors import CodedError
 from nomicpoker.shell import faults
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage.store import open_engine
 
 #: columns holding the local forum's own clock (when a comment or message was stored), which
 #: a run after a crash legitimately stores later than the reference run did. The dealer's

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from nomicpoker.core.actions import Call, Check, Fold, Raise
-from nomicpoker.core.engine import Hand, Rejection, apply, start_hand
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.poker.actions import Call, Check, Fold, Raise
+from nomicpoker.core.poker.engine import Hand, Rejection, apply, start_hand
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 BLOG = load_ruleset("blognomic-2008")
 RR = load_ruleset("roberts-nlhe")

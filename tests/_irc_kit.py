@@ -1,6 +1,6 @@
 """An IRC table for the tests of issue 28: a roberts-nlhe table T (alice, bob, carol, 100
 each) in #poker on a real ngIRCd (tests/_ircd.py), ``nomicpoker serve``'s loop
-(:func:`nomicpoker.shell.serve.serve`) running in a thread of the test process, and the
+(:func:`nomicpoker.shell.jobs.serve.serve`) running in a thread of the test process, and the
 players as hand-written IRC clients (:class:`_ircd.Player`).
 
 Why serve in a thread and not a process: these tests look at many small exchanges, and the
@@ -13,8 +13,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from nomicpoker.shell import secrets_store, service
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _ircd import PASSWORD, Player
@@ -50,7 +51,7 @@ class IrcTable:
     def serve(self, **kwargs) -> None:
         import os
 
-        from nomicpoker.shell.serve import serve
+        from nomicpoker.shell.jobs.serve import serve
 
         os.environ["NOMICPOKER_IRC_SERVER_PASSWORD"] = PASSWORD
 

@@ -399,8 +399,8 @@ class MailTable:
     forum of ``servers``; each player reads their own mailbox."""
 
     def __init__(self, servers, tmp_path, settings: dict | None = None):
-        from nomicpoker.shell import service
-        from nomicpoker.shell.store import open_engine
+        from nomicpoker.shell.dealer import service
+        from nomicpoker.shell.storage.store import open_engine
 
         self.m = servers
         self.state = tmp_path / "state"
@@ -416,7 +416,8 @@ class MailTable:
         """Start hand ``number`` with the fixed secrets of ``seed`` (tests/_bot_kit.py: "nlhe:1"
         deals alice J♥ K♥, bob 4♣ 5♠, carol 10♥ 3♠), blinds 1/2."""
         from _bot_kit import fixed_secrets
-        from nomicpoker.shell import secrets_store, service
+        from nomicpoker.shell.storage import secrets_store
+        from nomicpoker.shell.dealer import service
 
         secrets_store.write(self.state, "T", number, fixed_secrets(seed))
         started = service.start_hand(self.engine, self.state, "T", 0, blinds=(1, 2))
@@ -433,7 +434,7 @@ class MailTable:
         return out
 
     def poll(self):
-        from nomicpoker.shell import poll as poll_mod
+        from nomicpoker.shell.jobs import poll as poll_mod
 
         report = poll_mod.poll(self.engine, self.state)
         assert report.ok, [t.error for t in report.tables]

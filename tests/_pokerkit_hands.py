@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pokerkit
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.engine import Hand, Rejection, apply, legal_actions
-from nomicpoker.core.phh import PhhHand, parse_phh, play, replay, setup, to_event
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.engine import Hand, Rejection, apply, legal_actions
+from nomicpoker.core.phh.phh import PhhHand, parse_phh, play, replay, setup, to_event
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 RR = load_ruleset("roberts-nlhe")
 A = pokerkit.Automation
@@ -218,7 +218,7 @@ def _odd_chip_only(hand: Hand, expected: tuple[int, ...]) -> str:
 
 
 def classify(g: Generated) -> Verdict:
-    """Replay ``g`` with :func:`nomicpoker.core.phh.replay` and say what it matched or which
+    """Replay ``g`` with :func:`nomicpoker.core.phh.phh.replay` and say what it matched or which
     rule explains the difference; ``unexplained`` otherwise."""
     phh = parse_phh(g.text)
     outcome = replay(phh, RR)

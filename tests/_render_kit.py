@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 import re
 
-from nomicpoker.core.engine import Hand, PotAward, Result, Seat, ShownHand
-from nomicpoker.core.render import TableView
-from nomicpoker.core.ruleset import Ruleset
+from nomicpoker.core.poker.engine import Hand, PotAward, Result, Seat, ShownHand
+from nomicpoker.core.words.render import TableView
+from nomicpoker.core.rules.ruleset import Ruleset
 
 D_AND_P = Ruleset()
 NLHE = Ruleset(name="roberts-nlhe", title="Robert's Rules", raise_amount="raise_to", side_pots=True,

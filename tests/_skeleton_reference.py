@@ -1,5 +1,5 @@
 """The look-alike skeleton as it was first written (per character, in Python), kept as the
-reference the run-based :func:`nomicpoker.core.lookalike.skeleton` must agree with: same
+reference the run-based :func:`nomicpoker.core.reading.lookalike.skeleton` must agree with: same
 text, same mapping back to the visible text, same flagged characters, same spots inside Latin
 words. Slow on purpose; for tests only."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from nomicpoker.core import lookalike
+from nomicpoker.core.reading import lookalike
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 

@@ -17,8 +17,9 @@ import prawcore.sessions
 import pytest
 from pytest_httpserver import HTTPServer
 
-from nomicpoker.core.dealing import deck_checksum
-from nomicpoker.shell import secrets_store, service
+from nomicpoker.core.fairness.dealing import deck_checksum
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
 
 from _bot_kit import fixed_secrets
 from _reddit_kit import config_for

@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from nomicpoker.core.errors import CodedError
-from nomicpoker.shell import faults, service
-from nomicpoker.shell import poll as poll_mod
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell import faults
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import open_engine
 
 from _crash_kit import copy_state, die_at, ledger_view
 

@@ -40,7 +40,7 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the CLI's readings (shell/cli_memo.py)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the CLI's readings (shell/cycle/cli_memo.py)
     monkeypatch.chdir(home)
     # praw reads its praw.ini files once per process and caches them on the class: forget
     # them, so each test reads only its own (isolated) locations
@@ -84,8 +84,8 @@ def any_ledger(request, monkeypatch):
 #: command through the real poll cycle, service or CLI is end-to-end; anything else that
 #: touches the shell (ledger, forums, adapters, a database) is integration; the rest (the pure
 #: core, the ports) is unit. A file may say its level itself with ``pytestmark``.
-E2E_IMPORTS = ("_bot_kit", "_game_kit", "nomicpoker.cli", "typer.testing", "nomicpoker.shell.poll",
-               "nomicpoker.shell.service", "nomicpoker.shell.demo")
+E2E_IMPORTS = ("_bot_kit", "_game_kit", "nomicpoker.cli", "typer.testing", "nomicpoker.shell.jobs.poll",
+               "nomicpoker.shell.dealer.service", "nomicpoker.shell.jobs.demo")
 INTEGRATION_IMPORTS = ("nomicpoker.shell", "nomicpoker.adapters", "adapters", "sqlmodel", "sqlalchemy",
                        "sqlite3", "subprocess", "_pg_kit", "_chromium", "alembic")
 LEVELS = ("unit", "integration", "e2e")

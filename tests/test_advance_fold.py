@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from _bot_kit import Table
 from _game_kit import _to_act, advance_table, order_from_turn
-from nomicpoker.shell.audit import audit
+from nomicpoker.shell.audit.audit import audit
 
 
 def test_an_out_of_turn_call_fires_at_the_turn_and_audits_identical(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.advance import AdvanceError, parse
+from nomicpoker.core.reading.advance import AdvanceError, parse
 
 from _bot_kit import Table
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.advance import (
+from nomicpoker.core.reading.advance import (
     AdvanceError, Arm, Command, Compare, PlayerIn, Program, RoundIs, Undo, parse,
 )
-from nomicpoker.core.advance_eval import View, evaluate
+from nomicpoker.core.reading.advance_eval import View, evaluate
 
 
 def view(*, hand=1, round=2, pot=1000, to_call=0, round_bet=0, money=5000, seats=5,

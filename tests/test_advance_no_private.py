@@ -7,10 +7,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from nomicpoker.core.fold_run import fold_table
-from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
-from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.shell.secrets_store import HandSecrets
+from nomicpoker.core.fold.fold_run import fold_table
+from nomicpoker.core.table.fold_types import HandStart, Revision, TableConfig
+from nomicpoker.shell.storage.rulesets import load_ruleset
+from nomicpoker.shell.storage.secrets_store import HandSecrets
 
 PLAYERS = ("alice", "bob", "carol")
 SECRETS = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))

@@ -15,11 +15,11 @@ import hashlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core import engine
-from nomicpoker.core.fold_run import fold_table
-from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
-from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.shell.secrets_store import HandSecrets
+from nomicpoker.core.poker import engine
+from nomicpoker.core.fold.fold_run import fold_table
+from nomicpoker.core.table.fold_types import HandStart, Revision, TableConfig
+from nomicpoker.shell.storage.rulesets import load_ruleset
+from nomicpoker.shell.storage.secrets_store import HandSecrets
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 SECRETS = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))

@@ -9,9 +9,9 @@ from sqlmodel import Session, select
 
 from _bot_kit import Table
 from _game_kit import _to_act, advance_table, order_from_turn
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.public_db import export_public_db
-from nomicpoker.shell.store import CommentRow, open_engine
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.audit.public_db import export_public_db
+from nomicpoker.shell.storage.store import CommentRow, open_engine
 
 
 def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:
@@ -95,7 +95,7 @@ def test_public_copy_withholds_a_private_action_until_its_hand_ends(tmp_path):
 
 
 def test_the_site_shows_a_private_action_only_after_its_hand(tmp_path):
-    from nomicpoker.shell.site import build_site
+    from nomicpoker.shell.audit.site import build_site
 
     t = advance_table(tmp_path)
     first, second, third = order_from_turn(t)

@@ -1,5 +1,5 @@
 """Random advance-action programs, written out as a player would type them (switches placed
-anywhere the manual allows, keywords in any case), read by ``nomicpoker.core.advance`` and run
+anywhere the manual allows, keywords in any case), read by ``nomicpoker.core.reading.advance`` and run
 by ``advance_eval``, against the separate interpreter in ``tests/_advance_oracle.py``."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _advance_oracle import run
-from nomicpoker.core.advance import parse
-from nomicpoker.core.advance_eval import View, evaluate
+from nomicpoker.core.reading.advance import parse
+from nomicpoker.core.reading.advance_eval import View, evaluate
 
 WORDS = ["CALL", "CALL*", "MAKE", "RAISE", "POT", "JAM", "FOLD", "CHECK"]
 amounts = st.sampled_from([0, 1, 5, 20, 40, 100, 150, 400, 1000])

@@ -14,7 +14,7 @@ import re
 
 from _bot_kit import Table
 from _game_kit import _to_act, advance_table, order_from_turn
-from nomicpoker.shell.audit import audit
+from nomicpoker.shell.audit.audit import audit
 
 
 def _dealt(t: Table, who: str) -> str:

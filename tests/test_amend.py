@@ -11,11 +11,11 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell import ledger
-from nomicpoker.shell.amendments import amend_table
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.service import ServiceError
-from nomicpoker.shell.store import DealerEventRow, RulesetRow
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.dealer.amendments import amend_table
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.dealer.service import ServiceError
+from nomicpoker.shell.storage.store import DealerEventRow, RulesetRow
 
 from _ruleset_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
 from _bot_kit import Table

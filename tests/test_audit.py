@@ -7,7 +7,7 @@ import pytest
 
 from typer.testing import CliRunner
 
-from nomicpoker.shell.audit import audit
+from nomicpoker.shell.audit.audit import audit
 from nomicpoker.cli import app
 
 from _bot_kit import Table
@@ -98,7 +98,7 @@ def test_an_auditor_without_the_secrets_folder_rebuilds_ended_hands_from_publish
 
 
 def test_secrets_that_do_not_match_the_commitments_are_refused(tmp_path):
-    from nomicpoker.shell import secrets_store
+    from nomicpoker.shell.storage import secrets_store
     from _bot_kit import fixed_secrets
 
     t = played(tmp_path)

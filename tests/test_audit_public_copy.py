@@ -13,7 +13,7 @@ import sqlite3
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.public_db import export_public_db
+from nomicpoker.shell.audit.public_db import export_public_db
 
 from _game_kit import advance_table, order_from_turn
 from test_advance_private import _pm

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core import batch_eval as be
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.evaluator import EvaluatorError, category_of, value7
-from nomicpoker.core.evaluator_tables import build_nonflush, flush_value
+from nomicpoker.core.poker import batch_eval as be
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.evaluator import EvaluatorError, category_of, value7
+from nomicpoker.core.poker.evaluator_tables import build_nonflush, flush_value
 
 
 def _cards(row) -> list[str]:

@@ -5,8 +5,10 @@ texturized), so the next run finds it and records the comment instead of posting
 
 from __future__ import annotations
 
-from nomicpoker.shell import poll, secrets_store, service
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _sweep_hands import blog  # noqa: F401 (fixture)

@@ -5,7 +5,7 @@ Each comment is typed as a player would (kses keeps ``blockquote`` and ``q``, st
 classes; wptexturize and wpautop reshape the text) and read back through the adapter. An
 independent reader, BeautifulSoup's tree of the whole page (as a browser nests it: an unclosed
 ``blockquote`` runs to the end of the comment's ``div.content``), says which words sit inside a
-quote; the Dealer's reading (:func:`nomicpoker.core.markup.visible_text`) must contain none of
+quote; the Dealer's reading (:func:`nomicpoker.core.reading.markup.visible_text`) must contain none of
 them, and must still contain the words outside quotes.
 """
 
@@ -15,10 +15,10 @@ import pytest
 from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
 
-from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials
-from nomicpoker.adapters.http import PageCache, PoliteSession
-from nomicpoker.adapters.siteprofile import load_profile
-from nomicpoker.core.markup import visible_text
+from nomicpoker.adapters.blog.forum import BlogNomicForum, Credentials
+from nomicpoker.adapters.blog.http import PageCache, PoliteSession
+from nomicpoker.adapters.blog.siteprofile import load_profile
+from nomicpoker.core.reading.markup import visible_text
 
 from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
 

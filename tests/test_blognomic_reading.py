@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from pytest_httpserver import HTTPServer
 
-from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials
-from nomicpoker.adapters.http import PageCache, PoliteSession
-from nomicpoker.adapters.siteprofile import load_profile
+from nomicpoker.adapters.blog.forum import BlogNomicForum, Credentials
+from nomicpoker.adapters.blog.http import PageCache, PoliteSession
+from nomicpoker.adapters.blog.siteprofile import load_profile
 from nomicpoker.adapters.registry import declared_abilities
 from nomicpoker.ports import ForumError
 

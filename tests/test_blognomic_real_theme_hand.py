@@ -22,12 +22,14 @@ from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
 from sqlmodel import Session
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.dealing import deck_checksum
-from nomicpoker.core.tags import find_tags
-from nomicpoker.shell import ledger, poll, secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import OutboxRow, open_engine
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.fairness.dealing import deck_checksum
+from nomicpoker.core.words.tags import find_tags
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import OutboxRow, open_engine
 from sqlmodel import select
 
 from pathlib import Path

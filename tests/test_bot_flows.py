@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger
+from nomicpoker.shell.storage import ledger
 
 from _bot_kit import Table
 

@@ -14,8 +14,8 @@ import json
 
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger
-from nomicpoker.core.verify import verify_record
+from nomicpoker.shell.storage import ledger
+from nomicpoker.core.fairness.verify import verify_record
 
 from _bot_kit import Table
 from _reference import REF
@@ -90,14 +90,14 @@ def test_a_roberts_nlhe_hand_is_dealt_from_the_committed_deck_and_verifies(tmp_p
     failed = [c for c in verify_record(bad) if not c.ok]
     assert len(failed) == 1 and failed[0].item == "reveal alice" and "expected Jh Kh" in failed[0].detail
 
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
     assert audit(t.engine, t.state)[1] == []
 
 
 def test_blinds_are_refused_where_they_do_not_fit_and_nothing_starts(tmp_path):
     import pytest
 
-    from nomicpoker.shell import service
+    from nomicpoker.shell.dealer import service
 
     t = Table(tmp_path, players=("alice", "bob"))  # blognomic-2008: antes only
     for blinds, needle in (((1, 2), "has no blinds"), ((0, 2), "positive")):

@@ -1,7 +1,7 @@
 """Audit's bulk work: rows written with one DB-API ``executemany`` on SQLite
-(:func:`nomicpoker.shell.ledger.bulk_insert`) are the rows SQLAlchemy's Core ``INSERT`` writes,
+(:func:`nomicpoker.shell.storage.ledger.bulk_insert`) are the rows SQLAlchemy's Core ``INSERT`` writes,
 byte for byte (model defaults, booleans, NULLs, text); and the paused garbage collector
-(:mod:`nomicpoker.shell.collector`) is back on exactly when the last pause ends."""
+(:mod:`nomicpoker.shell.cycle.collector`) is back on exactly when the last pause ends."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import threading
 from sqlalchemy import insert
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger
-from nomicpoker.shell.collector import paused_collector
-from nomicpoker.shell.store import CommentRow, OutboxRow, open_engine
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.cycle.collector import paused_collector
+from nomicpoker.shell.storage.store import CommentRow, OutboxRow, open_engine
 
 
 def _rows() -> dict:

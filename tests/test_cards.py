@@ -2,7 +2,7 @@
 
 import pytest
 
-from nomicpoker.core.cards import (
+from nomicpoker.core.poker.cards import (
     FULL_DECK,
     CardError,
     card_name,

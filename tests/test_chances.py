@@ -12,10 +12,10 @@ from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core.actions import AllIn, Call, DealBoard, Reveal
-from nomicpoker.core.chances import chances, percent
-from nomicpoker.core.engine import Rejection, apply, legal_actions, need, start_hand
-from nomicpoker.core.equity import Equity, PotChances, contested_pots
+from nomicpoker.core.poker.actions import AllIn, Call, DealBoard, Reveal
+from nomicpoker.core.words.chances import chances, percent
+from nomicpoker.core.poker.engine import Rejection, apply, legal_actions, need, start_hand
+from nomicpoker.core.poker.equity import Equity, PotChances, contested_pots
 
 from _engine_kit import BLOG, RR
 
@@ -120,7 +120,7 @@ def test_the_pots_counted_are_the_pots_the_showdown_pays(which, stacks, bb_ante)
 
 def test_numpy_is_loaded_only_when_an_equity_is_computed():
     """A process that computes no equity must not pay for numpy (~0.1 s to import)."""
-    code = ("import sys, nomicpoker.core.equity, nomicpoker.core.chances; "
+    code = ("import sys, nomicpoker.core.poker.equity, nomicpoker.core.words.chances; "
             "print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
-from nomicpoker.core.fold_types import (INTERNAL_ERROR, INTERNAL_ERROR_EVENT, UNREADABLE, CommentFailed,
+from nomicpoker.core.fold.fold_run import fold_stream, fold_table, input_stream
+from nomicpoker.core.table.fold_types import (INTERNAL_ERROR, INTERNAL_ERROR_EVENT, UNREADABLE, CommentFailed,
                                         DealerEvent, FoldError, HandStart, Revision, TableConfig, failure_data)
-from nomicpoker.core.table_settings import TableSettings
-from nomicpoker.shell import ledger
-from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.shell.secrets_store import HandSecrets, secret_path
+from nomicpoker.core.table.table_settings import TableSettings
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.rulesets import load_ruleset
+from nomicpoker.shell.storage.secrets_store import HandSecrets, secret_path
 
 from _bot_kit import Table
 from _cli_kit import cli as run_cli
@@ -430,7 +430,7 @@ def test_a_crash_at_every_io_boundary_of_the_poll_that_records_an_answer(tmp_pat
     """The answer and its record are one transaction: a crash at each I/O boundary of the poll
     that meets a failing comment and a failing private message, then a normal run, leaves the
     ledger (answers, records, snapshot) and the forum as the run that never crashed."""
-    from nomicpoker.shell import poll as poll_mod
+    from nomicpoker.shell.jobs import poll as poll_mod
     from _crash_kit import Backend, Recorder, check_every_point
 
     pg = not ledger_url.startswith("sqlite")

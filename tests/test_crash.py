@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.shell import poll as poll_mod
-from nomicpoker.shell import service
-from nomicpoker.shell.audit import audit
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
 
 from _bot_kit import Table
 from _crash_kit import Backend, Recorder, check_every_point

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.storage.paths import forum_db_path
 
 runner = CliRunner()
 

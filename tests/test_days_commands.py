@@ -13,12 +13,12 @@ from sqlmodel import Session
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.adapters.reddit import RedditForum
-from nomicpoker.shell import ledger
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.controls import control
-from nomicpoker.shell.paths import forum_db_path
-from nomicpoker.shell.replay import fold_for
-from nomicpoker.shell.service import ServiceError
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.dealer.controls import control
+from nomicpoker.shell.storage.paths import forum_db_path
+from nomicpoker.shell.cycle.replay import fold_for
+from nomicpoker.shell.dealer.service import ServiceError
 
 from _bot_kit import Table
 from _ruleset_kit import copy_ruleset, replace

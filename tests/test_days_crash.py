@@ -21,9 +21,9 @@ import os
 import pytest
 
 from nomicpoker.shell import faults
-from nomicpoker.shell import poll as poll_mod
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import open_engine
 
 from _crash_kit import copy_state
 from test_play_over_days import events, ny, poll, start, table

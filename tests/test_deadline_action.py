@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table
 from _ruleset_kit import copy_ruleset, replace

@@ -2,7 +2,7 @@
 not only ``table create`` and ``hand start`` but a custom ruleset file (``rules check``,
 ``rules show``, ``table create --ruleset``, ``table amend``) and the table settings that
 ``table set`` changes. Each refusal is one clear line per problem, exit 1, and nothing
-written. The bounds are restated here from core/limits.py's reasons, not imported."""
+written. The bounds are restated here from core/rules/limits.py's reasons, not imported."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.core.table_settings import SettingsError, TableSettings
-from nomicpoker.shell import service
-from nomicpoker.shell.store import DealerEventRow, RulesetRow, TableRow, open_engine
+from nomicpoker.core.table.table_settings import SettingsError, TableSettings
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import DealerEventRow, RulesetRow, TableRow, open_engine
 
 from _bot_kit import Table
 from _ruleset_kit import copy_ruleset, replace

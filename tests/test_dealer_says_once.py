@@ -20,9 +20,9 @@ from datetime import timedelta
 import pytest
 
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.controls import control
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.dealer.controls import control
+from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table
 from test_deadline_action import RULE, T0, at, run, started

@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core import dealing, printers
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.dealing import (
+from nomicpoker.core.fairness import dealing, printers
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.fairness.dealing import (
     DealingError, board_cards, checksums_match, commitment, deal_order, deck_checksum, deck_digest,
-    deck_listing, dice_pair_ok, hole_cards, issue_deck, normalise_checksum, roll, shared_holes, shuffled,
+    dice_pair_ok, hole_cards, issue_deck, normalise_checksum, roll, shared_holes, shuffled,
 )
+from nomicpoker.core.words.notices import deck_listing
 
 from _reference import REF
 
@@ -336,7 +337,7 @@ def test_deck_listing_lists_every_position_the_checksum_and_how_to_draw():
 
 @pytest.mark.parametrize("module", ["dealing", "verify", "printers"])
 def test_core_modules_have_no_io_clock_randomness_or_shell_imports(module):
-    tree = ast.parse((ROOT / "nomicpoker" / "core" / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "nomicpoker" / "core" / "fairness" / f"{module}.py").read_text(encoding="utf-8"))
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

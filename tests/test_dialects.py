@@ -15,9 +15,9 @@ import html
 import pytest
 from bs4 import BeautifulSoup
 
-from nomicpoker.core.delivery import Due, batches, combined_body, common_parent
-from nomicpoker.core.dialects import in_dialect, to_wordpress_html
-from nomicpoker.core.tags import find_tag, find_tags, reference_tag
+from nomicpoker.core.words.delivery import Due, batches, combined_body, common_parent
+from nomicpoker.core.words.dialects import in_dialect, to_wordpress_html
+from nomicpoker.core.words.tags import find_tag, find_tags, reference_tag
 
 from fixtures.reddit_api import reddit_escaped
 from fixtures.wp_filters import ALLOWED_TAGS, comment_text, on_save

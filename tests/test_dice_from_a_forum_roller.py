@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import hashlib
 
-from nomicpoker.core.fold_run import fold_table
-from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
-from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.shell.secrets_store import HandSecrets
-from nomicpoker.core.verify import verify_record
+from nomicpoker.core.fold.fold_run import fold_table
+from nomicpoker.core.table.fold_types import HandStart, Revision, TableConfig
+from nomicpoker.shell.storage.rulesets import load_ruleset
+from nomicpoker.shell.storage.secrets_store import HandSecrets
+from nomicpoker.core.fairness.verify import verify_record
 
 PLAYERS = ("alice", "bob")
 SECRETS = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))

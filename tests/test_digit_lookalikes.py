@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from nomicpoker.adapters.http import _retry_after
-from nomicpoker.adapters.irc_log import parse_thread_ref
+from nomicpoker.adapters.blog.http import _retry_after
+from nomicpoker.adapters.irc.log import parse_thread_ref
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.core.table_settings import SettingsError, parse_assignments
+from nomicpoker.core.table.table_settings import SettingsError, parse_assignments
 from nomicpoker.ports import ForumError
 
 from _bot_kit import Table
@@ -73,10 +73,10 @@ OTHER_DIGITS = ["\u0663\u0660", "\uff13\uff10", "\U0001d7d1\U0001d7ce"]
 def _advance_verdict(body: str):  # type: ignore[no-untyped-def]
     import hashlib
 
-    from nomicpoker.core.fold_run import fold_table
-    from nomicpoker.core.fold_types import HandStart, Revision, TableConfig
-    from nomicpoker.shell.rulesets import load_ruleset
-    from nomicpoker.shell.secrets_store import HandSecrets
+    from nomicpoker.core.fold.fold_run import fold_table
+    from nomicpoker.core.table.fold_types import HandStart, Revision, TableConfig
+    from nomicpoker.shell.storage.rulesets import load_ruleset
+    from nomicpoker.shell.storage.secrets_store import HandSecrets
 
     players = ("alice", "bob", "carol")
     secrets = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))

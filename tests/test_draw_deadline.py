@@ -14,12 +14,12 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from nomicpoker.shell import ledger
+from nomicpoker.shell.storage import ledger
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell.audit import audit
-from nomicpoker.core.dealing import roll
-from nomicpoker.shell.paths import forum_db_path
-from nomicpoker.shell.store import DealerEventRow
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.core.fairness.dealing import roll
+from nomicpoker.shell.storage.paths import forum_db_path
+from nomicpoker.shell.storage.store import DealerEventRow
 
 from _bot_kit import Table, fixed_secrets
 

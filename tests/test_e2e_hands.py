@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from nomicpoker.core.dealing import commitment
+from nomicpoker.core.fairness.dealing import commitment
 
 from _bot_kit import Table
 from _reference import REF

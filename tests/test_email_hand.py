@@ -20,8 +20,11 @@ import re
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.shell import faults, ledger, poll as poll_mod, secrets_store, service
-from nomicpoker.shell.store import CommentRow, open_engine
+from nomicpoker.shell import faults
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import CommentRow, open_engine
 
 from _bot_kit import fixed_secrets
 from _mail_kit import PLAYERS, USERS, MailTable, flags, start_servers
@@ -119,7 +122,7 @@ def test_a_roberts_nlhe_hand_plays_by_email_end_to_end_and_audits_identical(serv
 
     t.poll()  # the Dealer's own last copies are archived and marked too
     assert all("\\Seen" in f and "NomicpokerArchived" in f for f in flags(servers))
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
 
     assert audit(t.engine, t.state)[1] == []
 
@@ -168,6 +171,6 @@ def test_a_poll_that_dies_at_any_point_loses_no_mail_and_sends_none_twice(server
     for p in PLAYERS:  # the Dealer's answer reached every player exactly once
         assert len(said(t.new_mail(p), "carol (advance action): calls 2")) == 1
     assert all("\\Seen" in f for f in flags(servers))
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
 
     assert audit(t.engine, t.state)[1] == []

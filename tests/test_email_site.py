@@ -17,10 +17,11 @@ import pytest
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell import secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.public_db import export_public_db
-from nomicpoker.shell.site import build_site
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.audit.public_db import export_public_db
+from nomicpoker.shell.audit.site import build_site
 
 from _bot_kit import fixed_secrets
 from test_email_hand import PLAYERS, USERS, MailTable  # noqa: F401  (servers is a fixture)
@@ -93,7 +94,7 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
 def test_a_message_kept_during_a_freeze_is_withheld_before_it_is_read(servers, tmp_path):
     """A protest freezes the table: carol's mail is archived but not read (no verdict yet),
     and its text stays out of the public copy all the same."""
-    from nomicpoker.shell.controls import control
+    from nomicpoker.shell.dealer.controls import control
 
     t = MailTable(servers, tmp_path)
     secrets_store.write(t.state, "T", 1, fixed_secrets("nlhe:1"))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.actions import (
+from nomicpoker.core.poker.actions import (
     AllIn, Call, Check, DealBoard, DealHole, Fold, Muck, Raise, Reveal, Timeout,
 )
-from nomicpoker.core.engine import Hand, legal_actions, need, start_hand, turn_column
+from nomicpoker.core.poker.engine import Hand, legal_actions, need, start_hand, turn_column
 
 from _engine_kit import BLOG, RR, bcall, bcheck, bfold, blog3, braise, money, play, refused, rr3
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.actions import DealHole, DealHoles
-from nomicpoker.core.engine import Rejection, apply
+from nomicpoker.core.poker.actions import DealHole, DealHoles
+from nomicpoker.core.poker.engine import Rejection, apply
 
 from _engine_kit import blog3, rr3
 

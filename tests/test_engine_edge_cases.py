@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.actions import (
+from nomicpoker.core.poker.actions import (
     AllIn, Call, Check, DealBoard, DealHole, Fold, Raise, Reveal, Timeout,
 )
-from nomicpoker.core.engine import Rejection, apply, legal_actions, need, start_hand, turn_column
+from nomicpoker.core.poker.engine import Rejection, apply, legal_actions, need, start_hand, turn_column
 
 from _engine_kit import BLOG, RR, bcall, bcheck, bfold, blog3, braise, money, play, refused, rr3
 
@@ -19,9 +19,9 @@ def test_the_fast_showdown_ranking_names_the_same_five_cards_as_best_hand():
     # the reference best_hand reports (value, five cards, name) for any five-may-play hand
     import random
 
-    from nomicpoker.core.cards import FULL_DECK
-    from nomicpoker.core.evaluator import best_hand
-    from nomicpoker.core.showdown import best_five
+    from nomicpoker.core.poker.cards import FULL_DECK
+    from nomicpoker.core.poker.evaluator import best_hand
+    from nomicpoker.core.poker.showdown import best_five
 
     rng = random.Random(20261121)
     for _ in range(300):
@@ -84,7 +84,7 @@ def test_short_all_ins_reopen_the_betting_only_for_players_they_fully_raise():
 
 
 def test_dealing_several_hole_cards_at_once_equals_dealing_them_one_by_one():
-    from nomicpoker.core.actions import DealHoles
+    from nomicpoker.core.poker.actions import DealHoles
 
     h = rr3()
     deals = (DealHole("a", ("Ah", "Kd")), DealHole("b", ("2c", "2d")), DealHole("c", ("9s", "8s")))
@@ -210,27 +210,27 @@ def _three_handed():
 
 
 def test_folding_out_a_player_who_is_not_to_act_keeps_the_turn_and_the_ante_in_the_pot():
-    from nomicpoker.core.actions import FoldOut
+    from nomicpoker.core.poker.actions import FoldOut
     h = apply(_three_handed(), FoldOut("bob"))
     assert h.seats[h.to_act].name == "alice"
     assert h.seat("bob").folded and h.seat("bob").money == 95 and h.pot == 15
 
 
 def test_folding_out_the_player_to_act_passes_the_turn_to_the_next_player_still_in():
-    from nomicpoker.core.actions import FoldOut
+    from nomicpoker.core.poker.actions import FoldOut
     h = apply(_three_handed(), FoldOut("alice"))
     assert h.seats[h.to_act].name == "bob"
 
 
 def test_folding_out_all_but_one_pays_the_whole_pot_to_the_last_player():
-    from nomicpoker.core.actions import FoldOut
+    from nomicpoker.core.poker.actions import FoldOut
     h = apply(apply(_three_handed(), FoldOut("alice")), FoldOut("bob"))
     assert h.result is not None and h.result.uncontested
     assert {s.name: s.money for s in h.seats} == {"alice": 95, "bob": 95, "carol": 110}
 
 
 def test_folding_out_twice_or_a_stranger_is_refused():
-    from nomicpoker.core.actions import FoldOut
+    from nomicpoker.core.poker.actions import FoldOut
     h = apply(_three_handed(), FoldOut("bob"))
     again = apply(h, FoldOut("bob"))
     assert isinstance(again, Rejection) and again.code == "not_seated"

@@ -12,11 +12,11 @@ from dataclasses import replace
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
-from nomicpoker.core.betting import can_raise
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.poker.actions import AllIn, Call, Check, DealBoard, Fold, Muck, Raise, Reveal, Timeout
+from nomicpoker.core.poker.betting import can_raise
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.engine import Hand, Rejection, apply, legal_actions, need, start_hand, turn_column
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 BLOG = load_ruleset("blognomic-2008")
 RR = load_ruleset("roberts-nlhe")

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Fold, Raise, Reveal
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.engine import Rejection, apply, legal_actions, need, start_hand
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.poker.actions import AllIn, Call, Check, DealBoard, Fold, Raise, Reveal
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.engine import Rejection, apply, legal_actions, need, start_hand
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 pokerkit = pytest.importorskip("pokerkit")
 A = pokerkit.Automation

@@ -13,10 +13,10 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.equity import EquityError, all_in_equity, exhaustive
-from nomicpoker.core.evaluator import best_hand, value7
-from nomicpoker.core.pots import build_pots
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.equity import EquityError, all_in_equity, exhaustive
+from nomicpoker.core.poker.evaluator import best_hand, value7
+from nomicpoker.core.poker.pots import build_pots
 
 
 def reference(holes, board, pots, deck, value, board_size=5):

@@ -13,8 +13,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from nomicpoker.core.cards import FULL_DECK, RANKS, SUITS
-from nomicpoker.core.evaluator import (
+from nomicpoker.core.poker.cards import FULL_DECK, RANKS, SUITS
+from nomicpoker.core.poker.evaluator import (
     CATEGORY_NAMES,
     FIVE_OF_A_KIND,
     FLUSH,

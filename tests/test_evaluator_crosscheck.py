@@ -14,8 +14,8 @@ from itertools import combinations
 
 import pytest
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.evaluator import best_hand, category_of, value7
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.evaluator import best_hand, category_of, value7
 
 N_HANDS = 100_000
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.evaluator import EvaluatorError, best_hand, evaluate5, first_best, value7
-from nomicpoker.core.showdown import best_five
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.poker.evaluator import EvaluatorError, best_hand, evaluate5, first_best, value7
+from nomicpoker.core.poker.showdown import best_five
 
 POOLS = [
     FULL_DECK,

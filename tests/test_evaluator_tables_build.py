@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from nomicpoker.core import evaluator_tables as t
+from nomicpoker.core.poker import evaluator_tables as t
 
 
 def test_straight_top_is_its_definition_on_every_mask():

@@ -9,11 +9,11 @@ import stat
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from nomicpoker.shell import ledger, secrets_store
+from nomicpoker.shell.storage import ledger, secrets_store
 from nomicpoker.cli import app
-from nomicpoker.core.cards import format_cards
-from nomicpoker.core.dealing import hole_cards, issue_deck, roll
-from nomicpoker.shell.secrets_store import HandSecrets
+from nomicpoker.core.poker.cards import format_cards
+from nomicpoker.core.fairness.dealing import hole_cards, issue_deck, roll
+from nomicpoker.shell.storage.secrets_store import HandSecrets
 
 from _bot_kit import Table, fixed_secrets
 from _reference import REF
@@ -210,7 +210,7 @@ def test_a_false_reveal_is_rejected_and_the_deck_is_told_only_at_the_end(tmp_pat
     t.act("bob", "HAND1 reveal " + " ".join(t.p["bob"].hole()))
     payout = t.dealer_bodies()[-1]
     # the cards at alice's drawn positions, by the docs' reference implementation (independent
-    # of nomicpoker.core.dealing), are what she really revealed and what the payout now states
+    # of nomicpoker.core.fairness.dealing), are what she really revealed and what the payout now states
     ref_deck = REF["deck"](t.hands[1].decks, 1, "alice")
     held = tuple(ref_deck[k - 1] for k in t.p["alice"].positions)
     assert held == real

@@ -1,4 +1,4 @@
-"""The fold reads a comment body once per fold (:meth:`nomicpoker.core.adjudicator._Folder.read`):
+"""The fold reads a comment body once per fold (:meth:`nomicpoker.core.fold.adjudicator._Folder.read`):
 the same body posted again (chat such as "nice hand", the same action by another player, an
 edit back to an earlier text) gets the reading already made. A reading is a pure function of
 the body, its format and whether bare actions count, so the fold's rows must be exactly those
@@ -11,10 +11,11 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core import adjudicator, grammar
-from nomicpoker.core.fold_run import fold_table
-from nomicpoker.core.fold_types import Revision
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.fold import adjudicator
+from nomicpoker.core.reading import grammar
+from nomicpoker.core.fold.fold_run import fold_table
+from nomicpoker.core.table.fold_types import Revision
+from nomicpoker.shell.storage.rulesets import load_ruleset
 from test_poll_fold_properties import CONFIG, START, build, step
 
 BARE = replace(CONFIG, ruleset=load_ruleset("roberts-nlhe"), ruleset_name="roberts-nlhe")

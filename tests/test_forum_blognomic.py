@@ -20,10 +20,10 @@ from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
 
 from nomicpoker.ports import Forum, ForumError
-from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials, load_credentials
-from nomicpoker.adapters.http import PageCache, PoliteSession
+from nomicpoker.adapters.blog.forum import BlogNomicForum, Credentials, load_credentials
+from nomicpoker.adapters.blog.http import PageCache, PoliteSession
 from nomicpoker.adapters.registry import open_forum
-from nomicpoker.adapters.siteprofile import load_profile
+from nomicpoker.adapters.blog.siteprofile import load_profile
 
 from fixtures.blog_sites import (  # tests/ is on sys.path (pytest's rootdir-relative import)
     EE_ENTRY, PAGED_PROFILE, PASSWORD, THREAD, USER, Site, conditional, serve_ee, serve_wordpress, wp_page,
@@ -522,8 +522,10 @@ def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypat
     """The bot's own service and poll cycle, with the adapter the registry builds."""
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, poll, service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.jobs import poll
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.storage.store import open_engine
 
     site, base = wp
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", USER)
@@ -558,8 +560,9 @@ def test_the_poll_cycle_plays_through_the_wordpress_site(wp, tmp_path, monkeypat
 
 
 def _blog_dealer_posts_after_three_polls(site, base, tmp_path, monkeypatch, config_extra: dict) -> list[int]:
-    from nomicpoker.shell import poll, service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.jobs import poll
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.storage.store import open_engine
 
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", site.user)
     monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)

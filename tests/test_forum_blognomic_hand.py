@@ -1,6 +1,6 @@
 """A complete hand of Dealing and Play through a fake BlogNomic site on loopback.
 
-The real poll cycle (:func:`nomicpoker.shell.poll.poll`, :func:`nomicpoker.shell.service.start_hand`) with
+The real poll cycle (:func:`nomicpoker.shell.jobs.poll.poll`, :func:`nomicpoker.shell.dealer.service.start_hand`) with
 the adapter the registry builds from the table's config, against the stateful fake sites of
 ``fixtures/blog_sites.py`` (WordPress theme markup with nested replies and WordPress's comment
 text filters; ExpressionEngine's comment loop). Players' comments are put on the page between
@@ -18,12 +18,14 @@ import pytest
 from pytest_httpserver import HTTPServer
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger, poll, secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.dealing import deck_checksum
-from nomicpoker.core.render import find_tag
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.fairness.dealing import deck_checksum
+from nomicpoker.core.words.render import find_tag
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _reference import REF

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.adapters.email import ARCHIVED, EmailForum
-from nomicpoker.adapters.email_config import player_id
+from nomicpoker.adapters.email.forum import ARCHIVED, EmailForum
+from nomicpoker.adapters.email.config import player_id
 from nomicpoker.ports import Forum, ForumError
 
 from _mail_kit import ID_KEY, dealer_config, flags, start_servers

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.dialects import in_dialect
+from nomicpoker.core.words.dialects import in_dialect
 
-from nomicpoker.adapters.irc import IrcCredentials, IrcForum, settings_from, load_credentials
-from nomicpoker.adapters.irc_bridge import IrcBridge
-from nomicpoker.adapters.irc_commands import AtAction, AtError, AtQuery, read_command
-from nomicpoker.adapters.irc_wire import parse, split_text
+from nomicpoker.adapters.irc.forum import IrcCredentials, IrcForum, settings_from, load_credentials
+from nomicpoker.adapters.irc.bridge import IrcBridge
+from nomicpoker.adapters.irc.commands import AtAction, AtError, AtQuery, read_command
+from nomicpoker.adapters.irc.wire import parse, split_text
 from nomicpoker.ports import ForumError
 
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)

@@ -252,8 +252,10 @@ def test_the_poll_cycle_plays_through_reddit(fake, creds_env, tmp_path) -> None:
     """The bot's own service and poll cycle, with the adapter the registry builds."""
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, poll, service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.jobs import poll
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.storage.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -279,8 +281,9 @@ def test_the_poll_cycle_plays_through_reddit(fake, creds_env, tmp_path) -> None:
 
 
 def _dealer_posts_after_three_polls(fake, tmp_path, config_extra: dict) -> list[int]:
-    from nomicpoker.shell import poll, service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.jobs import poll
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.storage.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -316,8 +319,8 @@ def test_with_the_dealer_key_as_reddit_spells_it_every_poll_is_quiet(fake, creds
 def _hand_started(fake, tmp_path):
     """alice and bob at table T on the test Reddit (no decks issued), hand 1 started; the
     Dealer named as Reddit spells it."""
-    from nomicpoker.shell import service
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.storage.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
@@ -333,7 +336,8 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
     the quote must still be read as a quote, and the unquoted control as an attempt."""
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, poll
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.jobs import poll
 
     engine, state = _hand_started(fake, tmp_path)
     quoted = fake.add("bob", "> HAND1 ROUND1 raise 10 & more\n\nthat was someone else, not me")
@@ -351,7 +355,8 @@ def test_a_quoted_action_on_reddit_does_not_act_though_reddit_sends_the_quote_as
 def test_a_reddit_player_is_recognised_whatever_the_case_of_the_seat_name(fake, creds_env, tmp_path) -> None:
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, poll
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.jobs import poll
 
     engine, state = _hand_started(fake, tmp_path)
     draw = fake.add("Alice", "HAND#1 DICE52 DICE52")  # as Reddit spells the account

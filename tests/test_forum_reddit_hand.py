@@ -1,6 +1,6 @@
 """A complete hand of Dealing and Play through praw and a fake Reddit API on loopback.
 
-The real poll cycle (:func:`nomicpoker.shell.poll.poll`, :func:`nomicpoker.shell.service.start_hand`) with
+The real poll cycle (:func:`nomicpoker.shell.jobs.poll.poll`, :func:`nomicpoker.shell.dealer.service.start_hand`) with
 the adapter the registry builds, so praw itself fetches the thread, posts the dealer's replies
 and sends the decks by private message (/api/compose). Players' comments are added to the
 fake between polls. Reddit has no dice roller, so the bot rolls; players read their dice from
@@ -17,11 +17,13 @@ import re
 
 from sqlmodel import Session
 
-from nomicpoker.shell import ledger, poll, secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.core.cards import parse_card
-from nomicpoker.core.render import find_tag
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.core.poker.cards import parse_card
+from nomicpoker.core.words.render import find_tag
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _reference import REF

@@ -10,9 +10,11 @@ import time
 from sqlmodel import Session
 
 from nomicpoker.adapters.registry import open_forum
-from nomicpoker.shell import ledger, poll, secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _reddit_kit import config_for, fake  # noqa: F401 (fixture)
@@ -74,7 +76,7 @@ def test_a_message_older_than_the_table_is_not_for_it(fake, tmp_path) -> None:
     secrets_store.write(state, "T", 1, fixed_secrets("reddit-inbox-old"))
     assert not service.start_hand(engine, state, "T", 0, blinds=(1, 2), thread=SUB).report.error
     assert poll.poll(engine, state).ok
-    from nomicpoker.shell.store import CommentRow
+    from nomicpoker.shell.storage.store import CommentRow
     from sqlmodel import select
     with Session(engine) as s:
         assert s.exec(select(CommentRow).where(CommentRow.thread == "~private")).all() == []

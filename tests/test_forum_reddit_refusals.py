@@ -13,10 +13,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.core.tags import find_tags
+from nomicpoker.core.words.tags import find_tags
 from nomicpoker.ports import ForumError
-from nomicpoker.shell import ledger, poll, service
-from nomicpoker.shell.store import OutboxRow, open_engine
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.jobs import poll
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import OutboxRow, open_engine
 
 from _reddit_kit import config_for, fake, forum_for  # noqa: F401 (fixture)
 from fixtures.reddit_api import SUB, USER, FakeReddit

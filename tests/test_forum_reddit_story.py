@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.shell import service
-from nomicpoker.shell.poll import default_forum_factory
-from nomicpoker.core.render import find_tag
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.cycle.forums import default_forum_factory
+from nomicpoker.core.words.render import find_tag
+from nomicpoker.shell.storage.store import open_engine
 
 from _reddit_kit import config_for, fake, forum_for  # noqa: F401 (fixture)
 from fixtures.reddit_api import SUB, USER, FakeReddit

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from nomicpoker.core.gndt import GndtRow, change_log, gndt, md_escape
+from nomicpoker.core.words.gndt import GndtRow, change_log, gndt, md_escape
 
 ROWS = (
     GndtRow("alice", 95, "x", 5),

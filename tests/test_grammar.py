@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from nomicpoker.core import actions
-from nomicpoker.core.grammar import (
+from nomicpoker.core.poker import actions
+from nomicpoker.core.reading.grammar import (
     GrammarError, Intent, NoAction, canonical, parse_comment, to_action, visible_text,
 )
-from nomicpoker.core.ruleset import REJECTION_CODES
+from nomicpoker.core.rules.ruleset import REJECTION_CODES
 
 
 def intent(body: str, fmt: str = "markdown") -> Intent:

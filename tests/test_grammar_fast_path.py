@@ -1,7 +1,7 @@
-"""The grammar's chat fast path (:func:`nomicpoker.core.grammar._may_start`): a comment in which
+"""The grammar's chat fast path (:func:`nomicpoker.core.reading.grammar._may_start`): a comment in which
 none of the searches the parser starts from finds anything is chat, without building the
 parser. It exists only to save time (most comments of a game are chat); these tests cross-check
-it against the full parser (:func:`~nomicpoker.core.grammar._parse_bounded`) on generated text
+it against the full parser (:func:`~nomicpoker.core.reading.grammar._parse_bounded`) on generated text
 built from the grammar's own vocabulary, so a place the fast path missed would show up as a
 different reading."""
 
@@ -11,9 +11,9 @@ import unicodedata
 
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core import grammar
-from nomicpoker.core.intents import NoAction
-from nomicpoker.core.lookalike import skeleton
+from nomicpoker.core.reading import grammar
+from nomicpoker.core.reading.intents import NoAction
+from nomicpoker.core.reading.lookalike import skeleton
 
 #: pieces of actions, near-actions and chat: tags, verbs, cards, dice, draw statements
 _WORDS = [

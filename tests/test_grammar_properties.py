@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core.cards import FULL_DECK
-from nomicpoker.core.grammar import GrammarError, Intent, NoAction, canonical, parse_comment
+from nomicpoker.core.poker.cards import FULL_DECK
+from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, canonical, parse_comment
 
 FORMATS = ("markdown", "html", "text")
 

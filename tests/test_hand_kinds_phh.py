@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from _bot_kit import Table
 from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.cli import app
-from nomicpoker.shell import ledger
+from nomicpoker.shell.storage import ledger
 
 run = CliRunner().invoke
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.shell import service
+from nomicpoker.shell.dealer import service
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell.paths import forum_db_path
-from nomicpoker.shell.poll import default_forum_factory
+from nomicpoker.shell.storage.paths import forum_db_path
+from nomicpoker.shell.cycle.forums import default_forum_factory
 
 from _bot_kit import Table
 
@@ -88,7 +88,7 @@ def test_hand_start_with_an_unknown_thread_fails_and_starts_nothing(tmp_path):
     from nomicpoker.ports import ForumError
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger
+    from nomicpoker.shell.storage import ledger
 
     t = Table(tmp_path)
     with pytest.raises(ForumError) as e:

@@ -1,4 +1,4 @@
-"""The idle check (``nomicpoker/__main__`` + :mod:`nomicpoker.shell.idle`): ``nomicpoker poll``
+"""The idle check (``nomicpoker/__main__`` + :mod:`nomicpoker.shell.cycle.idle`): ``nomicpoker poll``
 with nothing new is answered without the full poll, and never when the full poll has work.
 
 Real processes (``python -m nomicpoker``, the console script's code), the real local forum and
@@ -10,7 +10,7 @@ A check that skipped the work would fail the second assertion, and a check that 
 nothing would fail the control (:func:`test_an_idle_poll_takes_the_fast_path`).
 
 The entry point acts only on a command line the CLI has read before
-(:mod:`nomicpoker.shell.cli_memo`): :func:`warm` runs it once through the CLI first, as the
+(:mod:`nomicpoker.shell.cycle.cli_memo`): :func:`warm` runs it once through the CLI first, as the
 first cron run after a change does.
 """
 
@@ -29,10 +29,10 @@ from pathlib import Path
 import pytest
 
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell import poll as poll_mod
-from nomicpoker.shell.idle import MARKER, check
-from nomicpoker.shell.paths import forum_db_path, sqlite_url
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.jobs import poll as poll_mod
+from nomicpoker.shell.cycle.idle import MARKER, check
+from nomicpoker.shell.storage.paths import forum_db_path, sqlite_url
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 

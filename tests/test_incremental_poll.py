@@ -11,12 +11,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.shell import ledger, snapshots
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.replay import fold_for
-from nomicpoker.shell.store import SnapshotRow
+from nomicpoker.shell.storage import ledger, snapshots
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.cycle.replay import fold_for
+from nomicpoker.shell.storage.store import SnapshotRow
 
-from nomicpoker.shell.amendments import amend_table
+from nomicpoker.shell.dealer.amendments import amend_table
 
 from _ruleset_kit import P42_NOTE, proposal_42
 from _bot_kit import Table

@@ -1,9 +1,9 @@
 """The two "invisible character" sets, pinned against sources that are not our code.
 
-The comment reader (:mod:`nomicpoker.core.markup`) drops characters a reader cannot see before
-reading a comment; the name comparer (:mod:`nomicpoker.core.lookalike`) drops UTS #39's
+The comment reader (:mod:`nomicpoker.core.reading.markup`) drops characters a reader cannot see before
+reading a comment; the name comparer (:mod:`nomicpoker.core.reading.lookalike`) drops UTS #39's
 default-ignorable code points before comparing account names. Both are built from one
-definition (:mod:`nomicpoker.core.invisibles`); these tests derive each set independently, from
+definition (:mod:`nomicpoker.core.reading.invisibles`); these tests derive each set independently, from
 the Unicode Character Database's Default_Ignorable_Code_Point property (typed in below from
 DerivedCoreProperties.txt, Unicode 14.0.0) and from :mod:`unicodedata`'s names and bidi
 classes, so a change to the shared definition that moves a single code point fails here.
@@ -16,7 +16,7 @@ import unicodedata
 
 import pytest
 
-from nomicpoker.core import invisibles, lookalike, markup
+from nomicpoker.core.reading import invisibles, lookalike, markup
 
 #: ``grep '; Default_Ignorable_Code_Point ' DerivedCoreProperties.txt`` (Unicode 14.0.0),
 #: inclusive ranges. Reserved (unassigned) code points are in the property too.

@@ -25,11 +25,12 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from nomicpoker.core.verify import verify_record
-from nomicpoker.shell import ledger, secrets_store, service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.secrets_store import HandSecrets
-from nomicpoker.shell.store import open_engine
+from nomicpoker.core.fairness.verify import verify_record
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.secrets_store import HandSecrets
+from nomicpoker.shell.storage.store import open_engine
 
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 

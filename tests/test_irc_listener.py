@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.adapters.irc_log import IrcLog
-from nomicpoker.shell import secrets_store, service
-from nomicpoker.shell.store import CommentRow, open_engine
+from nomicpoker.adapters.irc.log import IrcLog
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import CommentRow, open_engine
 
 from _bot_kit import fixed_secrets
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.adapters.irc import split_table_tag
-from nomicpoker.shell import service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.paths import sqlite_url
-from nomicpoker.shell.store import CommentRow, open_engine
+from nomicpoker.adapters.irc.forum import split_table_tag
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.paths import sqlite_url
+from nomicpoker.shell.storage.store import CommentRow, open_engine
 
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.adapters.irc import IrcCredentials, settings_from
-from nomicpoker.adapters.irc_bridge import IrcBridge
+from nomicpoker.adapters.irc.forum import IrcCredentials, settings_from
+from nomicpoker.adapters.irc.bridge import IrcBridge
 from nomicpoker.adapters.registry import open_bridges
-from nomicpoker.shell import secrets_store, service
-from nomicpoker.shell.secrets_store import HandSecrets
-from nomicpoker.shell.serve import ServeError, serve
-from nomicpoker.shell.store import CommentRow, open_engine
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.secrets_store import HandSecrets
+from nomicpoker.shell.jobs.serve import ServeError, serve
+from nomicpoker.shell.storage.store import CommentRow, open_engine
 
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from nomicpoker.shell.paths import db_url, state_dir
+from nomicpoker.shell.storage.paths import db_url, state_dir
 
 
 def test_no_nomicpoker_or_praw_variable_is_visible():

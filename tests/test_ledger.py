@@ -11,7 +11,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 

@@ -11,8 +11,8 @@ import sys
 
 
 def test_loading_the_poll_builds_no_lookalike_table_and_the_first_reading_does():
-    probe = ("import sys, nomicpoker.shell.poll, nomicpoker.cli\n"
-             "from nomicpoker.core import lookalike\n"
+    probe = ("import sys, nomicpoker.shell.jobs.poll, nomicpoker.cli\n"
+             "from nomicpoker.core.reading import lookalike\n"
              "print('BUILT=' + str(lookalike._tables.cache_info().currsize))\n"
              "print('TR39=' + str('confusable_homoglyphs.confusables' in sys.modules))\n"
              "sk = lookalike.skeleton('r\\u0430ise')\n"

@@ -1,9 +1,9 @@
-"""Reading a player's e-mail as the WRGPT dealer does (nomicpoker.core.mail_text): every
+"""Reading a player's e-mail as the WRGPT dealer does (nomicpoker.core.reading.mail_text): every
 example here is the manual's (seed 000_...) or a mail program's usual reply layout."""
 
 from __future__ import annotations
 
-from nomicpoker.core.mail_text import MailReading, ids_in, read_mail
+from nomicpoker.core.reading.mail_text import MailReading, ids_in, read_mail
 
 
 def test_a_bet_alone_in_column_1():

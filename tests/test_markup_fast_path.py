@@ -1,4 +1,4 @@
-"""The plain-text fast path of :func:`nomicpoker.core.markup.read_visible` reads a one-line
+"""The plain-text fast path of :func:`nomicpoker.core.reading.markup.read_visible` reads a one-line
 comment of plain words exactly as the CommonMark parser does (markdown-it-py is the
 independent implementation here): it exists only to save the parser's ~0.3 ms per comment."""
 
@@ -8,8 +8,8 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core import markup
-from nomicpoker.core.markup import _MD, html_to_text, read_visible
+from nomicpoker.core.reading import markup
+from nomicpoker.core.reading.markup import _MD, html_to_text, read_visible
 
 # every character the fast path lets through, plus the ones it must refuse
 _ALPHABET = "abzAZ09 ,.'?()/;\"!:$%@+=-" + "*_~`[]<>&\\#|\t\n" + "é\xa0"

@@ -10,7 +10,7 @@ from sqlmodel import Session
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell import ledger
+from nomicpoker.shell.storage import ledger
 
 from _game_kit import HOSTILE, blognomic_game, roberts_game
 

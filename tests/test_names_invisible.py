@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.fold_types import looks_alike, same_account
-from nomicpoker.shell import service
-from nomicpoker.shell.demo import Player
-from nomicpoker.shell.store import open_engine
+from nomicpoker.core.table.fold_types import looks_alike, same_account
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.jobs.demo import Player
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 

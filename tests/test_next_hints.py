@@ -38,7 +38,7 @@ def test_table_create_hints_start_a_hand_with_the_rulesets_forced_bets(tmp_path)
         started = _run(hint)
         assert started.exit_code == 0, (hint, started.output)
         from nomicpoker.adapters.local import LocalForum
-        from nomicpoker.shell.paths import forum_db_path
+        from nomicpoker.shell.storage.paths import forum_db_path
         forum = LocalForum(forum_db_path(tmp_path / "my state"))
         thread = started.output.split(" started in thread ")[1].split(";")[0]
         assert f"{bet}: collected" in forum.list_comments(thread)[0].body, forum.list_comments(thread)[0].body

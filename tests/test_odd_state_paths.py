@@ -26,8 +26,8 @@ from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.paths import sqlite_url, sqlite_url_path
-from nomicpoker.shell.store import readonly_url, sqlite_path
+from nomicpoker.shell.storage.paths import sqlite_url, sqlite_url_path
+from nomicpoker.shell.storage.store import readonly_url, sqlite_path
 
 WEIRD = "we?ird%20#x"
 NAMES = [WEIRD, "a%41b", "%", "%%25", "a?b=c&d", "sp ace+plus", "at@host:1", "hash#frag", "semi;colon",

@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from nomicpoker.core.office_hours import (
+from nomicpoker.core.table.office_hours import (
     Calendar, CalendarError, add_office_hours, deadline, reminder_times, shown,
 )
-from nomicpoker.core.table_settings import SettingsError, TableSettings, settings_from
+from nomicpoker.core.table.table_settings import SettingsError, TableSettings, settings_from
 
 NY = ZoneInfo("America/New_York")
 

@@ -28,13 +28,13 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.adapters.irc_commands import AtAction, read_command
-from nomicpoker.adapters.irc_wire import strip_formatting
-from nomicpoker.core import grammar
-from nomicpoker.core.advance import AdvanceError, looks_like_advance, parse
-from nomicpoker.core.advance_private import first_line
-from nomicpoker.core.mail_text import read_mail
-from nomicpoker.core.markup import read_visible
+from nomicpoker.adapters.irc.commands import AtAction, read_command
+from nomicpoker.adapters.irc.wire import strip_formatting
+from nomicpoker.core.reading import grammar
+from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, parse
+from nomicpoker.core.fold.advance_private import first_line
+from nomicpoker.core.reading.mail_text import read_mail
+from nomicpoker.core.reading.markup import read_visible
 
 ROOT = Path(__file__).resolve().parent
 while not (ROOT / "docs").is_dir():

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.adapters.irc import IrcForum, settings_from
+from nomicpoker.adapters.irc.forum import IrcForum, settings_from
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.shell.outbox import already_delivered, private_subject
-from nomicpoker.shell.store import OutboxRow
+from nomicpoker.shell.cycle.outbox import already_delivered, private_subject
+from nomicpoker.shell.storage.store import OutboxRow
 
 from _game_kit import advance_table
 from _reddit_kit import fake, forum_for  # noqa: F401  (fake is a fixture)
@@ -59,7 +59,7 @@ def test_irc_notices_as_logged(tmp_path):
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")
 def test_email_on_real_servers(tmp_path):
-    from nomicpoker.adapters.email import EmailForum
+    from nomicpoker.adapters.email.forum import EmailForum
 
     from _mail_kit import dealer_config, need_dovecot, start_servers
 
@@ -83,7 +83,7 @@ def test_a_second_what_is_answered_privately_again(tmp_path):
 def test_a_private_message_sent_before_a_crash_is_not_sent_again(tmp_path):
     """The outbox row of a message whose delivery a crash left unrecorded is found by its
     identity and recorded sent, not sent twice."""
-    from nomicpoker.shell.store import transaction
+    from nomicpoker.shell.storage.store import transaction
 
     t = advance_table(tmp_path)
     t.act("alice", "WHAT")

@@ -15,9 +15,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.core.tags import find_tags
+from nomicpoker.core.words.tags import find_tags
 from nomicpoker.ports import ForumError
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table
 from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
@@ -91,9 +91,9 @@ def test_an_unpaced_forum_posts_each_message_as_its_own_reply_without_waiting(tm
 def test_wordpress_refuses_a_second_comment_within_15_seconds(httpserver: HTTPServer, monkeypatch, tmp_path) -> None:
     """What pacing avoids: the real-theme site answers 429 (the adapter's retries wait with
     backoff and then give up, saying so)."""
-    from nomicpoker.adapters.blognomic import BlogNomicForum, Credentials
-    from nomicpoker.adapters.http import PageCache, PoliteSession
-    from nomicpoker.adapters.siteprofile import load_profile
+    from nomicpoker.adapters.blog.forum import BlogNomicForum, Credentials
+    from nomicpoker.adapters.blog.http import PageCache, PoliteSession
+    from nomicpoker.adapters.blog.siteprofile import load_profile
 
     site = WordPressSite()
     site.member("pokerbot", "pw", "Poker Dealer", moderator=False)

@@ -1,4 +1,4 @@
-"""The state directory is made owner-only by every command (:func:`nomicpoker.shell.paths.private_files`)
+"""The state directory is made owner-only by every command (:func:`nomicpoker.shell.storage.paths.private_files`)
 without an ``lstat`` of every hand's secrets on every poll: the first command looks at every
 file; later ones at the files of folders where something was made, renamed or removed since the
 last command started, and at the state directory's own files, always."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.shell import paths
-from nomicpoker.shell.paths import CHECKED_STAMP, owner_only, private_files
+from nomicpoker.shell.storage import paths
+from nomicpoker.shell.storage.paths import CHECKED_STAMP, owner_only, private_files
 
 
 def mode(p: Path) -> int:

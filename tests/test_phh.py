@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.core.phh import PhhError, parse_phh, parse_phhs, replay, write_phh, write_phhs
-from nomicpoker.shell.rulesets import load_ruleset
+from nomicpoker.core.phh.phh import PhhError, parse_phh, parse_phhs, replay, write_phh, write_phhs
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 PHH_DIR = SHARED / "data" / "phh"
@@ -233,8 +233,8 @@ def test_a_duplicate_hole_card_is_reported_at_its_own_action_index():
 
 
 def test_events_built_by_to_event_equal_the_constructed_events():
-    from nomicpoker.core.actions import Call, Check, DealBoard, DealHole, Fold, Raise
-    from nomicpoker.core.phh import setup, to_event
+    from nomicpoker.core.poker.actions import Call, Check, DealBoard, DealHole, Fold, Raise
+    from nomicpoker.core.phh.phh import setup, to_event
 
     phh = parse_phh(HAND)
     hand = setup(phh, RR)

@@ -4,7 +4,7 @@ kind of result (matched, mismatched, skipped, unreadable, a ``.phhs`` file), eve
 an argument the direct path does not take (which goes to the CLI). Real processes, real files.
 
 The entry point replays directly only a command line the CLI has read before
-(nomicpoker/shell/cli_memo.py): each direct run here is the second of two identical runs."""
+(nomicpoker/shell/cycle/cli_memo.py): each direct run here is the second of two identical runs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading PHH files through the descriptor calls (:func:`nomicpoker.shell.phh_files.read_bytes`)
+"""Reading PHH files through the descriptor calls (:func:`nomicpoker.shell.audit.phh_files.read_bytes`)
 gives exactly the file's bytes, whatever its size against the read chunk, and fails as
 ``open`` does; ``load_hands`` reads CRLF and ``.phhs`` files as text mode would."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.shell.phh_files import _CHUNK, load_hands, read_bytes
+from nomicpoker.shell.audit.phh_files import _CHUNK, load_hands, read_bytes
 
 
 @pytest.mark.parametrize("size", [0, 1, _CHUNK - 1, _CHUNK, _CHUNK + 1, 2 * _CHUNK, 3 * _CHUNK + 7])

@@ -17,8 +17,8 @@ import pytest
 pytest.importorskip("pokerkit")
 
 import _pokerkit_hands as kit  # noqa: E402  (tests/ is on sys.path under pytest)
-from nomicpoker.core.phh import parse_phh, replay  # noqa: E402
-from nomicpoker.shell.rulesets import load_ruleset  # noqa: E402
+from nomicpoker.core.phh.phh import parse_phh, replay  # noqa: E402
+from nomicpoker.shell.storage.rulesets import load_ruleset  # noqa: E402
 
 RR = load_ruleset("roberts-nlhe")
 

@@ -1,4 +1,4 @@
-"""The fast PHH reader (nomicpoker/core/phh_toml.py) against ``tomllib``, the reference.
+"""The fast PHH reader (nomicpoker/core/phh/toml_subset.py) against ``tomllib``, the reference.
 
 Whatever the fast reader accepts it must read exactly as ``tomllib`` does; whatever it does
 not know it must hand back (``None``), never guess; and on the shared corpus it must be the
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.phh import hand_from_table, parse_phh
-from nomicpoker.core.phh_toml import loads_subset
+from nomicpoker.core.phh.phh import hand_from_table, parse_phh
+from nomicpoker.core.phh.toml_subset import loads_subset
 
 PHH_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "phh"
 needs_corpus = pytest.mark.skipif(
@@ -157,7 +157,7 @@ def test_arbitrary_text_is_never_misread(text):
 
 
 def test_values_read_before_are_reused_only_as_immutable_values():
-    from nomicpoker.core import phh_toml
+    from nomicpoker.core.phh.phh import toml_subset as phh_toml
 
     a = loads_subset(PLURIBUS_LIKE, tuple)
     b = loads_subset(PLURIBUS_LIKE, tuple)

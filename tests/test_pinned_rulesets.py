@@ -17,9 +17,9 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell import ledger
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import RulesetRow
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import RulesetRow
 
 from _ruleset_kit import RULES_DIR, copy_ruleset, recipe_hash, replace
 from _bot_kit import Table

@@ -17,11 +17,11 @@ from sqlmodel import Session, select
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.ports import ForumError
-from nomicpoker.shell import ledger
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.controls import control
-from nomicpoker.shell.paths import forum_db_path
-from nomicpoker.shell.store import DealerEventRow
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.dealer.controls import control
+from nomicpoker.shell.storage.paths import forum_db_path
+from nomicpoker.shell.storage.store import DealerEventRow
 
 from _bot_kit import Table
 

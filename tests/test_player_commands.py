@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.player_commands import Command, CommandError, hides_action, read_commands
+from nomicpoker.core.reading.player_commands import Command, CommandError, hides_action, read_commands
 
 
 @pytest.mark.parametrize("body, kind, arg", [

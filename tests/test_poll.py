@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from nomicpoker.ports import ForumError
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.shell.paths import lock_path
+from nomicpoker.shell.storage.paths import lock_path
 
 from _bot_kit import Table
 
@@ -248,7 +248,7 @@ def test_turn_notices_give_the_deadline_and_a_silent_revealer_mucks(tmp_path):
     assert "Hand #1 is over" in bodies[-1]
     # alice alone showed: she takes the pot of 30 (2 x 5 ante + 2 x 10).
     assert t.money() == {"alice": 115, "bob": 85}
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
     assert audit(t.engine, t.state)[1] == []  # the recorded timeout replays identically
 
 
@@ -271,7 +271,7 @@ def test_two_poll_processes_at_once_never_post_a_comment_twice(tmp_path):
     import sys
     from collections import Counter
 
-    from nomicpoker.core.render import find_tag
+    from nomicpoker.core.words.render import find_tag
 
     t = ready(tmp_path, players=("alice", "bob", "carol"))
     for who in ("bob", "carol", "bob", "carol"):
@@ -303,7 +303,7 @@ def test_a_deck_sent_before_a_crash_is_not_sent_again_on_the_local_forum(tmp_pat
             real.send_private(user, subject, body)
             raise ForumError("network", "connection reset after sending")
 
-    from nomicpoker.shell import service
+    from nomicpoker.shell.dealer import service
 
     # hand start through the crashing forum: alice's deck is delivered, then the crash
     started = service.start_hand(t.engine, t.state, "T", 5,
@@ -335,7 +335,7 @@ def test_a_stated_call_amount_that_differs_is_rejected_never_corrected(tmp_path)
 def test_an_action_in_a_finished_hand_s_thread_is_rejected_once_and_never_acts_in_the_new_hand(tmp_path):
     """The poll still reads the previous hand's story post; an action typed there (even one
     naming the running hand) gets one `hand_over` reply and changes nothing at the table."""
-    from nomicpoker.shell.demo import Player
+    from nomicpoker.shell.jobs.demo import Player
 
     t = Table(tmp_path, players=("alice", "bob"))
     t.start(ante=5)  # button bob: alice first
@@ -375,7 +375,7 @@ def test_a_malformed_hole_card_draw_quotes_the_draw_sentence_not_the_raise_sente
 def test_one_table_whose_forum_fails_does_not_stop_another_and_the_run_exits_1(tmp_path):
     """Cron runs one poll for every table: a broken forum is reported for its table, in one
     line, while the other table is adjudicated and answered as usual."""
-    from nomicpoker.shell import service
+    from nomicpoker.shell.dealer import service
 
     t = ready(tmp_path, players=("alice", "bob"))
     broken = tmp_path / "elsewhere" / "forum.db"
@@ -401,7 +401,7 @@ def test_one_table_whose_forum_fails_does_not_stop_another_and_the_run_exits_1(t
 def test_poll_quiet_prints_nothing_unless_something_failed_and_table_limits_the_run(tmp_path):
     """The crontab line of the README runs `poll --quiet`: silent when all went well (cron mails
     any output), the one failure line otherwise. `--table` polls only that table."""
-    from nomicpoker.shell import service
+    from nomicpoker.shell.dealer import service
 
     t = ready(tmp_path, players=("alice", "bob"))
     run = CliRunner().invoke

@@ -1,7 +1,7 @@
 """Two cron hosts sharing one PostgreSQL ledger (issue 13): each has its own state directory,
 so its own file lock; without a database lock both worked every table and posted dealer
 comments twice, with raw IntegrityError tracebacks. The run lock takes a PostgreSQL advisory
-lock (nomicpoker.shell.locks), so at most one host works the ledger at a time."""
+lock (nomicpoker.shell.storage.locks), so at most one host works the ledger at a time."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import text
 
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.core.tags import find_tag
-from nomicpoker.shell import locks, secrets_store, service
-from nomicpoker.shell.store import open_engine
+from nomicpoker.core.words.tags import find_tag
+from nomicpoker.shell.storage import locks, secrets_store
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _cli_kit import CLI

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nomicpoker.core.pots import Pot, build_pots, split, uncalled
+from nomicpoker.core.poker.pots import Pot, build_pots, split, uncalled
 
 
 def test_each_all_in_level_makes_a_pot_for_those_who_reached_it():

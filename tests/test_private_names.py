@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from nomicpoker.core.dealing import deck_listing, issue_deck
-from nomicpoker.core.htmltext import html_to_text
-from nomicpoker.core.notices import hole_message
+from nomicpoker.core.words.notices import deck_listing
+from nomicpoker.core.fairness.dealing import issue_deck
+from nomicpoker.core.reading.htmltext import html_to_text
+from nomicpoker.core.words.notices import hole_message
 
 NAMES = ["under_score_name", "*star*", "__dunder__", "[x](http://evil.example/)", "<b>bold</b>",
          "a|b", "`tick`", "~~gone~~", "&amp;", "#1"]
@@ -31,8 +32,8 @@ def test_a_players_name_reads_literally_in_the_deck_and_hole_card_messages() -> 
 import ast  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from nomicpoker.core import days_notices, render  # noqa: E402
-from nomicpoker.core.advance_private import unnamed_answer  # noqa: E402
+from nomicpoker.core.words import days_notices, render  # noqa: E402
+from nomicpoker.core.fold.advance_private import unnamed_answer  # noqa: E402
 
 CORE = Path(__file__).resolve().parents[1] / "nomicpoker" / "core"
 

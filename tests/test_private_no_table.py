@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from nomicpoker.shell import service
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.store import CommentRow, DealerEventRow, OutboxRow
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, OutboxRow
 
 from _bot_kit import Table
 
@@ -110,7 +110,7 @@ def test_a_message_older_than_the_players_tables_is_not_answered(tmp_path):
     """An inbox from an earlier game: the message is for no table and gets no answer."""
     t = two_tables(tmp_path)
     with Session(t.engine) as s:  # both tables created after the message below
-        from nomicpoker.shell.store import TableRow
+        from nomicpoker.shell.storage.store import TableRow
 
         for row in s.exec(select(TableRow)).all():
             row.created = "2999-01-01T00:00:00+00:00"
@@ -122,7 +122,7 @@ def test_a_message_older_than_the_players_tables_is_not_answered(tmp_path):
 
 
 def _set(t: Table, table: str, **values) -> None:
-    from nomicpoker.shell.store import TableRow
+    from nomicpoker.shell.storage.store import TableRow
 
     with Session(t.engine) as s:
         row = s.exec(select(TableRow).where(TableRow.name == table)).one()

@@ -12,9 +12,9 @@ import json
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.shell import service
-from nomicpoker.shell.private_inbox import for_table
-from nomicpoker.shell.store import CommentRow, TableRow
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.cycle.private_inbox import for_table
+from nomicpoker.shell.storage.store import CommentRow, TableRow
 from nomicpoker.ports import PrivateMessage
 
 from _bot_kit import Table

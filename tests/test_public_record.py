@@ -34,10 +34,10 @@ from _bot_kit import Table
 from _game_kit import _to_act
 from _reference import REF
 from nomicpoker.cli import app
-from nomicpoker.core.advance import Program, parse
-from nomicpoker.core.cards import pretty
-from nomicpoker.shell import ledger
-from nomicpoker.shell.replay import fold_for
+from nomicpoker.core.reading.advance import Program, parse
+from nomicpoker.core.poker.cards import pretty
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.cycle.replay import fold_for
 
 PLAYERS = ("alice", "bob", "carol")
 #: private messages to the Dealer: advance actions (each with an amount no public text has)
@@ -251,8 +251,8 @@ def test_no_published_artefact_holds_a_running_hands_secret_many_games(game) -> 
 
 def test_the_allow_list_names_every_column_of_every_ledger_table() -> None:
     """A column added to the ledger is published only once someone says how."""
-    from nomicpoker.shell.public_record import ALLOW
-    from nomicpoker.shell.store import ALL_MODELS
+    from nomicpoker.shell.audit.public_record import ALLOW
+    from nomicpoker.shell.storage.store import ALL_MODELS
 
     for model in ALL_MODELS:
         rule = ALLOW[model.__tablename__]

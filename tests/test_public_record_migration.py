@@ -16,7 +16,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.store import SCHEMA_HEAD
+from nomicpoker.shell.storage.store import SCHEMA_HEAD
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema-0007-running-hands"
 PRIVATE = "CALL $37"

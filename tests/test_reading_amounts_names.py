@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from nomicpoker.core import engine
-from nomicpoker.core.actions import AllIn
-from nomicpoker.core.fold_types import looks_alike, same_account
-from nomicpoker.core.grammar import GrammarError, Intent, parse_comment
-from nomicpoker.shell.rulesets import load_ruleset
-from nomicpoker.shell import service
-from nomicpoker.shell.demo import Player
-from nomicpoker.shell.store import open_engine
+from nomicpoker.core.poker import engine
+from nomicpoker.core.poker.actions import AllIn
+from nomicpoker.core.table.fold_types import looks_alike, same_account
+from nomicpoker.core.reading.grammar import GrammarError, Intent, parse_comment
+from nomicpoker.shell.storage.rulesets import load_ruleset
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.jobs.demo import Player
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 
@@ -70,7 +70,7 @@ def test_all_in_may_state_its_amount(body: str) -> None:
 def test_all_in_with_a_stated_amount_other_than_the_stack_is_refused_like_a_call() -> None:
     rs = load_ruleset("roberts-nlhe")
     h = engine.start_hand(rs, 1, [("a", 100), ("b", 100)], "b", ante=0, blinds=(1, 2))
-    from nomicpoker.core.actions import DealHole, DealHoles
+    from nomicpoker.core.poker.actions import DealHole, DealHoles
     h = engine.apply(h, DealHoles((DealHole("a", ("Ah", "Kh")), DealHole("b", ("2c", "3d")))))
     who = engine.need(h).players[0]
     stack = next(s.money for s in h.seats if s.name == who)

@@ -20,8 +20,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core.grammar import GrammarError, Intent, NoAction, parse_comment
-from nomicpoker.core.markup import BIDI_CONTROLS
+from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, parse_comment
+from nomicpoker.core.reading.markup import BIDI_CONTROLS
 
 pytestmark = pytest.mark.unit
 

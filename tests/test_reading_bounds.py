@@ -11,12 +11,12 @@ from datetime import datetime, timezone
 import pytest
 from sqlmodel import select
 
-from nomicpoker.core.grammar import GrammarError, Intent, NoAction, parse_comment
-from nomicpoker.core.htmltext import html_to_text
-from nomicpoker.core.markup import MAX_CHARS, read_visible
+from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, parse_comment
+from nomicpoker.core.reading.htmltext import html_to_text
+from nomicpoker.core.reading.markup import MAX_CHARS, read_visible
 from nomicpoker.ports import RemoteComment
-from nomicpoker.shell.archive import archive
-from nomicpoker.shell.store import CommentRow, open_engine, transaction
+from nomicpoker.shell.cycle.archive import archive
+from nomicpoker.shell.storage.store import CommentRow, open_engine, transaction
 
 
 @pytest.mark.parametrize("filler", ["[" * 400, "[s]" * 400, "*a " * 1200, "a\n" * 500,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.grammar import GrammarError, Intent, parse_comment
+from nomicpoker.core.reading.grammar import GrammarError, Intent, parse_comment
 
 
 @pytest.mark.parametrize("join", [

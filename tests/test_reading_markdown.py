@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
-from nomicpoker.core.grammar import GrammarError, Intent, NoAction, canonical, parse_comment
+from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, canonical, parse_comment
 from test_grammar_properties import intents
 
 MD = MarkdownIt("commonmark", {"html": True}).enable(["strikethrough", "table"])

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from nomicpoker.core.grammar import GrammarError, Intent, NoAction, parse_comment
+from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, parse_comment
 
 from _bot_kit import Table
 
@@ -99,7 +99,7 @@ def test_a_bare_fold_out_of_turn_is_an_advance_action_where_the_table_takes_them
 
 
 def test_a_bare_word_from_someone_not_at_the_table_is_chat(tmp_path):
-    from nomicpoker.shell.demo import Player
+    from nomicpoker.shell.jobs.demo import Player
     t = rr_table(tmp_path)
     Player("zed", t.forum, t.thread).say("call")
     t.run()

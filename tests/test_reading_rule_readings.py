@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.shell import service
-from nomicpoker.shell.store import open_engine
+from nomicpoker.shell.dealer import service
+from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 
@@ -75,9 +75,9 @@ def test_amended_minimum_raise_without_blinds_opens_every_round_at_one_chip():
     over the call (rule 3, "at least the size of the previous bet or raise")."""
     from dataclasses import replace
 
-    from nomicpoker.core.actions import Call, Check, DealBoard, Raise
-    from nomicpoker.core.engine import Rejection, apply, legal_actions, start_hand
-    from nomicpoker.shell.rulesets import load_ruleset
+    from nomicpoker.core.poker.actions import Call, Check, DealBoard, Raise
+    from nomicpoker.core.poker.engine import Rejection, apply, legal_actions, start_hand
+    from nomicpoker.shell.storage.rulesets import load_ruleset
 
     rs = replace(load_ruleset("blognomic-2008"), min_raise="previous_bet_or_raise")
     h = start_hand(rs, 1, [("alice", 100), ("bob", 100), ("carol", 100)], "carol")

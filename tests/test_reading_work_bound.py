@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core.grammar import parse_comment
-from nomicpoker.core.lookalike import orig_span, skeleton
+from nomicpoker.core.reading.grammar import parse_comment
+from nomicpoker.core.reading.lookalike import orig_span, skeleton
 
 from _skeleton_reference import reference_skeleton, reference_spots
 

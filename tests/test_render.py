@@ -11,8 +11,8 @@ import dataclasses
 
 import pytest
 
-from nomicpoker.core.engine import Hand, LegalActions, PotAward, Result, Seat
-from nomicpoker.core.render import (
+from nomicpoker.core.poker.engine import Hand, LegalActions, PotAward, Result, Seat
+from nomicpoker.core.words.render import (
     TableView,
     call_for_reveals,
     dice_rolled,
@@ -157,7 +157,7 @@ def test_turn_notice_names_player_amount_to_call_and_ranges_in_the_rules_forms()
 
 
 def test_turn_notice_opens_with_the_last_action_like_the_wrgpt_dealer():
-    from nomicpoker.core.actions import Call, DealBoard, Fold, Raise
+    from nomicpoker.core.poker.actions import Call, DealBoard, Fold, Raise
 
     h = dataclasses.replace(flop_hand(), log=(DealBoard(("7h", "2s", "Kd")), Raise("bob", 3, 2, 20), Fold("carol", 3, 2)))
     legal = LegalActions("dave", fold=True, check=False, call=20, raise_min=21, raise_max=80, all_in=80)

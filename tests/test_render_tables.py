@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from nomicpoker.core.engine import Hand, LegalActions, PotAward, Result, Seat, ShownHand
-from nomicpoker.core.render import (
+from nomicpoker.core.poker.engine import Hand, LegalActions, PotAward, Result, Seat, ShownHand
+from nomicpoker.core.words.render import (
     TableView,
     call_for_reveals,
     dice_rolled,
@@ -138,9 +138,9 @@ def test_a_hand_played_by_the_engine_renders_every_comment():
     """Three players, ante 5: bob raises 20, carol (30 Money) goes all-in for 25, alice and
     bob call, all check to the showdown and bob's trip sevens take the 90 pot. The numbers
     below are worked out by hand from those actions."""
-    from nomicpoker.core import engine as E
-    from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Raise, Reveal
-    from nomicpoker.shell.rulesets import load_ruleset
+    from nomicpoker.core.poker import engine as E
+    from nomicpoker.core.poker.actions import AllIn, Call, Check, DealBoard, Raise, Reveal
+    from nomicpoker.shell.storage.rulesets import load_ruleset
 
     rs = load_ruleset("blognomic-2008")
     t = TableView("T", ("alice", "bob", "carol"), {"alice": 100, "bob": 100, "carol": 30}, "alice")
@@ -212,7 +212,7 @@ def test_no_comment_carries_a_raw_html_tag_from_a_hostile_name():
 
 
 def test_every_form_a_turn_notice_offers_is_read_by_the_grammar_as_that_action():
-    from nomicpoker.core.grammar import parse_comment
+    from nomicpoker.core.reading.grammar import parse_comment
 
     legal = LegalActions("dave", fold=True, check=True, call=20, raise_min=21, raise_max=80, all_in=80)
     body = turn_notice(TABLE, flop_hand(), legal, key="k")
@@ -231,7 +231,7 @@ def test_every_form_a_turn_notice_offers_is_read_by_the_grammar_as_that_action()
 
 
 def test_the_draw_and_reveal_forms_the_dealer_shows_are_read_by_the_grammar():
-    from nomicpoker.core.grammar import parse_comment
+    from nomicpoker.core.reading.grammar import parse_comment
 
     start = hand_start(TABLE, fresh_hand(), ante=5, key="k")
     dice = re.search(r"`(HAND#3 DICE52 DICE52)`", start).group(1)

@@ -98,7 +98,7 @@ def test_a_full_disk_is_one_line_and_the_next_run_after_freeing_space_loses_noth
     assert res.returncode == 0, res.stderr
     t.state = state  # read the copy through the kit's views
     from nomicpoker.adapters.local import LocalForum
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.storage.store import open_engine
 
     t.engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
     t.forum = LocalForum(state / "forum.db")

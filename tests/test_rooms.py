@@ -8,12 +8,35 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.fold_run import fold_table
-from nomicpoker.core.fold_types import DealerEvent, FoldError
+from nomicpoker.core.fold.fold_run import fold_table
+from nomicpoker.core.table.fold_types import DealerEvent, FoldError
 
 from test_poll_fold_properties import CONFIG, START, build
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nomicpoker"
+
+
+#: The layers of each side, lowest first. A package may import the packages of the layers
+#: below its own and the shared modules at its side's root, never a package of its own layer
+#: or of a layer above (the ``__init__`` docstring of each package says the same in words).
+LAYERS = {
+    "core": (("rules",), ("poker",), ("reading", "fairness"), ("table", "phh"), ("words",), ("fold",)),
+    "shell": (("storage",), ("cycle",), ("audit", "dealer"), ("jobs",)),
+}
+ROOT_MODULES = {"core": {"errors"}, "shell": {"faults", "logs"}}
+
+
+def _imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every module an import statement names, at any depth (a lazy
+    import inside a function is still a dependency): ``from a.b import c`` names ``a.b``
+    and ``a.b.c`` (``c`` may be a module)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out += [(node.lineno, node.module)] + [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+    return out
 
 
 def _graph(folder: Path, package: str) -> dict[str, set[str]]:
@@ -22,19 +45,17 @@ def _graph(folder: Path, package: str) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in folder.glob("*.py"):
         deps = set()
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            mods = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                mods = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            elif isinstance(node, ast.Import):
-                mods = [a.name for a in node.names]
-            for m in mods:
-                if m.startswith(package + "."):
-                    head = m[len(package) + 1:].split(".")[0]
-                    if head in names and head != path.stem:
-                        deps.add(head)
+        for _line, m in _imported(path):
+            if m.startswith(package + "."):
+                head = m[len(package) + 1:].split(".")[0]
+                if head in names and head != path.stem:
+                    deps.add(head)
         graph[path.stem] = deps
     return graph
+
+
+def _packages(side: str) -> list[str]:
+    return sorted(p.parent.name for p in (PACKAGE / side).glob("*/__init__.py"))
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -59,12 +80,59 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("room", ["core", "shell"])
-def test_no_import_cycle_among_the_modules_of_a_room(room):
+@pytest.mark.parametrize("side", ["core", "shell"])
+def test_every_package_has_its_place_in_the_layers(side):
+    """A new package must be placed (and say what it may import) before it can hold code."""
+    placed = [p for layer in LAYERS[side] for p in layer]
+    assert sorted(placed) == _packages(side) and len(set(placed)) == len(placed)
+    for name in placed:
+        doc = ast.get_docstring(ast.parse((PACKAGE / side / name / "__init__.py").read_text("utf-8")))
+        assert doc and "import" in doc, f"{side}/{name}/__init__.py must say what it holds and may import"
+
+
+def _upward_imports(side: str, top: Path = PACKAGE) -> list[str]:
+    """Every import in ``top/side`` of a package of the same layer or above (as ``file:line
+    imports module``); a shared root module may import no package of its side."""
+    rank = {p: i for i, layer in enumerate(LAYERS[side]) for p in layer}
+    prefix = f"nomicpoker.{side}."
+    bad = []
+    for path in sorted((top / side).rglob("*.py")):
+        rel = path.relative_to(top / side)
+        own = rel.parts[0] if len(rel.parts) > 1 else None  # None: a shared root module
+        for line, m in _imported(path):
+            target = m[len(prefix):].split(".")[0] if m.startswith(prefix) else None
+            if target in rank and target != own and (own is None or rank[target] >= rank[own]):
+                bad.append(f"{rel.as_posix()}:{line} imports {m}")
+    return sorted(set(bad))
+
+
+@pytest.mark.parametrize("side", ["core", "shell"])
+def test_no_package_imports_its_own_layer_or_one_above(side):
+    """The layered order: ``poker`` never imports ``reading``, ``storage`` never ``cycle``,
+    ``dealer`` and ``audit`` never each other; the shared root modules import no package."""
+    assert _upward_imports(side) == []
+
+
+def test_the_layer_check_sees_upward_sideways_and_root_imports(tmp_path):
+    for rel, src in {"core/poker/x.py": "def f():\n    from nomicpoker.core.fold.adjudicator import fold\n",
+                     "core/reading/y.py": "from nomicpoker.core import fairness\nfrom nomicpoker.core.poker import cards\n",
+                     "core/errors.py": "import nomicpoker.core.rules.limits\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(src)
+    assert _upward_imports("core", tmp_path) == [
+        "errors.py:1 imports nomicpoker.core.rules.limits",
+        "poker/x.py:2 imports nomicpoker.core.fold.adjudicator",
+        "poker/x.py:2 imports nomicpoker.core.fold.adjudicator.fold",
+        "reading/y.py:1 imports nomicpoker.core.fairness"]
+
+
+@pytest.mark.parametrize("package", [f"{s}/{p}" for s in ("core", "shell") for p in _packages(s)]
+                         + ["core", "shell", "cli"])
+def test_no_import_cycle_among_the_modules_of_a_package(package):
     """``adjudicator`` and ``draws`` used to import each other; the draw phase now declares
-    what it needs from its host (``DrawHost``) and the hand's state lives in ``fold_state``."""
-    graph = _graph(PACKAGE / room, f"nomicpoker.{room}")
-    assert "adjudicator" not in graph.get("draws", set()) or room != "core"
+    what it needs from its host (``DrawHost``) and the hand's state lives in ``table``."""
+    graph = _graph(PACKAGE / package, "nomicpoker." + package.replace("/", "."))
+    assert "adjudicator" not in graph.get("draws", set())
     assert _cycle(graph) is None
 
 
@@ -76,14 +144,15 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_the_poll_is_not_the_library():
     """``fold_for`` lives in ``replay``, the clock checks in ``deadlines``, sending in
     ``outbox``: the poll module only runs them."""
-    from nomicpoker.shell import deadlines, outbox, poll, replay
+    from nomicpoker.shell.cycle import deadlines, outbox, replay
+    from nomicpoker.shell.jobs import poll
 
     assert not hasattr(poll, "fold_for")
     assert callable(replay.fold_for) and callable(replay.adjudicate)
     assert callable(deadlines.record_due) and callable(outbox.send_outbox)
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "nomicpoker.shell.poll":
+            if isinstance(node, ast.ImportFrom) and node.module == "nomicpoker.shell.jobs.poll":
                 names = {a.name for a in node.names}
                 assert not names & {"fold_for", "update_table", "send_outbox", "archive"}, path
 
@@ -119,15 +188,15 @@ def test_no_room_of_the_fold_calls_another_objects_private_names():
     the fold's ``_row``/``_post``/``_verdict``/... : what a room needs from its host is public
     (and, for the draw phase, declared in ``DrawHost``)."""
     assert _reaches_into(ast.parse("self.f._row(1)\nself._own()\nx.__class__")) == ["self.f._row"]
-    found = {p.name: bad for p in sorted((PACKAGE / "core").glob("*.py"))
+    found = {p.name: bad for p in sorted((PACKAGE / "core").rglob("*.py"))
              if (bad := _reaches_into(ast.parse(p.read_text("utf-8"))))}
     assert found == {}
 
 
 def test_the_draw_host_protocol_declares_what_the_draw_phase_uses_and_the_fold_has_it():
-    from nomicpoker.core import adjudicator, draws
+    from nomicpoker.core.fold import adjudicator, draws
 
-    tree = ast.parse((PACKAGE / "core" / "draws.py").read_text("utf-8"))
+    tree = ast.parse((PACKAGE / "core" / "fold" / "draws.py").read_text("utf-8"))
     used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
             and isinstance(n.value, ast.Attribute) and n.value.attr == "host"}
     declared = {n for n in vars(draws.DrawHost) if not n.startswith("_")} | set(draws.DrawHost.__annotations__)

@@ -53,7 +53,7 @@ def test_show_prints_header_and_every_parameter_with_value_sentence_and_note():
     assert '  deadline_hours = "none"' in out
     assert "“No Player may Check before the Flop.”" in out
     assert "note: The 2008 text has no side pots" in " ".join(out.split())
-    from nomicpoker.core.ruleset import PARAM_NAMES
+    from nomicpoker.core.rules.ruleset import PARAM_NAMES
 
     for p in PARAM_NAMES:
         assert f"\n  {p} = " in out, p

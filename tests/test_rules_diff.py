@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.core.ruleset_diff import diff_rulesets
-from nomicpoker.shell.rulesets import load_ruleset, load_ruleset_file
+from nomicpoker.core.rules.ruleset_diff import diff_rulesets
+from nomicpoker.shell.storage.rulesets import load_ruleset, load_ruleset_file
 
 from _ruleset_kit import RULES_DIR, copy_ruleset, proposal_42, recipe_hash, replace
 

@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.rulesets import RulesetError, load_ruleset
+from nomicpoker.core.rules.validate import RulesetError
+from nomicpoker.shell.storage.rulesets import load_ruleset
 
 from _bot_kit import Table
 from _ruleset_kit import replace

@@ -14,9 +14,10 @@ from _bot_kit import Table
 from _game_kit import _to_act
 from _ruleset_kit import copy_ruleset, replace
 from nomicpoker.cli import app
-from nomicpoker.core.ruleset import OPTIONAL_PARAMS
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.rulesets import RulesetError, load_ruleset, load_ruleset_file
+from nomicpoker.core.rules.ruleset import OPTIONAL_PARAMS
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.core.rules.validate import RulesetError
+from nomicpoker.shell.storage.rulesets import load_ruleset, load_ruleset_file
 
 BLOCK = '''
 [params.advance_actions]

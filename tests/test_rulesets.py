@@ -10,14 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, PARAM_SPECS, REJECTION_CODES, Ruleset
-from nomicpoker.shell.rulesets import (
-    RulesetError,
-    RulesetErrors,
-    bundled_rulesets,
-    load_ruleset,
-    load_ruleset_file,
-)
+from nomicpoker.core.rules.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, PARAM_SPECS, REJECTION_CODES, Ruleset
+from nomicpoker.core.rules.validate import RulesetError, RulesetErrors
+from nomicpoker.shell.storage.rulesets import bundled_rulesets, load_ruleset, load_ruleset_file
 
 from _ruleset_kit import recipe_hash, replace as edit
 

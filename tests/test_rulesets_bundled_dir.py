@@ -7,7 +7,7 @@ from __future__ import annotations
 from importlib import resources
 
 import nomicpoker.rules
-from nomicpoker.shell import rulesets
+from nomicpoker.shell.storage import rulesets
 
 
 def test_the_package_directory_is_what_importlib_resources_finds():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from nomicpoker.core.ruleset import PARAM_SPECS
+from nomicpoker.core.rules.ruleset import PARAM_SPECS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
 

@@ -17,8 +17,8 @@ from sqlalchemy import MetaData, create_engine, text
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell import schema
-from nomicpoker.shell.store import SCHEMA_HEAD, SCHEMA_REVISIONS, StoreError, metadata, open_engine
+from nomicpoker.shell.jobs import schema
+from nomicpoker.shell.storage.store import SCHEMA_HEAD, SCHEMA_REVISIONS, StoreError, metadata, open_engine
 
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.1.0"
 

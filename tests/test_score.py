@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from _game_kit import HOSTILE, blognomic_game, roberts_game
 from nomicpoker.cli import app
-from nomicpoker.core.standings import TableMoney, render, standings
+from nomicpoker.core.words.standings import TableMoney, render, standings
 
 
 def test_money_is_summed_over_tables_and_ranked_most_first():
@@ -48,7 +48,7 @@ def _score_rows(body: str) -> list[tuple[str, int]]:
 
 def test_a_score_comment_is_answered_with_every_tables_standings_and_audits_identical(tmp_path):
     from _bot_kit import Table
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
 
     other = roberts_game(tmp_path, name="R")  # a finished hand at another table of the game
     t = Table(tmp_path, name="S", players=("alice", "bob", "erin"), ruleset="roberts-nlhe",

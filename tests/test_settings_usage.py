@@ -4,7 +4,7 @@ and nothing written (issue 11). Settings that are each in range but make no sens
 cap shorter than the deadline, more reminders than the deadline has hours) are refused too,
 including when the deadline is the ruleset's default or changes later.
 
-The messages are written here from what the Dealer must read (the bounds from core/limits.py:
+The messages are written here from what the Dealer must read (the bounds from core/rules/limits.py:
 87,840 hours is ten years), not copied from the code.
 """
 
@@ -15,8 +15,8 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.core.table_settings import SettingsError, TableSettings, settings_from
-from nomicpoker.shell.store import DealerEventRow, TableRow, open_engine
+from nomicpoker.core.table.table_settings import SettingsError, TableSettings, settings_from
+from nomicpoker.shell.storage.store import DealerEventRow, TableRow, open_engine
 
 from _ruleset_kit import copy_ruleset, replace
 

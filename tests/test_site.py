@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.site import CSP, build_site
+from nomicpoker.shell.audit.site import CSP, build_site
 
 from _game_kit import HOSTILE, blognomic_game, roberts_game
 

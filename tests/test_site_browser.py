@@ -12,8 +12,8 @@ from urllib.parse import urldefrag, urljoin, urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from nomicpoker.core.chart import PALETTE
-from nomicpoker.shell.site import build_site
+from nomicpoker.core.words.chart import PALETTE
+from nomicpoker.shell.audit.site import build_site
 
 from _browser import chromium, count_colour, dump_dom, read_png, screenshot
 from _game_kit import HOSTILE, blognomic_game, roberts_game

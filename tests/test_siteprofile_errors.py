@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.adapters.siteprofile import load_profile
+from nomicpoker.adapters.blog.siteprofile import load_profile
 from nomicpoker.ports import ForumError
 
-BUILTIN = (resources.files("nomicpoker.adapters") / "profiles" / "wordpress.toml").read_text(encoding="utf-8")
+BUILTIN = (resources.files("nomicpoker.adapters.blog") / "profiles" / "wordpress.toml").read_text(encoding="utf-8")
 
 
 def _with(tmp_path: Path, section: str, line: str) -> Path:

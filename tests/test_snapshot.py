@@ -1,6 +1,6 @@
 """Resuming the fold from a stored state gives what the whole replay gives (hypothesis).
 
-The poll folds only what is new since its last snapshot (:mod:`nomicpoker.core.snapshot`);
+The poll folds only what is new since its last snapshot (:mod:`nomicpoker.core.table.snapshot`);
 ``audit`` replays from the first input. These pin that the two agree: fold a prefix, store
 its state as JSON text, read it back, fold the rest, and compare with one fold of everything.
 """
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nomicpoker.core import snapshot
-from nomicpoker.core.fold_run import fold_stream, fold_table, input_stream
+from nomicpoker.core.table import snapshot
+from nomicpoker.core.fold.fold_run import fold_stream, fold_table, input_stream
 
 from test_poll_fold_properties import CONFIG, START, build, step
 
@@ -59,7 +59,7 @@ def test_every_field_of_the_fold_state_is_stored_or_rebuilt():
     resumed fold would forget it (and drift from the full replay ``audit`` runs)."""
     from dataclasses import fields
 
-    from nomicpoker.core.fold_state import HandState, TableState
+    from nomicpoker.core.table.fold_state import HandState, TableState
 
     revs, events = build([])
     data = snapshot.encode(fold_table(CONFIG, [START], revs, events).state, CONFIG)

@@ -12,8 +12,8 @@ from datetime import datetime, timedelta, timezone
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.shell.audit import audit
-from nomicpoker.shell.poll import STALLED_EXIT
+from nomicpoker.shell.audit.audit import audit
+from nomicpoker.shell.jobs.poll import STALLED_EXIT
 
 from _bot_kit import Table
 

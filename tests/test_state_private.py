@@ -10,9 +10,9 @@ import stat
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
-from nomicpoker.core.sealed import check_seal, is_sealed
-from nomicpoker.shell import ledger
-from nomicpoker.shell.store import OutboxRow
+from nomicpoker.core.fairness.sealed import check_seal, is_sealed
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.store import OutboxRow
 
 from sqlmodel import Session, select
 

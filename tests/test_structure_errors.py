@@ -11,8 +11,8 @@ import pytest
 
 from nomicpoker.ports import ForumError
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.phh import PhhError
-from nomicpoker.shell.rulesets import RulesetError, RulesetErrors
+from nomicpoker.core.phh.phh import PhhError
+from nomicpoker.core.rules.validate import RulesetError, RulesetErrors
 
 
 def test_forum_error_is_coded_and_keeps_retry_and_its_code_first_text():
@@ -41,9 +41,9 @@ def test_phh_error_is_coded_and_still_a_value_error():
 
 @pytest.mark.parametrize("players,dealer", [(["alice", "Alice"], "Dealer"), (["alice", "dealer"], "Dealer")])
 def test_table_create_refuses_account_names_that_differ_only_in_case(tmp_path, players, dealer):
-    from nomicpoker.shell import service
-    from nomicpoker.shell.service import ServiceError
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.dealer.service import ServiceError
+    from nomicpoker.shell.storage.store import open_engine
 
     state = tmp_path / "state"
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")

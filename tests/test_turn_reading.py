@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from nomicpoker.core.actions import AllIn, Call, Check, DealBoard, Fold, Raise
-from nomicpoker.core.engine import Rejection, apply, start_hand
+from nomicpoker.core.poker.actions import AllIn, Call, Check, DealBoard, Fold, Raise
+from nomicpoker.core.poker.engine import Rejection, apply, start_hand
 
 from _bot_kit import Table
 from _engine_kit import BLOG, RR, braise, play

@@ -1,7 +1,7 @@
 """Acceptance tests for the hand-record verifier (issue 4): nomicpoker/verify.py.
 
 The honest record is built with the reference implementation from docs/fair-dealing.md
-(executed here), never with nomicpoker.core.dealing, so verify is checked against an independent
+(executed here), never with nomicpoker.core.fairness.dealing, so verify is checked against an independent
 construction. Then every kind of published value is tampered with, and verify must fail and
 name the item.
 """
@@ -15,8 +15,8 @@ from typing import Callable
 
 import pytest
 
-from nomicpoker.core import printers
-from nomicpoker.core.verify import RECORD_FORMAT, Check, comment_order, verify_record, verify_summary
+from nomicpoker.core.fairness import printers
+from nomicpoker.core.fairness.verify import RECORD_FORMAT, Check, comment_order, verify_record, verify_summary
 
 from _reference import REF
 

@@ -43,7 +43,7 @@ def test_the_wheel_installs_in_a_fresh_venv_and_runs_from_another_folder(tmp_pat
         meta = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
     for data in ("nomicpoker/cli/deploy/crontab", "nomicpoker/cli/deploy/nomicpoker-poll.service",
                  "nomicpoker/cli/deploy/nomicpoker-poll.timer", "nomicpoker/rules/blognomic-2008/ruleset.toml",
-                 "nomicpoker/shell/migrations/script.py.mako"):
+                 "nomicpoker/shell/storage/migrations/script.py.mako"):
         assert data in names, data
     assert not any(n.startswith(("tests/", "adapters/")) for n in names)
     assert "Project-URL: Source, " in meta and "Project-URL: Issues, " in meta, meta

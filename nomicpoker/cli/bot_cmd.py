@@ -20,7 +20,7 @@ from nomicpoker.cli import options
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
-from nomicpoker.shell import paths
+from nomicpoker.shell.storage import paths
 
 StateOpt = options.StateOpt
 DbOpt = options.DbOpt
@@ -77,7 +77,7 @@ def opened(state: Optional[str], db: Optional[str], create: bool = False,
     from sqlalchemy.exc import SQLAlchemyError
 
     from nomicpoker.core.errors import CodedError
-    from nomicpoker.shell.store import describe, open_engine
+    from nomicpoker.shell.storage.store import describe, open_engine
 
     st = paths.state_dir(state)
     url = paths.db_url(st, db)
@@ -133,7 +133,7 @@ def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
 
     with opened(state, db, create=True) as (st, _engine):
         LocalForum(paths.forum_db_path(st))
-        from nomicpoker.shell.store import shown_url
+        from nomicpoker.shell.storage.store import shown_url
 
         typer.echo(f"state: {st}\nledger: {shown_url(paths.db_url(st, db))}\nlocal forum: {paths.forum_db_path(st)}")
         typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
@@ -162,8 +162,8 @@ def table_create(
     state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 ) -> None:
     """Create a table."""
-    from nomicpoker.core.table_settings import parse_assignments
-    from nomicpoker.shell.service import create_table
+    from nomicpoker.core.table.table_settings import parse_assignments
+    from nomicpoker.shell.dealer.service import create_table
 
     config: dict = {}
     if forum_config is not None:
@@ -187,8 +187,8 @@ def table_create(
                    f"ruleset {row.ruleset} ({row.ruleset_hash[:12]}, pinned), forum {row.forum_kind}, "
                    f"dealer {row.dealer!r}, {words}")
         if thread:
-            from nomicpoker.shell.names import seat_warnings
-            from nomicpoker.shell.poll import default_forum_factory
+            from nomicpoker.shell.dealer.names import seat_warnings
+            from nomicpoker.shell.cycle.forums import default_forum_factory
 
             from nomicpoker.ports import ForumError
 
@@ -211,7 +211,7 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
     import shlex
 
     from nomicpoker.adapters.registry import declared_abilities
-    from nomicpoker.shell import ledger, pinned
+    from nomicpoker.shell.storage import ledger, pinned
 
     rules = pinned.current_ruleset(session, row)
     parts = ["nomicpoker", "hand", "start", "--table", row.name]
@@ -228,7 +228,7 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
 
 def _decks_word(session: Session, row) -> str:
     """How the table's hole cards are dealt (under the rules of its next hand), in a word or three."""
-    from nomicpoker.shell import pinned
+    from nomicpoker.shell.storage import pinned
 
     if pinned.current_ruleset(session, row).deck == "shared":
         return "hole cards from the dealer's deck"
@@ -238,14 +238,14 @@ def _decks_word(session: Session, row) -> str:
 @table_app.command("list", example='nomicpoker table list --state /srv/poker/state')
 def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """List tables."""
-    from nomicpoker.shell.service import list_tables
+    from nomicpoker.shell.dealer.service import list_tables
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         rows = list_tables(engine)
         if not rows:
             typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
         from nomicpoker.core.errors import CodedError
-        from nomicpoker.shell import pinned
+        from nomicpoker.shell.storage import pinned
 
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
@@ -261,13 +261,13 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
 def table_show(name: str = typer.Option(..., "--table", "--name", help="Table name."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Show a table: configuration, hands and the GNDT."""
-    from nomicpoker.shell import ledger
-    from nomicpoker.core.gndt import gndt
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.core.words.gndt import gndt
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
-            from nomicpoker.shell import pinned
+            from nomicpoker.shell.storage import pinned
 
             t = ledger.get_table(s, name)
             ended = {r.hand for r in ledger.stored_rows(s, name, "hand_end")}
@@ -281,7 +281,7 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"ruleset {h.ruleset_hash[:12]}, {'ended' if h.number in ended else 'running'}")
-            from nomicpoker.shell.replay import fold_for
+            from nomicpoker.shell.cycle.replay import fold_for
 
             res = fold_for(s, t, _st)  # the settings in force (table set changes them) and the hand
             typer.echo(f"settings: {res.settings.describe()}" + (f"; FROZEN ({res.frozen})" if res.frozen else "")
@@ -319,9 +319,9 @@ def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
                 state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Apply a rule amendment the nomic passed, from the table's next hand on (refused while a
     hand runs). The ruleset is validated as rules check does and pinned to the table."""
-    from nomicpoker.core.ruleset_diff import summary
-    from nomicpoker.shell.amendments import amend_table
-    from nomicpoker.shell.rulesets import RulesetError
+    from nomicpoker.core.rules.ruleset_diff import summary
+    from nomicpoker.shell.dealer.amendments import amend_table
+    from nomicpoker.core.rules.validate import RulesetError
 
     with opened(state, db) as (st, engine):
         try:
@@ -335,7 +335,7 @@ def table_amend(table: str = typer.Option(..., "--table", help="Table name."),
                    f"({done.previous.content_hash[:12]}). {summary(done.previous, done.ruleset)}")
         from sqlmodel import Session
 
-        from nomicpoker.shell import ledger
+        from nomicpoker.shell.storage import ledger
         with Session(engine) as s:
             hint = start_hint(s, ledger.get_table(s, done.table), state, db)
         typer.echo(f"next: {hint} (its first comment announces the amendment)")
@@ -348,8 +348,8 @@ def table_pin(table: str = typer.Option(..., "--table", help="Table name."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Pin the original ruleset of a table created before rulesets were pinned, when its
     file has changed since (only a ruleset with the hash the table recorded is accepted)."""
-    from nomicpoker.shell.amendments import pin_original
-    from nomicpoker.shell.rulesets import RulesetError
+    from nomicpoker.shell.dealer.amendments import pin_original
+    from nomicpoker.core.rules.validate import RulesetError
 
     with opened(state, db) as (_st, engine):
         try:
@@ -388,7 +388,7 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
                verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
-    from nomicpoker.shell.service import start_hand
+    from nomicpoker.shell.dealer.service import start_hand
 
     amounts: tuple[int, ...] = ()
     if blinds:
@@ -424,13 +424,14 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
              verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
              state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """One poll cycle: what cron runs. One timestamped line per table (failures on stderr)."""
-    from nomicpoker.shell import idle
-    from nomicpoker.shell.paths import site_dir
-    from nomicpoker.shell.poll import STALLED_EXIT, poll
+    from nomicpoker.shell.cycle import idle
+    from nomicpoker.shell.storage.paths import site_dir
+    from nomicpoker.shell.jobs.poll import STALLED_EXIT, poll
 
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, quiet, log_file)  # after the state is known to exist
-        from nomicpoker.shell import cli_memo, logs
+        from nomicpoker.shell.cycle import cli_memo
+        from nomicpoker.shell import logs
 
         why = idle.LAST or cli_memo.WHY  # why the console entry point did not answer this run
         if why:
@@ -495,8 +496,8 @@ def ledger_cmd(table: str = typer.Option(..., "--table", help="Table name."),
                log: bool = typer.Option(False, "--log", help="Add the change log."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Print the GNDT (Money, Turn, Pot), optionally with the change log."""
-    from nomicpoker.shell import ledger
-    from nomicpoker.core.gndt import FORMATS, change_log, gndt
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.core.words.gndt import FORMATS, change_log, gndt
 
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}", 2)
@@ -532,7 +533,7 @@ def audit_cmd(ctx: typer.Context,
     """Rebuild the ledger from the archive into a scratch database and compare."""
     if ctx.invoked_subcommand is not None:
         return
-    from nomicpoker.shell.audit import audit
+    from nomicpoker.shell.audit.audit import audit
 
     with opened(state, db, need_state=False, readonly=True) as (st, engine):
         notes: list[str] = []  # running hands this copy cannot replay yet (a public copy)
@@ -553,8 +554,8 @@ def audit_cmd(ctx: typer.Context,
 def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
              table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken).")) -> None:
     """Play one full hand on the local forum and show the thread and the ledger."""
-    from nomicpoker.shell.demo import run_demo
-    from nomicpoker.shell.service import valid_table_name
+    from nomicpoker.shell.jobs.demo import run_demo
+    from nomicpoker.shell.dealer.service import valid_table_name
 
     if not valid_table_name(table):  # before a state is made: a refused demo leaves nothing
         fail(f"--table {table!r}: use letters, digits, '-' and '_' (max 40)", 2)

@@ -2,7 +2,7 @@
 ``table seat``, ``table unseat``, ``hand void``, ``hand fold``.
 
 Each is recorded with its reason (``--note``), posted in the hand's thread at once and
-replayed by ``audit`` (:mod:`nomicpoker.shell.controls`). Registered into the ``table`` and
+replayed by ``audit`` (:mod:`nomicpoker.shell.dealer.controls`). Registered into the ``table`` and
 ``hand`` groups of :mod:`nomicpoker.cli.bot_cmd`.
 """
 
@@ -20,7 +20,7 @@ PlayerOpt = typer.Option(..., "--player", help="The player.")
 
 
 def _run(table: str, kind: str, note: str, state, db, player: str = "", data: dict | None = None) -> None:
-    from nomicpoker.shell.controls import control
+    from nomicpoker.shell.dealer.controls import control
 
     with opened(state, db) as (st, engine):
         with settings_usage():  # table set: a bad value or combination exits 2, as table create's
@@ -43,7 +43,7 @@ def table_set(assignments: list[str] = typer.Argument(..., help="NAME=VALUE ... 
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Change the table's settings from now on (deadline, office hours, reminders, ...)."""
     from nomicpoker.core.errors import CodedError
-    from nomicpoker.core.table_settings import parse_assignments
+    from nomicpoker.core.table.table_settings import parse_assignments
 
     try:
         data = parse_assignments(assignments)

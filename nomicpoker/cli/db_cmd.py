@@ -13,7 +13,7 @@ import typer
 from nomicpoker.cli import options
 
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
-from nomicpoker.shell import paths
+from nomicpoker.shell.storage import paths
 
 db_app = options.Typer(help="The ledger's schema version; upgrade it after a new release.",
                      no_args_is_help=True)
@@ -21,7 +21,7 @@ db_app = options.Typer(help="The ledger's schema version; upgrade it after a new
 
 def _engine(state: Optional[str], db: Optional[str]):  # type: ignore[no-untyped-def]
     from nomicpoker.core.errors import CodedError
-    from nomicpoker.shell.store import open_engine
+    from nomicpoker.shell.storage.store import open_engine
 
     url = paths.db_url(paths.state_dir(state), db)
     try:
@@ -33,8 +33,8 @@ def _engine(state: Optional[str], db: Optional[str]):  # type: ignore[no-untyped
 @db_app.command("version", example='nomicpoker db version --state /srv/poker/state')
 def version(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Print the ledger's schema version and the one this nomicpoker needs."""
-    from nomicpoker.shell.schema import current
-    from nomicpoker.shell.store import SCHEMA_HEAD, describe, shown_url
+    from nomicpoker.shell.jobs.schema import current
+    from nomicpoker.shell.storage.store import SCHEMA_HEAD, describe, shown_url
 
     url, engine = _engine(state, db)
     try:
@@ -54,8 +54,8 @@ def upgrade(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from nomicpoker.core.errors import CodedError
-    from nomicpoker.shell.schema import upgrade as run_upgrade
-    from nomicpoker.shell.store import describe, shown_url
+    from nomicpoker.shell.jobs.schema import upgrade as run_upgrade
+    from nomicpoker.shell.storage.store import describe, shown_url
 
     url, engine = _engine(state, db)
     try:

@@ -27,7 +27,7 @@ def audit_export(table: str = typer.Option(..., "--table", help="Table name."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Export a hand's public record (nomicpoker-hand-record/1): commitments, board, dice,
     decks, draws, reveals and, once the hand has ended, the secrets."""
-    from nomicpoker.shell.audit import records
+    from nomicpoker.shell.audit.audit import records
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         rec = records(engine, table, hand)[0]
@@ -58,8 +58,8 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
-    from nomicpoker.shell.audit import pinned_rulesets, records, verify_hands
-    from nomicpoker.shell.service import list_tables
+    from nomicpoker.shell.audit.audit import pinned_rulesets, records, verify_hands
+    from nomicpoker.shell.dealer.service import list_tables
 
     pinned = None
     if record is not None:
@@ -94,10 +94,11 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
                hand: Optional[int] = typer.Option(None, "--hand", parser=options.whole_number_at_least(1), help="Hand number (default: the latest)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """(Re-)send every seated player their Trading Post deck for the hand, privately."""
-    from nomicpoker.shell import ledger, secrets_store
-    from nomicpoker.core.dealing import deck_listing, issue_deck
-    from nomicpoker.shell.poll import default_forum_factory
-    from nomicpoker.shell.store import loads
+    from nomicpoker.shell.storage import ledger, secrets_store
+    from nomicpoker.core.words.notices import deck_listing
+    from nomicpoker.core.fairness.dealing import issue_deck
+    from nomicpoker.shell.cycle.forums import default_forum_factory
+    from nomicpoker.shell.storage.store import loads
 
     with opened(state, db) as (st, engine):
         from sqlmodel import Session  # the database layer only when needed
@@ -109,7 +110,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             h = hands[-1] if hand is None else next((x for x in hands if x.number == hand), None)
             if h is None:
                 fail(f"table {table} has no hand {hand}")
-            from nomicpoker.shell import pinned
+            from nomicpoker.shell.storage import pinned
 
             rs = pinned.ruleset(s, t, h.ruleset_hash)  # the rules that hand is played under
             if rs.deck == "shared":

@@ -49,7 +49,7 @@ def _fill(name: str, state: Path, every: int, user: str | None = None) -> str:
 
 
 def _state(state: Optional[str]) -> Path:
-    from nomicpoker.shell import paths
+    from nomicpoker.shell.storage import paths
 
     return paths.state_dir(state)
 

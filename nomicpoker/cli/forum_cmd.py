@@ -19,7 +19,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.shell.paths import forum_db_path, state_dir
+from nomicpoker.shell.storage.paths import forum_db_path, state_dir
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
 
 T = TypeVar("T")
@@ -182,9 +182,9 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
     from sqlalchemy.exc import SQLAlchemyError
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger, paths
-    from nomicpoker.shell.outbox import held_rows
-    from nomicpoker.shell.store import StoreError, loads, open_engine
+    from nomicpoker.shell.storage import ledger, paths
+    from nomicpoker.shell.cycle.outbox import held_rows
+    from nomicpoker.shell.storage.store import StoreError, loads, open_engine
 
     try:
         engine = open_engine(paths.db_url(state, db), create=False)
@@ -214,9 +214,9 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
 def _names_rows(forum: Any, thread: str | None, facts: dict[str, object]) -> list[tuple[str, bool, str]]:
     """The Dealer's name as the forum shows it, who has commented lately, seats that match
     nobody, and held dealer comments (the account needs approval)."""
-    from nomicpoker.core.fold_types import same_account
+    from nomicpoker.core.table.fold_types import same_account
     from nomicpoker.ports import ForumError
-    from nomicpoker.shell.names import recent_commenters, seat_warnings
+    from nomicpoker.shell.dealer.names import recent_commenters, seat_warnings
 
     rows: list[tuple[str, bool, str]] = []
     try:

@@ -1,8 +1,8 @@
 """``nomicpoker phh``: replay PHH hand histories through the hand engine.
 
-The files are found, read and replayed by :mod:`nomicpoker.shell.phh_files` (the console
+The files are found, read and replayed by :mod:`nomicpoker.shell.audit.phh_files` (the console
 entry point runs ``phh replay`` from there directly, without building the CLI; see
-``nomicpoker/__main__``); parsing and replay are pure (:mod:`nomicpoker.core.phh`).
+``nomicpoker/__main__``); parsing and replay are pure (:mod:`nomicpoker.core.phh.phh`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.core.phh import PhhError
-from nomicpoker.shell.phh_files import (  # noqa: F401 - the command's library, re-exported
+from nomicpoker.core.phh.phh import PhhError
+from nomicpoker.shell.audit.phh_files import (  # noqa: F401 - the command's library, re-exported
     SUFFIXES, Summary, load_hands, phh_files, render_summary, replay_paths,
 )
 
@@ -36,13 +36,14 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when no hand mismatched or failed, 1 otherwise."""
         from nomicpoker.cli.bot_cmd import fail
-        from nomicpoker.shell.rulesets import RulesetError, load_ruleset
+        from nomicpoker.core.rules.validate import RulesetError
+        from nomicpoker.shell.storage.rulesets import load_ruleset
 
         try:
             rs = load_ruleset(ruleset)
         except RulesetError as exc:  # before any hand is read: one line, exit 1
             fail(f"--ruleset {str(exc).splitlines()[0]}")
-        from nomicpoker.shell import cli_memo, idle
+        from nomicpoker.shell.cycle import cli_memo, idle
 
         # the next run of this very command line is answered without building the CLI
         cli_memo.remember("phh replay", {"files": [str(f) for f in files], "ruleset": ruleset, "limit": limit,
@@ -62,14 +63,14 @@ def register(app: typer.Typer) -> None:
         """Export a played hand as PHH (PokerKit reads it). roberts-nlhe hands are exact;
         blognomic-2008 hands are marked _nomicpoker_exact = false with what PHH cannot say."""
         from nomicpoker.cli.bot_cmd import fail, opened
-        from nomicpoker.core.phh import write_phh
-        from nomicpoker.core.phh_export import export_phh
-        from nomicpoker.shell.audit import pinned_rulesets, records
+        from nomicpoker.core.phh.phh import write_phh
+        from nomicpoker.core.phh.export import export_phh
+        from nomicpoker.shell.audit.audit import pinned_rulesets, records
 
         with opened(state, db, need_state=False, readonly=True) as (_st, engine):
             rec = records(engine, table, hand)[0]
             rules = pinned_rulesets(engine, [table])[rec["ruleset_hash"]]  # as pinned, never a file
-            from nomicpoker.shell.site_data import phh_reason
+            from nomicpoker.shell.audit.site_data import phh_reason
 
             if phh_reason(rec):
                 fail(f"hand {hand} of {table} is not written as PHH: {phh_reason(rec)}")

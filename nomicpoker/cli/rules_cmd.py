@@ -1,7 +1,7 @@
 """``nomicpoker rules``: list the bundled rulesets, show one, check a Dealer's amended copy,
 diff two (or a table's pinned one against another).
 
-Part of the shell: it only loads (via :mod:`nomicpoker.shell.rulesets`) and prints. ``check`` is what
+Part of the shell: it only loads (via :mod:`nomicpoker.shell.storage.rulesets`) and prints. ``check`` is what
 a Dealer runs after editing a copy for a passed proposal, so it prints every problem at once,
 one per line as ``file: key: message``, and exits 1; a clean file prints ``ok: <name> <hash>``.
 """
@@ -18,10 +18,11 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.core.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, Citation, Ruleset
-from nomicpoker.core.ruleset_diff import diff_lines, toml_value
-from nomicpoker.shell.rulesets import (
-    RulesetError, RulesetFiles, bundled_rulesets, load_ruleset, load_ruleset_file, read_ruleset,
+from nomicpoker.core.rules.ruleset import OPTIONAL_PARAMS, PARAM_NAMES, Citation, Ruleset
+from nomicpoker.core.rules.ruleset_diff import diff_lines, toml_value
+from nomicpoker.core.rules.validate import RulesetError
+from nomicpoker.shell.storage.rulesets import (
+    RulesetFiles, bundled_rulesets, load_ruleset, load_ruleset_file, read_ruleset,
 )
 
 #: A parameter value as it is written in the TOML (``true``, ``"added"``, ``"none"``), so what
@@ -186,7 +187,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write out the ruleset a table's next hand is played under, exactly as pinned in its
         ledger: the starting point of an amendment (edit it, then table amend)."""
-        from nomicpoker.shell.rulesets import parse_toml, text_file_name
+        from nomicpoker.core.rules.validate import parse_toml, text_file_name
 
         if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
             typer.echo(f"error: {directory} exists and is not an empty directory: name a new one", err=True)
@@ -221,10 +222,10 @@ def _pinned_files(table: str, state: Optional[str], db: Optional[str], hand: Opt
     from sqlmodel import Session
 
     from nomicpoker.cli.bot_cmd import fail, opened
-    from nomicpoker.shell import ledger, pinned
+    from nomicpoker.shell.storage import ledger, pinned
     from sqlmodel import select
 
-    from nomicpoker.shell.store import RulesetRow
+    from nomicpoker.shell.storage.store import RulesetRow
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         with Session(engine) as s:

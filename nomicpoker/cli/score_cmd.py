@@ -17,8 +17,8 @@ def register(app: typer.Typer) -> None:
         """Standings across every table: Money summed per player, most first."""
         from sqlmodel import Session  # here: `--help` must not load the database layer
 
-        from nomicpoker.core.standings import render, standings
-        from nomicpoker.shell.scores import table_money
+        from nomicpoker.core.words.standings import render, standings
+        from nomicpoker.shell.cycle.scores import table_money
 
         with opened(state, db, need_state=False, readonly=True) as (st, engine):
             with Session(engine) as s:
@@ -35,8 +35,8 @@ def player_notes(session, state) -> dict[str, str]:  # type: ignore[no-untyped-d
     after a timeout, ``away`` while sitting out, a vacation's until): the first found."""
     from sqlmodel import select
 
-    from nomicpoker.shell.replay import fold_for
-    from nomicpoker.shell.store import TableRow
+    from nomicpoker.shell.cycle.replay import fold_for
+    from nomicpoker.shell.storage.store import TableRow
 
     notes: dict[str, str] = {}
     for t in session.exec(select(TableRow).where(TableRow.active == True).order_by(TableRow.id)).all():  # noqa: E712

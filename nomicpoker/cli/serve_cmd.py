@@ -1,6 +1,6 @@
 """``nomicpoker serve``: keep the Dealer connected to the live chats (IRC) its tables play on.
 
-See :mod:`nomicpoker.shell.serve` for why IRC needs a long-running process, and docs/irc.md
+See :mod:`nomicpoker.shell.jobs.serve` for why IRC needs a long-running process, and docs/irc.md
 for running it under systemd.
 """
 
@@ -25,8 +25,8 @@ def serve_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only th
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Stay connected to the IRC tables: log every line, answer at once, poll on a timer.
     Stop with Ctrl-C or SIGTERM (it leaves the channels cleanly)."""
-    from nomicpoker.shell.paths import site_dir
-    from nomicpoker.shell.serve import serve
+    from nomicpoker.shell.storage.paths import site_dir
+    from nomicpoker.shell.jobs.serve import serve
 
     stopping: list[int] = []
 

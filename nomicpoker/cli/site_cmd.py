@@ -24,8 +24,8 @@ def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output di
                table: Optional[str] = typer.Option(None, "--table", help="Only this table (the index lists all)."),
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Write the static site: tables, GNDT, chip chart, change log, and every hand."""
-    from nomicpoker.shell.paths import site_dir
-    from nomicpoker.shell.site import build_site
+    from nomicpoker.shell.storage.paths import site_dir
+    from nomicpoker.shell.audit.site import build_site
 
     # a site written elsewhere only reads the state (--out: an auditor's copy, read-only or not)
     with opened(state, db, readonly=out is not None) as (st, engine):
@@ -40,7 +40,7 @@ def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output di
 def export_public(output: Path = typer.Option(..., "-o", "--output", help="The SQLite file to write."),
                   state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Write a copy of the ledger that is safe to publish (datasette FILE serves it)."""
-    from nomicpoker.shell.public_db import export_public_db
+    from nomicpoker.shell.audit.public_db import export_public_db
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         counts = export_public_db(engine, output)
@@ -54,8 +54,8 @@ def verdicts_cmd(table: str = typer.Option(..., "--table", help="Table name."),
     the rule sentence."""
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger
-    from nomicpoker.shell.verdicts import verdict_lines
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.audit.verdicts import verdict_lines
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
         with Session(engine) as s:

@@ -13,7 +13,7 @@ test can count a step's points and crash at each in turn. With neither set a poi
 dictionary lookup.
 
 A reading fault, for the tests of the fold's per-comment safety net
-(:func:`nomicpoker.core.fold_run.fold_stream`): with ``NOMICPOKER_FAIL_READING=TEXT`` set, the
+(:func:`nomicpoker.core.fold.fold_run.fold_stream`): with ``NOMICPOKER_FAIL_READING=TEXT`` set, the
 comment reader raises ``RuntimeError`` on every comment whose body contains ``TEXT``, as a
 bug in the reader would. WHY a seam rather than a real input: every input known to make the
 reader raise has been fixed, and the net must still be shown to work end to end (poll, log,

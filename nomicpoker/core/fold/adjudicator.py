@@ -1,0 +1,602 @@
+"""The table fold: everything the bot knows, as a pure function of its inputs.
+
+``fold_table(config, hands, revisions, events)`` (in :mod:`nomicpoker.core.fold.fold_run`, which
+walks the inputs through the accumulator here) replays a table from its configuration, the
+hand-start records, the comment archive (every revision, in archive order) and the recorded
+dealer events, and returns every derived row: verdicts, GNDT change-log entries, outbox
+messages, dice, decks, draws, reveals, boards and hand ends. No clock, no randomness, no I/O:
+the randomness comes from the hand secrets (an input), times from the archive.
+
+WHY a whole-table replay on every poll rather than an incremental update: the live ledger and
+the audit then run the *same* code over the *same* inputs, so "replay is the audit" holds by
+construction. The archive only grows at its end (new comments, new revisions, timeouts after
+the last position), so the derived rows of a later run extend those of an earlier one; the
+shell stores only the new suffix and treats any other difference as an inconsistency.
+
+Readings of the rule the fold makes (documented in docs/dealer-guide.md):
+
+- Only a comment's first archived revision acts; a later revision (edit) is noted once.
+- The Hole Card Draw phase (dice, draw statements, the draw deadline) is in
+  :mod:`nomicpoker.core.fold.draws`: round 1 opens when every seated player still in the hand has
+  stated a valid draw.
+- Showdown reveals are checked against the issued deck at the drawn positions.
+- Under a ruleset with one shared deck (``roberts-nlhe``) there are no draws: the hole cards
+  come from the dealer's committed deck (:func:`nomicpoker.core.fairness.dealing.shared_holes`), are sent
+  privately at hand start, and reveals are checked against them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from nomicpoker.core.poker import engine
+from nomicpoker.core.reading import grammar
+from nomicpoker.core.words import hand_log
+from nomicpoker.core.fairness import sealed
+from nomicpoker.core.words import notices as say
+from nomicpoker.core.fold.advance_fold import Advance
+from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
+from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
+from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
+from nomicpoker.core.table.days_state import REMINDER, DaysState
+from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS, Controls
+from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
+from nomicpoker.core.fold.over_days import Days
+from nomicpoker.core.table.fold_state import ROW_KINDS, HandState, TableState
+from nomicpoker.core.reading.lookalike import describe_char, first_lookalike
+from nomicpoker.core.table.fold_types import (AMEND, DRAW_TIMEOUT, STALLED, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, TURN_TIMEOUT, UNREADABLE, CommentFailed,
+                                         DealerEvent, FoldError, HandStart, Revision, TableConfig)
+from nomicpoker.core.rules.ruleset import Ruleset
+from nomicpoker.core.fold.score_fold import SCORE
+from nomicpoker.core.fold.whose import BETTING, other_player_named
+
+
+#: the longest body :meth:`_Folder.read` memoises (longer ones seldom repeat)
+_MEMO_MAX = 280
+
+
+class _Folder:
+    """The accumulator behind :func:`fold_table` (local to one call): the table's state
+    (:class:`~nomicpoker.core.table.fold_state.TableState`) and the rows derived so far. The Hole
+    Card Draw phase is its own object (:class:`nomicpoker.core.fold.draws.DrawPhase`), which uses
+    this one through the needs :class:`~nomicpoker.core.fold.draws.DrawHost` declares."""
+
+    def __init__(self, config: TableConfig, state: TableState | None = None,
+                 failed: frozenset[tuple[str, str, int]] = frozenset(), reader=None):
+        self.c = config
+        self.failed = failed  # revisions (thread, forum id, revision) the reader failed on
+        self.reader = reader  # None: read_comment; tests inject a failing one (fold_stream)
+        self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
+        self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
+        self.draw_phase = DrawPhase(self)
+        self.days = Days(self)
+        self.controls = Controls(self)
+        self.advance = Advance(self)
+        self._readings: dict[tuple[str, str, bool], grammar.Result] = {}
+        if state is not None:
+            self.st = state
+            return
+        self.st = TableState(money={p: config.money for p in config.players},
+                             gndt={p: (0, "o", 0) for p in config.players},
+                             days=DaysState(settings=config.settings))
+        self.log_changes(None, "table created")
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rules in force: the latest hand's (each hand is played under the ruleset its
+        start record names, see :meth:`_rules_for`), else the table's."""
+        cur = self.st.current
+        return cur.hand.ruleset if cur is not None else self.c.ruleset
+
+    @property
+    def hands(self) -> dict[int, HandState]:
+        return self.st.hands
+
+    def read(self, rev: Revision, bare: bool) -> grammar.Result:
+        """:func:`grammar.parse_comment` of ``rev``, memoised for this fold (a reading is a
+        pure function of the body, its format and ``bare``; chat such as "nice hand" comes
+        back often). Only short bodies: they are the ones that repeat."""
+        if len(rev.body) > _MEMO_MAX:
+            return grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        key = (rev.body, rev.body_format, bare)
+        res = self._readings.get(key)
+        if res is None:
+            res = self._readings[key] = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+        return res
+
+    # -- rows -------------------------------------------------------------------------------
+
+    def add_row(self, _kind: str, **values: Any) -> dict[str, Any]:
+        self.st.seq += 1
+        row = {"seq": self.st.seq, **values}
+        self.out[_kind].append(row)
+        return row
+
+    def post(self, hand: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
+        """Queue a dealer comment; ``body_fn(key)`` renders it ending with its reference tag."""
+        n = self.st.n_out.get(hand, 0) + 1
+        self.st.n_out[hand] = n
+        key = f"{self.c.name}-h{hand or 0}-{n:03d}"
+        self.add_row("outbox", key=key, hand=hand, kind="comment", thread=thread, reply_to=reply_to,
+                  recipient="", subject="", body=body_fn(key))
+
+    def send_private(self, hand: int | None, user: str, subject: str, body: str) -> None:
+        """A private message. The ledger keeps a seal (nomicpoker.core.fairness.sealed says why) and the
+        shell sends the body; ``hand`` None: a message with nothing of a hand in it, stored as is."""
+        n = self.st.n_out.get(hand, 0) + 1
+        self.st.n_out[hand] = n
+        key = f"{self.c.name}-h{hand or 0}-{n:03d}"
+        if hand is not None:
+            self.private[key] = body
+            body = sealed.seal(self.st.hands[hand].start.secrets, hand, user, body)
+        self.add_row("outbox", key=key, hand=hand, kind="private", thread="", reply_to=None,
+                     recipient=user, subject=subject, body=body)
+
+    def give_verdict(self, rev: Revision, hand: int | None, status: str, code: str = "",
+                     message: str = "", citation: str = "", canonical: str = "") -> None:
+        self.add_row("verdict", hand=hand, thread=rev.thread, forum_id=rev.forum_id,
+                  revision=rev.revision, author=rev.author, status=status, code=code,
+                  message=message, citation=citation, canonical=canonical)
+        if rev.revision == 1:  # what an edit's note recalls (see _edit)
+            self.st.first_verdict.setdefault((rev.thread, rev.forum_id), (status, canonical, code))
+            self.days.note_talk(rev, self.st.hands.get(hand) if hand is not None else None)
+        if status == "accepted":
+            self.days.acted(rev.author, hand)
+
+    def reject(self, rev: Revision, hand: int | None, code: str, message: str,
+               cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None:
+        """Reject with the rule sentence of ``cite_as`` (a rejection code or parameter name)
+        when the code's own sentence is not the one this case rests on (or ``cite``, the
+        engine's own quotation), and with ``hint`` when the code's usual advice does not fit."""
+        rules = self.st.hands[hand].hand.ruleset if hand in self.st.hands else self.rules
+        citation = cite or rules.cite(cite_as or code) or rules.cite(code)
+        if self.days.flood_gate(rev, hand, code, message, citation):
+            return  # past the flood threshold: one notice, then silence
+        self.give_verdict(rev, hand, "rejected", code, message, citation)
+        body = lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code, message, citation, key=key, hint=hint)  # noqa: E731
+        if self.c.answers_privately() and hand in self.st.hands:  # e-mail: to the sender alone
+            return self.send_private(hand, rev.author, f"Not accepted in hand {hand} ({self.c.name})", body(f"{self.c.name}-h{hand}-answer"))
+        self.post(hand, body, rev.thread, reply_to=rev.forum_id)
+
+    # -- the GNDT ---------------------------------------------------------------------------
+
+    def _snapshot(self) -> dict[str, tuple[int, str, int]]:
+        snap = {p: (self.st.money[p], "o", 0) for p in self.c.players}
+        h = self.st.current
+        if h is None:
+            return snap
+        turns = engine.turn_column(h.hand, list(self.c.players))
+        for seat in h.hand.seats:
+            if h.phase == "complete":
+                continue
+            turn = turns.get(seat.name, "o")
+            if h.phase == "draw" and turn == "x":
+                turn = "-"  # nobody bets before every Hole Card Draw is stated
+            snap[seat.name] = (seat.money, turn, seat.total_bet)
+        return snap
+
+    def log_changes(self, hand: int | None, cause: str) -> None:
+        snap = self._snapshot()
+        for p in self.c.players:
+            old, new = self.st.gndt.get(p), snap[p]
+            first = cause == "table created"
+            for i, column in enumerate(("Money", "Turn", "Pot")):
+                if first or old[i] != new[i]:
+                    self.add_row("entry", hand=hand, player=p, column=column,
+                              old="" if first else str(old[i]), new=str(new[i]), cause=cause)
+        self.st.gndt = snap
+
+    def _action(self, h: HandState, step: dict[str, Any], cause: str) -> None:
+        """One public step (action rows count their own ``seq``: older ledgers keep theirs)."""
+        self.st.action_seq += 1
+        h.steps += 1
+        self.out["action"].append(hand_log.action_row(self.st.action_seq, h.start.number, h.steps,
+                                                      step, h.step, cause))
+
+    def log_steps(self, h: HandState, cause: str) -> None:
+        """Action rows for the engine's newly accepted steps (after each, before the board)."""
+        for step in hand_log.steps(h.hand, h.logged, h.bets):
+            self._action(h, step, cause)
+        self.advance.steps_logged(h, h.logged)
+        h.logged = len(h.hand.log)
+        h.bets = {s.name: s.total_bet for s in h.hand.seats}
+
+    def _view(self, h: HandState):
+        marks, notes = self.st.days.markers()
+        return say.view(self.c, self.st.money, h.start.button, marks, notes)
+
+    def _deadline(self, h: HandState) -> str | None:
+        """When the player to act is due, in UTC and the table's zone (pure: from the archive)."""
+        need = engine.need(h.hand)
+        return self.st.days.due_text(need.players[0] if need.players else "", h.since)
+
+    # -- hand start -------------------------------------------------------------------------
+
+    def start(self, hs: HandStart) -> None:
+        if self.st.current is not None and self.st.current.phase != "complete":
+            raise FoldError("bad_input", f"hand {hs.number} starts while hand "
+                            f"{self.st.current.start.number} is still running")
+        if hs.secrets is None:
+            raise FoldError("missing_secrets", f"the secrets of hand {hs.number} are missing")
+        rules, announce = self._rules_for(hs)
+        for name, money in hs.seats:
+            self.st.money[name] = money
+        self.days.begin_hand()
+        hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
+                                 ante=hs.ante, blinds=hs.blinds)
+        h = HandState(start=hs, hand=hand, since=hs.started_at)
+        h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
+        h.step = ("", hs.started_at)
+        started = (f"hand {hs.number} start (ante {hs.ante})"
+                   + (f", blinds {'/'.join(str(b) for b in hs.blinds)}" if hs.blinds else ""))
+        for step in hand_log.forced_bets(hand):
+            self._action(h, step, started)
+        h.bets = {s.name: s.total_bet for s in hand.seats}
+        self.st.hands[hs.number] = h
+        self.st.by_thread[hs.thread] = hs.number
+        self.st.current = h
+        seated = [n for n, _ in hs.seats]
+        for p in seated:
+            if self.c.issue_decks:
+                deck = issue_deck(hs.secrets.decks, hs.number, p)
+                h.decks[p] = deck
+                self.add_row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
+                h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
+        if self.rules.deck == "shared":
+            self._deal_shared(h, seated)
+        self.log_changes(hs.number, started)
+        days = self.st.days
+        draw_due = days.due_text("", hs.started_at) if h.phase == "draw" else None
+        self.post(hs.number, lambda key: say.hand_start(self._view(h), hs, h.hand, self.c.issue_decks, key,
+                                                         draw_due, days.settings.deadline_hours, announce),
+                   hs.thread)
+        for p in seated:
+            if p in h.decks:
+                self.send_private(hs.number, p, f"Your deck for hand {hs.number} ({self.c.name})",
+                              say.deck_message(h.decks[p]))
+            if p in h.holes:
+                self.send_private(hs.number, p, f"Your hole cards for hand {hs.number} ({self.c.name})",
+                              say.hole_message(p, hs.number, h.holes[p]))
+        if h.phase == "betting":
+            self.advance_hand(h, f"hand {hs.number} start", hs.thread)
+        else:
+            self.days.act_for_away()  # Hole Card Draws nobody on vacation will make
+
+    def _rules_for(self, hs: HandStart) -> tuple[Ruleset, list[str]]:
+        """The ruleset hand ``hs`` is played under, and the announcement of the amendments
+        applied since the last hand (empty if none). The recorded hand must be played under the ruleset the amendments (dealer events) say
+        applies now, or the previous hand's (the table's) if none: a hand row naming another
+        is an inconsistent ledger, refused rather than replayed under rules nobody applied."""
+        previous = self.rules
+        new = hs.ruleset or previous
+        done = self.st.amendments
+        expected = done[-1].ruleset_hash if done else previous.content_hash
+        if hs.ruleset is not None and expected and new.content_hash != expected:
+            raise FoldError("bad_input", f"hand {hs.number} is recorded under ruleset {new.name} "
+                            f"({new.content_hash[:12]}) but the table's rules are {expected[:12]}")
+        self.st.amendments = []
+        return new, ([say.amendment(previous, new, done)] if done else [])
+
+    def _amend(self, ev: DealerEvent) -> None:
+        """A rule amendment: it applies from the next hand on, never to a running one (the
+        shell refuses it mid-hand; a ledger that has one anyway is inconsistent)."""
+        cur = self.st.current
+        if cur is not None and cur.phase != "complete":
+            raise FoldError("bad_input", f"a rule amendment is recorded while hand "
+                            f"{cur.start.number} is running")
+        self.st.amendments.append(ev)
+
+    def _deal_shared(self, h: HandState, seated: list[str]) -> None:
+        """One shared deck: deal every hole card now, from the committed deck secret."""
+        hs = h.start
+        holes = shared_holes(hs.secrets.deck, hs.number, deal_order(seated, hs.button),
+                             self.rules.hole_cards)
+        res = engine.apply(h.hand, DealHoles(tuple(DealHole(p, holes[p]) for p in seated)))
+        if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
+            raise FoldError("bad_input", f"the engine refused the hole cards: {res.message}")
+        h.hand, h.holes, h.phase = res, holes, "betting"
+        h.record["deal_order"] = list(deal_order(seated, hs.button))
+
+    # -- comments ---------------------------------------------------------------------------
+
+    def comment(self, rev: Revision) -> None:
+        """Adjudicate one comment revision, behind the per-comment safety net: any unexpected
+        exception while reading or adjudicating it becomes :class:`CommentFailed` (the fold
+        starts again without it, :func:`fold_stream`), and a revision that failed before (in
+        this fold, or recorded as answered ``internal_error`` by a dealer event) is answered
+        ``internal_error`` without being read. A :class:`FoldError` (the inputs
+        themselves cannot be folded: missing secrets, an archive out of order) and a
+        ``MemoryError`` are not a comment's fault and stop the fold as before."""
+        key = (rev.thread, rev.forum_id, rev.revision)
+        if key in self.failed:
+            self._unreadable(rev)
+            return
+        try:
+            (self.reader or _Folder.read_comment)(self, rev)
+        except (FoldError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the safety net: any fault of the reader
+            raise CommentFailed(key, exc) from exc
+
+    def _unreadable(self, rev: Revision) -> None:
+        """Answer a revision the reader failed on: it never acts, the table goes on. The
+        state stays what it was before it (the fold is started again without reading it)."""
+        if self.c.is_dealer(rev.author):
+            return
+        if rev.thread == PRIVATE_THREAD:  # answered privately, sealed with the running hand
+            h = self.st.current
+            live = h is not None and h.phase != "complete" and h.hand.find_seat(rev.author)
+            number = h.start.number if h is not None else None
+            if not live or rev.revision > 1 or rev.deleted:
+                self.give_verdict(rev, number, "ignored", INTERNAL_ERROR, UNREADABLE)
+            else:
+                self.advance.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
+            return
+        number = self.st.by_thread.get(rev.thread)
+        if rev.revision > 1 or rev.deleted:
+            self.give_verdict(rev, number, "ignored", INTERNAL_ERROR, UNREADABLE)
+            return
+        self.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
+
+    def read_comment(self, rev: Revision) -> None:
+        """Read and adjudicate one comment revision (no safety net: :meth:`comment`)."""
+        if self.c.is_dealer(rev.author):
+            return
+        name = self.c.seat_name(rev.author)
+        if name != rev.author:  # account names are case-insensitive: act as the seat's spelling
+            rev = replace(rev, author=name)
+        number = self.st.by_thread.get(rev.thread)
+        h = self.st.hands.get(number) if number is not None else None
+        if rev.revision > 1:
+            self._edit(rev, h)
+            return
+        if self.days.hold(rev):
+            return  # the table is frozen: adjudicated when it runs again
+        if rev.deleted:
+            self.give_verdict(rev, number, "ignored", "deleted", "first seen already deleted")
+            return
+        if not self.days.undoes_protest(rev) and self.advance.comment(rev, h, number):
+            return
+        bare = not self.rules.require_hand_and_round
+        parsed = self.read(rev, bare)
+        if (bare and isinstance(parsed, grammar.Intent) and parsed.hand is None
+                and parsed.round is None and parsed.kind in BETTING
+                and (h is None or rev.author not in [s.name for s in h.hand.seats])):
+            parsed = grammar.NoAction()  # "call" from someone not at the table is just a word
+        chat = isinstance(parsed, grammar.NoAction)
+        if self.days.commands(rev, h, number, chat):
+            return
+        self.st.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
+        if chat:
+            self.give_verdict(rev, number, "chat")
+            return
+        if h is None:
+            self.give_verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
+            return
+        if isinstance(parsed, grammar.GrammarError):
+            self.reject(rev, number, parsed.code, parsed.message)
+            return
+        intent = parsed
+        if h.phase == "complete":
+            self.reject(rev, number, "hand_over", "no hand is running in this thread"
+                         + (f": hand {number} is over" if number else ""))
+            return
+        seated = [s.name for s in h.hand.seats]
+        if rev.author not in seated:
+            like = self.c.lookalike_seat(rev.author)
+            why = ""
+            if like is not None:
+                ch = first_lookalike(rev.author)
+                why = (f": the account only looks like {like}"
+                       + (f" (it contains {describe_char(ch)})" if ch else "")
+                       + "; accounts are compared exactly, apart from the case of plain letters")
+            self.reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
+                         f"{number} (seated: {', '.join(seated)}){why}")
+            return
+        named = getattr(intent, "player", None) or other_player_named(rev, intent, seated)
+        if named and named != rev.author:
+            # The rule has each player post their own comment: the draw, the reveal, the bet.
+            cite_as = {"dice": "deck", "draw": "draw_mismatch", "reveal": "reveal_not_allowed"}.get(
+                intent.kind, "unparseable")
+            self.reject(rev, number, "not_player_action",
+                         f"{rev.author} cannot act for {named}: a player acts only in their own comment",
+                         cite_as=cite_as)
+            return
+        if intent.hand is not None and intent.hand != number:
+            if intent.kind in ("dice", "draw", "reveal"):
+                self.reject(rev, number, "stale_hand", f"this is hand {number}, not hand {intent.hand}")
+                return
+        kind = intent.kind
+        if kind == "dice":
+            self.draw_phase.dice(rev, h, intent)
+        elif kind == "draw":
+            self.draw_phase.draw(rev, h, intent)
+        elif kind == "reveal":
+            self._reveal(rev, h, intent)
+        else:
+            self._bet(rev, h, intent)
+
+    def _edit(self, rev: Revision, h: HandState | None) -> None:
+        number = h.start.number if h else None
+        key = f"{rev.thread}#{rev.forum_id}"
+        if rev.deleted:
+            self.give_verdict(rev, number, "ignored", "deleted", "deleted after it was read; its action stands")
+            return
+        if h is None:
+            self.give_verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
+            return
+        first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
+        bare = not self.rules.require_hand_and_round
+        if first == "chat" and isinstance(self.read(rev, bare), grammar.NoAction):
+            self.give_verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
+            return
+        noted = h.noted
+        if key in noted or self.c.is_dealer(rev.author):
+            self.give_verdict(rev, number, "ignored", "edited_after_verdict", "edit already noted")
+            return
+        noted.add(key)
+        msg = "the first reading binds: an edit after the dealer read a comment does not change it"
+        self.give_verdict(rev, number, "noted", "edited_after_verdict", msg, self.rules.cite("edited_after_verdict"))
+        status, canonical, code = self.st.first_verdict.get((rev.thread, rev.forum_id), ("", "", ""))
+        self.post(number, lambda k: say.edit_noted(rev.author, rev.permalink or rev.forum_id, k,
+                                                    status, canonical, code),
+                   rev.thread, reply_to=rev.forum_id)
+
+    # -- betting ----------------------------------------------------------------------------
+
+    def _bet(self, rev: Revision, h: HandState, intent) -> None:
+        number = h.start.number
+        if h.phase == "draw":
+            waiting = waiting_for_draws(h)
+            # The rule puts the draw statements before the first round ("shall then post ...").
+            self.reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
+                         f"stated a Hole Card Draw; waiting for {', '.join(waiting)}",
+                         cite_as="draw_mismatch")
+            return
+        action = grammar.to_action(intent, rev.author)
+        h.step = (rev.forum_id, rev.created)
+        res = self.advance.no_raise_refusal(h, rev.author, action) or engine.apply(h.hand, action)
+        if isinstance(res, engine.Rejection):
+            self.reject(rev, number, res.code, res.message, cite=res.citation)
+            return
+        h.hand, h.since = res, rev.created
+        self.advance.acted(h, rev.author)
+        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+
+    def _reveal(self, rev: Revision, h: HandState, intent) -> None:
+        number, p = h.start.number, rev.author
+        cards = tuple(intent.cards or ())
+        if h.phase != "reveal":
+            self.reject(rev, number, "reveal_not_allowed",
+                         "reveals come after the last round's betting, when the dealer calls for them")
+            return
+        if p in h.decks and p in h.draws and len(cards) == self.rules.hole_cards:  # else: a wrong count
+            held = hole_cards(h.decks[p].cards, h.draws[p])
+            if sorted(held) != sorted(cards):
+                h.false_reveals.append(p)
+                self.reject(rev, number, "false_reveal", f"those are not the cards at positions "
+                             f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
+                             "(the dealer says what the deck held there when the hand ends)")
+                return
+        if p in h.holes and len(cards) == len(h.holes[p]) and sorted(h.holes[p]) != sorted(cards):
+            # Checked here, not by the engine, whose message names the real cards: they stay
+            # private until the hand ends.
+            h.false_reveals.append(p)
+            self.reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
+                         "(the dealer says what they were when the hand ends)")
+            return
+        h.step = (rev.forum_id, rev.created)
+        res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
+        if isinstance(res, engine.Rejection):
+            self.reject(rev, number, res.code, res.message)
+            return
+        h.hand = res
+        h.since = rev.created
+        self.add_row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
+        h.record["reveals"].append({"player": p, "comment_id": rev.forum_id, "cards": list(cards)})
+        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
+        need = engine.need(h.hand)
+        if need.kind == "reveal":
+            self.post(number, lambda k: say.reveal_recorded(p, rev.permalink or rev.forum_id, cards,
+                                                             need.players, k), rev.thread, reply_to=rev.forum_id)
+        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
+
+    def clock_event(self, ev: DealerEvent) -> None:
+        """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
+        a kind the fold does not know is an error, never a guessed fold."""
+        handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
+                    STALLED: self.draw_phase.stalled,
+                    REMINDER: self.days.reminder, SCORE: self.advance.score.event,
+                    UNNAMED_PRIVATE: self.advance.private.unnamed,
+                    # answered at its revision (fold_run.fold_stream collects these first)
+                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self.controls.event for k in CONTROL_KINDS}}
+        if ev.kind not in handlers:
+            raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
+                            f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
+        handlers[ev.kind](ev)
+
+    def _turn_timeout(self, ev: DealerEvent) -> None:
+        h = self.st.hands.get(ev.hand)
+        if h is None or h.phase in ("draw", "complete"):
+            return
+        action = h.hand.ruleset.deadline_action  # the rules of this hand (amendments included)
+        event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player, action=action)
+        h.step = ("", ev.at)
+        res = engine.apply(h.hand, event)
+        if isinstance(res, engine.Rejection):
+            return
+        did = "mucks" if h.phase == "reveal" else ("folds" if res.seat(ev.player).folded else "checks")
+        h.hand, h.since = res, ev.at
+        note = self.days.timed_out(ev.player)
+        at = self.st.days.when(ev.at)  # as reminders state times
+        self.post(ev.hand, lambda k: say.timed_out(ev.player, at, did, action, k, note), h.start.thread)
+        self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread, said=True)
+
+    # -- after every accepted step ----------------------------------------------------------
+
+    def advance_hand(self, h: HandState, cause: str, thread: str, said: bool = False) -> None:
+        """After an accepted step: deal what is due, fire an advance action or post the turn
+        notice, call for reveals or pay out. The step's action opens the next dealer comment
+        (every action said once) unless ``said``: the dealer acted for the player (timeout,
+        vacation, advance action, Dealer's fold) and its own comment said it (the engine logs
+        a timeout as the check or fold it became, so the log cannot tell)."""
+        number = h.start.number
+        self.log_steps(h, cause)
+        need = engine.need(h.hand)
+        opening = "" if said else say.last_action(h.hand)
+        while need.kind == "board":
+            dealt = len(h.hand.board)
+            deck = board_cards(h.start.secrets.deck, number)  # the board is cards 1-5 always
+            cards = tuple(deck[dealt:dealt + need.cards])
+            res = engine.apply(h.hand, DealBoard(cards=cards))
+            if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
+                raise FoldError("bad_input", f"the engine refused the {BOARD_STREETS[dealt]}: {res.message}")
+            h.hand = res
+            street = BOARD_STREETS[dealt]
+            self.add_row("board", hand=number, street=street, cards=list(cards))
+            h.record["board"].extend(cards)
+            need = engine.need(h.hand)
+            self.log_changes(number, cause)
+            first, opening = opening, ""
+            self.post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first), thread)
+        if need.kind == "action":
+            self.log_changes(number, cause)
+            h.phase = "betting"
+            # the next comment (advance action, vacation, turn notice) opens with ``opening``
+            if self.advance.fire(h, cause, thread, opening):
+                return
+            if self.days.away_to_act(h, opening):
+                return
+            legal = self.advance.offered(h, engine.legal_actions(h.hand))
+            self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k,
+                                                        opening), thread)
+        elif need.kind == "reveal":
+            first = h.phase != "reveal"
+            h.phase = "reveal"
+            self.log_changes(number, cause)
+            if first:
+                self.post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
+                                                                  opening), thread)
+            self.days.away_reveals(h)
+        elif need.kind == "complete":
+            self._complete(h, cause, thread, opening)
+
+    def _complete(self, h: HandState, cause: str, thread: str, opening: str = "") -> None:
+        number = h.start.number
+        result = h.hand.result
+        h.phase = "complete"
+        for seat in h.hand.seats:
+            self.st.money[seat.name] = seat.money  # the engine credits the payout to the seat
+        self.log_changes(number, cause)
+        secrets = h.start.secrets.published()
+        held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals if p in h.decks and p in h.draws}
+        held.update({p: h.holes[p] for p in h.false_reveals if p in h.holes})
+        own = sorted(p for p in h.draws if p not in h.decks)
+        self.add_row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
+                  destroyed=result.destroyed)
+        h.record["secrets"] = dict(secrets)
+        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk), thread)
+        self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
+        self.days.hand_ended(h)

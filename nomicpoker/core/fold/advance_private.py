@@ -1,0 +1,168 @@
+"""Advance actions sent privately, and what is shown when the hand ends (pure).
+
+WHY private: WRGPT's manual (seed ``000_…``) recommends advance bets because "the dealer is the
+only account to receive your mail, no one will find out about your advance bets". Where the
+forum lets the Dealer read its own inbox (``Abilities.private_inbox``: the local forum), the
+shell archives a private message from a seated player like a comment, in the pseudo-thread
+:data:`PRIVATE_THREAD` (:mod:`nomicpoker.shell.cycle.private_inbox`), so the fold reads it in archive
+order with everything else and ``audit`` replays it. This module is the fold's side:
+
+- a private message is about the hand running when it is archived; its first visible line is
+  an advance action (or ``UNDO``); anything else is answered privately and changes nothing
+  (other commands belong in the thread, where the table sees them);
+- every answer goes privately (the confirmation, a refusal), and the ledger's verdict keeps
+  the code but not the action's words until the hand ends;
+- when the hand ends the dealer posts every advance action that came privately (and ``UNDO``)
+  in the thread, and shows the cards of players who asked for it with ``/R`` ("reveal on
+  fold") and were not shown at the showdown.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, parse
+from nomicpoker.core.poker.cards import pretty
+from nomicpoker.core.fairness.dealing import hole_cards
+from nomicpoker.core.table.fold_state import HandState
+from nomicpoker.core.words.gndt import md_escape
+from nomicpoker.core.reading.markup import read_visible
+
+#: the archive's thread for private messages to the Dealer (no forum thread reference starts
+#: with "~": local slugs are [a-z0-9-], Reddit ids alphanumeric, blog threads URLs)
+PRIVATE_THREAD = "~private"
+
+#: the dealer event answering a private message that reached none of the sender's tables (its
+#: subject names none while they sit at several, or names only tables they do not sit at):
+#: recorded by the shell at the first of those tables (:mod:`nomicpoker.shell.cycle.private_inbox`)
+#: with the tables in its data, since the other tables are outside this table's inputs
+UNNAMED_PRIVATE = "unnamed_private"
+
+
+def unnamed_answer(player: str, received: str, tables: list[str], named: list[str], by_line: bool) -> tuple[str, str]:
+    """The private answer to a message that reached no table: which tables the player sits
+    at and how to name one (``by_line``: a chat, whose private lines have no subject, names
+    it with a tag at the start of the line). It never repeats the message (it may be an
+    advance action): only when it came. Nothing was applied."""
+    listed = ", ".join(f"`{t}`" for t in tables)
+    if named:
+        why = "names no table you sit at now (it names " + ", ".join(f"`{t}`" for t in named) + ")"
+    else:
+        why = "names no table"
+    example = tables[0]
+    if by_line:
+        how = (f"Send it again starting with the table's tag: `({example}) CALL *` or `[{example}] CALL *` "
+               "(the tag, then the message).")
+    else:
+        how = (f"Send it again with the table in the subject: the table's name alone (`{example}`), "
+               f"or anywhere in the subject as `({example})`, `[{example}]` or `table {example}` "
+               "(a reply to one of the Dealer's private messages for that table keeps its tag).")
+    body = (f"{md_escape(player)}: your private message of {md_escape(_moment(received))} {why}, and you sit at "
+            f"{len(tables)} table{'s' if len(tables) != 1 else ''}: {listed}. Nothing was done with it. {how}\n")
+    return "Your message to the Dealer: which table?", body
+
+
+def _moment(received: str) -> str:
+    """When a message came, in words a player reads ("2026-11-23 14:05 UTC"), not ISO."""
+    try:
+        when = datetime.fromisoformat(received)
+    except ValueError:
+        return received
+    if when.tzinfo is not None:
+        when = when.astimezone(timezone.utc)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def first_line(body: str, body_format: str) -> str:
+    """The first non-empty visible line of a comment or message: where an advance action is
+    written."""
+    reading = read_visible(body, body_format)
+    if not reading.complete:
+        return ""
+    for line in reading.text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+class Private:
+    """The fold's reading of private messages; ``adv`` is the fold's :class:`Advance`."""
+
+    def __init__(self, adv: Any):
+        self.a = adv
+        self.f = adv.f
+
+    def _ignore(self, rev, h: HandState | None, code: str, message: str) -> bool:
+        number = h.start.number if h is not None else None
+        self.f.give_verdict(rev, number, "ignored", code, message)
+        if h is not None:
+            self.a.reply(rev, h.start.number, f"{md_escape(rev.author)}: {message}.")
+        return True
+
+    def unnamed(self, ev) -> None:
+        """A recorded :data:`UNNAMED_PRIVATE` event: answer the sender privately. The answer
+        holds nothing of a hand (no seal needed, so it goes even between hands)."""
+        d = ev.data
+        subject, body = unnamed_answer(ev.player, str(d.get("received", ev.at)), list(d.get("tables", [])),
+                                       list(d.get("named", [])), bool(d.get("by_line")))
+        self.f.send_private(None, ev.player, subject, body)
+
+    def comment(self, rev) -> bool:
+        """Read one private message (always handled: True)."""
+        h = self.f.st.current
+        if h is None or h.phase == "complete":
+            # no hand to seal an answer with: the verdict says why, nothing is sent
+            self.f.give_verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running")
+            return True
+        number = h.start.number
+        seat = h.hand.find_seat(rev.author)
+        if not self.a.on():
+            return self._ignore(rev, h, "advance_off", "advance actions are not taken at this table")
+        if seat is None or seat.folded:
+            return self._ignore(rev, h, "not_seated", f"you are not in hand {number}")
+        if h.phase != "betting" and h.phase != "draw":
+            return self._ignore(rev, h, "betting_over", f"the betting of hand {number} is over")
+        line = first_line(rev.body, rev.body_format)
+        if not line or not looks_like_advance(line):
+            return self._ignore(rev, h, "private_not_advance",
+                                "only advance actions (and UNDO) are read in private messages; "
+                                "post anything else in the hand's thread")
+        try:
+            p = parse(line)
+        except AdvanceError as e:
+            self.a.reject(rev, number, e.code, e.message)
+            return True
+        to_act = h.hand.to_act
+        my_turn = (h.phase == "betting" and to_act is not None
+                   and h.hand.seats[to_act].name == rev.author)
+        return self.a.take(rev, h, number, p, my_turn)
+
+
+def _known_cards(h: HandState, p: str) -> tuple[str, ...] | None:
+    if p in h.holes:
+        return tuple(h.holes[p])
+    if p in h.decks and p in h.draws:
+        return tuple(hole_cards(h.decks[p].cards, h.draws[p]))
+    return None
+
+
+def shown_on_request(h: HandState) -> str:
+    """The hand-end words for ``/R`` and private advance actions ("" when there are none)."""
+    lines: list[str] = []
+    shown = {r["player"] for r in h.record.get("reveals", [])}
+    for p in sorted(h.reveal_asked - shown):
+        seat = h.hand.find_seat(p)
+        how = "folded" if seat is not None and seat.folded else "not shown at the showdown"
+        cards = _known_cards(h, p)
+        if cards is None:
+            lines.append(f"{md_escape(p)} asked for their cards to be shown (/R), but they come from "
+                         f"their own deck: the dealer does not know them.")
+        else:
+            lines.append(f"{md_escape(p)} asked for their cards to be shown (/R): "
+                         f"{' '.join(pretty(c) for c in cards)} ({how}).")
+    if h.private_advance:
+        sent = "; ".join(f"{md_escape(p)} at {md_escape(_moment(when))}: {md_escape(text)}"
+                         for p, when, text in h.private_advance)
+        lines.append(f"Advance actions sent privately in hand {h.start.number}: {sent}.")
+    return "\n\n".join(lines)

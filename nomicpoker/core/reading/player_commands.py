@@ -1,0 +1,104 @@
+"""The players' commands for play over days: GONE, BACK, GONE RESIGN, PROTEST, UNDO, WHAT,
+START (pure).
+
+They come from the WRGPT dealer manual (seed ``000_…``), where "all commands must start on
+column 1, and use only a single line". Here a command is a line of the comment's visible
+text (quotes and markup stripped, :func:`nomicpoker.core.reading.markup.visible_text`) that starts
+with the command word in capitals, as the manual writes them:
+
+- ``GONE <until>``: on vacation; the until-string is a courtesy, not interpreted (its first
+  six characters show in the status table). ``GONE RESIGN``: a vacation for good.
+- ``BACK``: back from vacation (or from sitting out after timeouts).
+- ``PROTEST <text>``: freezes the table until the Dealer resolves it; the text (the rest of
+  that line and the lines after it) goes to the Dealer, not to the table.
+- ``UNDO``: withdraws the author's protest.
+- ``WHAT``: the author's state again (publicly what is public; privately their cards).
+- ``START h``: the author's start of day, a whole hour 0-23, from the next hand.
+
+WHY capitals and a line of its own: forum chat says "back soon" and "what?" all the time; a
+command must be unmistakable. WHY a module apart from :mod:`nomicpoker.core.reading.grammar`: the
+grammar reads betting actions "in substantially the form" the rule gives; these are the
+table's own administrative words, read exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from nomicpoker.core.reading import markup
+
+CommandKind = Literal["gone", "resign", "back", "protest", "undo", "what", "start"]
+
+_LINE = re.compile(r"^[^\S\n]*(GONE|BACK|PROTEST|UNDO|WHAT|START)(?![A-Za-z0-9_])(.*)$")
+_END = re.compile(r"^[\s.!]*$")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command as written. ``arg``: the until-string (GONE), the protest text (PROTEST),
+    the hour (START, as text); ``text``: the command line as written, for quoting."""
+
+    kind: CommandKind
+    arg: str = ""
+    text: str = ""
+
+    @property
+    def canonical(self) -> str:
+        word = {"resign": "GONE RESIGN"}.get(self.kind, self.kind.upper())
+        if self.kind == "protest":
+            return "PROTEST"
+        return f"{word} {self.arg}".strip() if self.kind in ("gone", "start") else word
+
+
+@dataclass(frozen=True)
+class CommandError:
+    """A command word with an argument it cannot take (``START 6:30``)."""
+
+    code: str
+    message: str
+    text: str = ""
+
+
+CommandResult = Union[Command, CommandError]
+
+
+def read_commands(body: str, body_format: str = "markdown") -> tuple[CommandResult, ...]:
+    """The commands in a comment, in order (empty: none). A PROTEST takes the rest of the
+    comment as its text, so nothing after it is read as a command."""
+    text = markup.visible_text(body, body_format)
+    lines = text.splitlines()
+    out: list[CommandResult] = []
+    for i, line in enumerate(lines):
+        m = _LINE.match(line)
+        if not m:
+            continue
+        word, rest = m.group(1), m.group(2)
+        shown = line.strip()
+        if word == "PROTEST":
+            tail = "\n".join([rest.strip()] + [ln.rstrip() for ln in lines[i + 1:]]).strip()
+            out.append(Command("protest", tail, shown))
+            break
+        if word == "GONE":
+            until = " ".join(rest.split())
+            if until.upper() == "RESIGN":
+                out.append(Command("resign", "", shown))
+            else:
+                out.append(Command("gone", until, shown))
+        elif word == "START":
+            hour = rest.strip().rstrip(".!")
+            if not re.fullmatch(r"[0-9]{1,2}", hour) or int(hour) > 23:
+                out.append(CommandError("bad_start", f"START takes a whole hour from 0 to 23 (START 12), "
+                                        f"not {hour or 'nothing'!r}", shown))
+            else:
+                out.append(Command("start", str(int(hour)), shown))
+        elif _END.match(rest):  # BACK, UNDO, WHAT take nothing after them
+            out.append(Command(word.lower(), "", shown))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def hides_action(results: tuple[CommandResult, ...]) -> bool:
+    """Whether the comment's betting action (if any) must not be read: a PROTEST's text is for
+    the Dealer, and may well mention an action it is complaining about."""
+    return any(isinstance(r, Command) and r.kind == "protest" for r in results)

@@ -1,0 +1,193 @@
+"""A table's settings for play over days: the deadline, office hours, reminders, timeouts,
+vacations, flood protection (pure).
+
+WHY a value of its own: ``table create`` sets them, ``table set`` changes them between or
+during hands, and the change is a dealer event in the ledger, so the fold applies each
+setting from the moment it was made and ``audit`` replays the same. A ruleset may give the
+deadline a default (``deadline_hours``); ``blognomic-2008`` as enacted sets none.
+
+Every setting, its default and its meaning, as the Dealer reads them (docs/dealer-guide.md):
+
+- ``deadline_hours``: office hours a player has to act (``None``: no deadline).
+- ``tz``, ``day_start``, ``day_length``, ``weekends_off``, ``cap_hours``: the office-hours
+  calendar (:mod:`nomicpoker.core.table.office_hours`); the default is the plain wall clock in UTC.
+- ``reminders``: how many reminders before a deadline (default 1, halfway; 0: none).
+- ``max_timeouts``: timeouts in a row after which a player sits out later hands until they
+  comment ``BACK`` (default 3).
+- ``flood_threshold``: invalid comments of one author in one hand that get a reply; the next
+  gets one notice and the rest are ignored until their next valid action (default 5).
+- ``vacation_can_win``: a player on vacation may win a contested hand other than the one
+  they left in (default ``False``, as at WRGPT: they muck at the showdown).
+- ``floorman``: an account that receives protests by private message (default none).
+- ``advance_actions``: players may post WRGPT-style advance and conditional actions before
+  their turn (``CALL *``, ``IF/B=0 POT``; docs/comment-grammar.md). ``None`` (the default):
+  the ruleset's ``advance_actions`` parameter decides, see :func:`advance_allowed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.rules.limits import MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
+from nomicpoker.core.table.office_hours import Calendar, CalendarError
+
+
+class SettingsError(CodedError):
+    """A table setting that cannot be used; ``code`` ``bad_setting`` (or the calendar's)."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    deadline_hours: int | None = None
+    tz: str = "UTC"
+    day_start: int = 0
+    day_length: int = 24
+    weekends_off: bool = False
+    cap_hours: int | None = None
+    reminders: int = 1
+    max_timeouts: int = 3
+    flood_threshold: int = 5
+    vacation_can_win: bool = False
+    floorman: str = ""
+    advance_actions: bool | None = None
+
+    def __post_init__(self) -> None:
+        for name, low, high in (("deadline_hours", 1, MAX_HOURS), ("reminders", 0, MAX_REMINDERS),
+                                ("max_timeouts", 1, MAX_TIMEOUTS), ("flood_threshold", 1, MAX_FLOOD_THRESHOLD),
+                                ("cap_hours", 1, MAX_HOURS)):
+            value = getattr(self, name)  # the same bounds for table create and table set
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not low <= value <= high):
+                unset = _UNSET.get(name, "")
+                unit = " of hours" if unset else ""
+                raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number{unit} from {low} to "
+                                    f"{high:,}{unset}")
+        self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
+        if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
+            raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
+                                "true, false, or unset (the ruleset decides)")
+
+    def check_sense(self) -> None:
+        """Refuse settings that are each in range but make no sense together (one coded error).
+
+        - ``cap_hours`` below ``deadline_hours``: office hours never run faster than the wall
+          clock, so the cap would end every deadline before its length and the deadline
+          setting would mean nothing (WRGPT's cap, 24 hours, is above its 4-hour deadline).
+        - more ``reminders`` than the deadline has hours: a reminder more often than once an
+          hour is noise, not a reminder (the default is one, halfway).
+
+        WHY not in ``__post_init__``: the fold rebuilds settings from what a table stored,
+        and a table stored before this check existed must still replay; ``table create``
+        and ``table set`` call it before anything is written."""
+        hours = self.deadline_hours
+        if not hours:
+            return
+        if self.cap_hours is not None and self.cap_hours < hours:
+            raise SettingsError("bad_setting", f"cap_hours = {self.cap_hours} is shorter than deadline_hours = "
+                                f"{hours}: the cap would end every deadline early; set cap_hours to at "
+                                f"least {hours}, or none")
+        if self.reminders > hours:
+            raise SettingsError("bad_setting", f"reminders = {self.reminders} with deadline_hours = {hours}: "
+                                f"more than one reminder an hour; set reminders to at most {hours}")
+
+    def calendar(self, start: int | None = None) -> Calendar:
+        """The office-hours calendar, with a player's own start of day if given."""
+        return Calendar(self.tz, self.day_start, self.day_length, self.weekends_off,
+                        self.cap_hours).starting(start)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def changed(self, values: Mapping[str, Any]) -> "TableSettings":
+        """These settings with ``values`` applied (names checked, values validated)."""
+        return replace(self, **_checked(values))
+
+    def describe(self) -> str:
+        """One line for ``table show`` and the settings notice."""
+        if not self.deadline_hours:
+            return "no deadline"
+        cal = self.calendar()
+        if cal.wall_clock:
+            hours = f"{self.deadline_hours} h"
+        else:
+            days = "Mon-Fri" if self.weekends_off else "every day"
+            hours = (f"{self.deadline_hours} office hours ({days}, from {self.day_start}:00 for "
+                     f"{self.day_length} h, {self.tz})")
+        cap = f", at most {self.cap_hours} h" if self.cap_hours else ""
+        rem = {0: "no reminder", 1: "1 reminder"}.get(self.reminders, f"{self.reminders} reminders")
+        return f"deadline {hours}{cap}; {rem}; out after {self.max_timeouts} timeouts in a row"
+
+
+NAMES = tuple(f.name for f in fields(TableSettings))
+#: settings that may be unset, and what ``none`` means for each (said in a range error)
+_UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)"}
+
+
+def advance_allowed(settings: TableSettings, by_ruleset: bool) -> bool:
+    """Whether advance actions are taken at this table.
+
+    The table's ``advance_actions`` if set; otherwise the ruleset's parameter of the same
+    name (``by_ruleset``): off under blognomic-2008 (each player posts "HANDx ROUNDy ..." at
+    his turn, and "The next Seated Player then acts", so an action before one's turn is not in
+    the text; a Dealer may turn it on, as a proposal would, by the setting or by amending the
+    parameter), on under roberts-nlhe (rule 7 lets "An action or verbal declaration out of
+    turn" be "ruled binding if there is no bet, call, or raise by an intervening player"; the
+    conditions of an advance action say what happens when there is one)."""
+    if settings.advance_actions is not None:
+        return bool(settings.advance_actions)
+    return by_ruleset
+
+
+def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(values) - set(NAMES))
+    if unknown:
+        raise SettingsError("bad_setting", f"unknown table setting {unknown[0]!r} (settings: {', '.join(NAMES)})")
+    return dict(values)
+
+
+def settings_from(values: Mapping[str, Any] | None, ruleset_deadline: int | None = None) -> TableSettings:
+    """The settings stored for a table (``values``), with the ruleset's default deadline where
+    the table sets none. ``CalendarError``/``SettingsError`` for a bad value."""
+    base = TableSettings(deadline_hours=ruleset_deadline)
+    try:
+        return base.changed(values or {})
+    except TypeError as exc:  # pragma: no cover - replace() with a bad type combination
+        raise SettingsError("bad_setting", str(exc)) from exc
+
+
+_BOOLS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+
+
+def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """``["deadline_hours=4", "weekends_off=yes", "cap_hours=none"]`` as setting values, each
+    read by its setting's type (whole numbers, yes/no, ``none`` where a setting may be unset,
+    text). One coded error naming the first bad pair."""
+    types = {f.name: f.default for f in fields(TableSettings)}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or name not in types:
+            raise SettingsError("bad_setting", f"{pair!r}: write NAME=VALUE with NAME one of {', '.join(NAMES)}")
+        default = types[name]
+        if text.lower() == "none" and name in ("deadline_hours", "cap_hours", "advance_actions"):
+            out[name] = None
+        elif isinstance(default, bool) or name == "advance_actions":
+            if text.lower() not in _BOOLS:
+                raise SettingsError("bad_setting", f"{pair!r}: {name} is yes or no")
+            out[name] = _BOOLS[text.lower()]
+        elif isinstance(default, int) or name in ("deadline_hours", "cap_hours"):
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:  # '²'.isdigit() is true
+                unset = " or none" if name in _UNSET else ""
+                raise SettingsError("bad_setting", f"{pair!r}: {name} is a whole number{unset}, not {text!r}")
+            out[name] = int(text)  # a sign or a huge number: the range check names the bounds
+        else:
+            out[name] = text
+    return out
+
+
+__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "parse_assignments", "NAMES",
+           "advance_allowed"]

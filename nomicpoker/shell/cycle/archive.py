@@ -1,0 +1,102 @@
+"""The comment archive (shell): what the forum showed, kept as it was, revision by revision.
+
+The archive is the fold's main input (``np_comment``): rows are appended, never updated, so
+an edit or a deletion is a new revision and the first reading of a comment stays on record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import timezone
+from typing import Sequence
+
+from sqlmodel import Session, select
+
+from nomicpoker.core.table.fold_types import same_account
+from nomicpoker.core.reading.markup import storable
+from nomicpoker.ports import Forum, RemoteComment
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.cycle.private_inbox import archive_private, record_unnamed
+from nomicpoker.shell.storage.store import CommentRow, TableRow, dumps
+
+
+def _sha(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str,
+            dealer: str | None = None) -> int:
+    """Append new comments and new revisions (edits, deletions) to the archive; never update a
+    row. Returns the number of rows added, not counting the dealer's own comments."""
+    # Only the four columns the comparison needs, as plain tuples: an idle poll compares the
+    # whole listing with the archive, and building one ORM object per archived revision
+    # (~0.1 ms each, pydantic included) made that cost grow with the thread's history.
+    # Sorted here, not by the query: with ORDER BY id SQLite's planner walks the whole table's
+    # archive in the table_name index (in id order) and filters the thread, which grew with
+    # the table's history (~6 ms at 15,900 revisions); without it, it seeks the thread in the
+    # (table_name, thread, forum_id, revision) unique index (~0.1 ms).
+    latest: dict[str, tuple[int, bool, str]] = {}
+    for _, fid, revision, was_deleted, body in sorted(session.exec(
+            select(CommentRow.id, CommentRow.forum_id, CommentRow.revision, CommentRow.deleted,
+                   CommentRow.body)
+            .where(CommentRow.table_name == table, CommentRow.thread == thread)).all()):
+        latest[fid] = (revision, bool(was_deleted), body)
+    added = 0
+    for c in comments:
+        # A lone surrogate (a broken emoji from an adapter) can be neither stored nor posted:
+        # archive what a reader sees, U+FFFD, so no later poll of the table fails on it.
+        body, author = storable(c.body), storable(c.author)
+        if body != c.body or author != c.author:
+            c = replace(c, body=body, author=author)
+        prev = latest.get(c.id)
+        deleted = bool(c.deleted)
+        if prev is not None:
+            prev_revision, prev_deleted, prev_body = prev
+            if prev_deleted or (deleted == prev_deleted and c.body == prev_body):
+                continue
+            body = prev_body if deleted else c.body  # a deletion keeps the text it had
+        else:
+            body = c.body
+        edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
+        row = CommentRow(
+            table_name=table, thread=thread, forum_id=c.id,
+            revision=(prev[0] + 1) if prev else 1, author=c.author,
+            created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
+            body_format=c.body_format, sha256=_sha(body), deleted=deleted,
+            dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
+        )
+        session.add(row)
+        session.flush()
+        latest[c.id] = (row.revision, deleted, body)
+        added += dealer is None or not same_account(c.author, dealer)
+    return added
+
+
+def threads_to_poll(session: Session, table: str) -> list[str]:
+    """The threads of the table's last two hands: the running one, and the one before it,
+    where late comments (an edit, a reveal after the payout) may still arrive and must be
+    archived for the replay to note them. Older threads are closed for good."""
+    out: list[str] = []
+    for thread in ledger.last_threads(session, table, 2):
+        if thread not in out:
+            out.append(thread)
+    return out
+
+
+def archive_table(session: Session, table: TableRow, forum: Forum, now: str
+                  ) -> tuple[int, dict[str, list[RemoteComment]]]:
+    """List and archive every thread the table still polls, then the private messages for it
+    (:mod:`nomicpoker.shell.cycle.private_inbox`); return the number of new revisions (not the
+    dealer's) and each thread's listing (for the outbox's posted tags)."""
+    added = 0
+    listings: dict[str, list[RemoteComment]] = {}
+    for thread in threads_to_poll(session, table.name):
+        comments = list(forum.list_comments(thread))
+        listings[thread] = comments
+        added += archive(session, table.name, thread, comments, now, dealer=table.dealer)
+    if forum.abilities.private_inbox:  # one listing (a request on Reddit) for both
+        inbox = list(forum.received_private())
+        added += archive_private(session, table, forum, now, inbox)
+        added += record_unnamed(session, table, forum, now, inbox)  # it reached none of the sender's tables
+    return added, listings

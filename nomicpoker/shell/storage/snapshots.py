@@ -1,0 +1,257 @@
+"""Snapshots (shell): store the fold's state in the ledger, and find it again only if it can
+be trusted, so the poll folds only what is new.
+
+A snapshot is the state (:func:`nomicpoker.core.table.snapshot.encode`) after the inputs it
+*covers*: the archive up to a position, the hand starts and the dealer events up to a row, and
+the number of derived rows stored. The ledger's row (``np_snapshot``, one per table) holds
+what it covers, the current hand's alarms and the MAC; the state itself is kept in the
+owner-only secrets folder (``secrets/<table>/snapshot/<mac>.json``,
+:func:`nomicpoker.shell.storage.secrets_store.snapshot_dir`). WHY not in the ledger: the state of a
+running hand holds what no copy of the ledger may hold before the hand ends, the hole cards
+dealt from the shared deck (in the engine's log) and the advance actions players sent the
+Dealer privately; the ledger is what backups copy and ``export public-db`` publishes. Named by
+its MAC, the file of a snapshot whose transaction was rolled back (a ``--dry-run``, a failed
+commit) never replaces the file of the one stored; :func:`load` removes the others.
+:func:`load` uses a snapshot only when all of these hold, and otherwise returns ``None`` with
+the reason, so the caller replays from the first input:
+
+- its state file is there, and the HMAC over the row and the state matches, keyed by
+  ``snapshot.key`` in the state folder (owner-only, beside the hand secrets): a snapshot
+  edited in the database or on disk, or copied from another installation, is ignored, as is
+  one that does not decode;
+- its *fingerprint* is the current one: the fold's code (every ``nomicpoker/core`` source
+  file), the snapshot format, and the table's configuration and ruleset; so upgrading
+  nomicpoker, or a ruleset change, makes the next poll fold from the start once;
+- the inputs it covers are still there, no more and no fewer (a restored backup, a deleted
+  or inserted row), and the derived rows stored are exactly as many as it counted.
+
+``audit`` never reads a snapshot: it replays from zero and compares, so a poll that resumed
+from one is checked by the same audit as any other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import Session, select
+
+from nomicpoker.core.table import snapshot
+from nomicpoker.core.table.fold_state import TableState
+from nomicpoker.core.table.fold_types import Alarm, CurrentHand, TableConfig
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.storage.ledger import MODELS
+from nomicpoker.shell.storage.store import SnapshotRow, dumps
+
+KEY_FILE = "snapshot.key"
+CORE_DIR = Path(__file__).resolve().parents[2] / "core"
+
+
+@dataclass(frozen=True)
+class Covers:
+    """What a snapshot's state has folded: the archive up to ``archive_id`` (``comments``
+    revisions), ``hands`` hand starts (numbers up to ``hand_max``), ``events`` dealer events
+    (row ids up to ``event_id``), ``rows`` derived rows stored; ``last_key`` is the order key of the
+    last input (:func:`nomicpoker.core.fold.adjudicator.input_stream`)."""
+
+    archive_id: int
+    comments: int
+    hand_max: int
+    hands: int
+    event_id: int
+    events: int
+    rows: int
+    last_key: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A verified snapshot, and whether inputs arrived after it."""
+
+    covers: Covers
+    current: CurrentHand | None
+    data_text: str
+    sealed: tuple[str, ...]
+    new_comments: bool
+    new_hands: bool
+    new_events: bool
+    #: a SCORE request the last run left unanswered (read with ``sealed``, so an idle poll
+    #: parses the state once, not again to ask this)
+    score_pending: bool = False
+
+    @property
+    def anything_new(self) -> bool:
+        return self.new_comments or self.new_hands or self.new_events
+
+    def state_data(self) -> dict[str, Any]:
+        return json.loads(self.data_text)
+
+
+def _key(state: Path) -> bytes:
+    """The installation's snapshot key, made on first use (owner-only, like the secrets)."""
+    path = state / KEY_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        state.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_bytes()
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+        return path.read_bytes()
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(CORE_DIR.rglob("*.py")):  # every package of the core, by its place in it
+        h.update(path.relative_to(CORE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(cfg: TableConfig) -> str:
+    """What a snapshot is only valid for: this fold's code and format, this configuration."""
+    return hashlib.sha256(dumps([
+        snapshot.FORMAT, _code_digest(), cfg.ruleset.content_hash, cfg.name, list(cfg.players), cfg.money,
+        cfg.dealer, cfg.ruleset_name, cfg.issue_decks, cfg.forum_roller, cfg.deadline_hours,
+    ]).encode()).hexdigest()
+
+
+def _mac(key: bytes, table: str, fp: str, covers: str, current: str, state: str) -> str:
+    m = hmac.new(key, digestmod=hashlib.sha256)
+    for part in (table, fp, covers, current, state):
+        m.update(len(part.encode()).to_bytes(8, "big"))
+        m.update(part.encode())
+    return m.hexdigest()
+
+
+def _counts(session: Session, table: str, archive_id: int, hand_max: int, event_id: int) -> tuple[int, ...]:
+    """In one query: revisions up to ``archive_id`` and the last position; hand starts up to
+    ``hand_max`` and the last number; events up to ``event_id`` and the last id; derived rows."""
+    derived = " + ".join(f"(SELECT COUNT(*) FROM {m.__tablename__} WHERE table_name = :t)"
+                         for m in MODELS.values())
+    row = session.connection().execute(text(
+        "SELECT (SELECT COUNT(*) FROM np_comment WHERE table_name = :t AND id <= :a),"
+        " (SELECT COALESCE(MAX(id), 0) FROM np_comment WHERE table_name = :t),"
+        " (SELECT COUNT(*) FROM np_hand WHERE table_name = :t AND number <= :h),"
+        " (SELECT COALESCE(MAX(number), 0) FROM np_hand WHERE table_name = :t),"
+        " (SELECT COUNT(*) FROM np_dealer_event WHERE table_name = :t AND id <= :e),"
+        " (SELECT COALESCE(MAX(id), 0) FROM np_dealer_event WHERE table_name = :t),"
+        f" ({derived})"), {"t": table, "a": archive_id, "h": hand_max, "e": event_id}).one()
+    return tuple(int(x) for x in row)
+
+
+def _current_out(cur: CurrentHand | None) -> str:
+    return dumps(asdict(cur) if cur is not None else None)
+
+
+def _current_in(text_: str) -> CurrentHand | None:
+    d = json.loads(text_)
+    if d is None:
+        return None
+    d["waiting"] = tuple(d["waiting"])
+    d["draw_clock"] = tuple(tuple(x) for x in d["draw_clock"])
+    d["alarms"] = tuple(Alarm(**a) for a in d.get("alarms", ()))
+    return CurrentHand(**d)
+
+
+def state_path(state: Path, table: str, mac: str) -> Path:
+    """The file holding the state of the snapshot whose MAC is ``mac``."""
+    if len(mac) != 64 or any(ch not in "0123456789abcdef" for ch in mac):
+        raise ValueError("not a snapshot MAC")
+    return secrets_store.snapshot_dir(state, table) / f"{mac}.json"
+
+
+def _read_state(state: Path, table: str, mac: str) -> str | None:
+    try:
+        return state_path(state, table, mac).read_text("utf-8")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _prune(state: Path, table: str, keep: str) -> None:
+    """Remove the state files of snapshots that are not the stored one (replaced, or never
+    committed); a folder this process cannot change is left as it is."""
+    folder = secrets_store.snapshot_dir(state, table)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name != f"{keep}.json":
+            try:
+                os.unlink(folder / name)
+            except OSError:
+                pass
+
+
+def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[Loaded | None, str]:
+    """The table's snapshot if it can be trusted (see the module), else ``None``; and why not."""
+    row = session.exec(select(SnapshotRow).where(SnapshotRow.table_name == table)).first()
+    if row is None:
+        return None, "no snapshot"
+    data_text = _read_state(state, table, row.mac)
+    if data_text is None:
+        return None, "snapshot state not in the secrets folder"
+    _prune(state, table, row.mac)
+    want = _mac(_key(state), table, row.fingerprint, row.covers, row.current, data_text)
+    if not hmac.compare_digest(want, row.mac):
+        return None, "snapshot signature does not match"
+    if row.fingerprint != fingerprint(cfg):
+        return None, "snapshot made by other code or for another configuration"
+    try:
+        c = json.loads(row.covers)
+        covers = Covers(**{**c, "last_key": tuple(c["last_key"])})
+        current = _current_in(row.current)
+        data = json.loads(data_text)
+        sealed = tuple(data.get("sealed", ()))
+        score_pending = bool(data.get("score_pending"))
+    except (ValueError, TypeError, KeyError) as exc:
+        return None, f"snapshot does not decode: {exc!r}"
+    n_comments, last_comment, n_hands, last_hand, n_events, last_event, n_rows = _counts(
+        session, table, covers.archive_id, covers.hand_max, covers.event_id)
+    if (n_comments, n_hands, n_events, n_rows) != (covers.comments, covers.hands, covers.events, covers.rows):
+        return None, "the ledger is not the one the snapshot covers"
+    return Loaded(covers, current, data_text, sealed, last_comment > covers.archive_id,
+                  last_hand > covers.hand_max, last_event > covers.event_id, score_pending), ""
+
+
+def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_state: TableState,
+         current: CurrentHand | None, last_key: tuple[int, ...], sealed: tuple[str, ...] = ()) -> None:
+    """Store ``fold_state`` as the table's snapshot, covering every input in the ledger now
+    (call it after storing the rows of a fold of all of them). A state that cannot be stored
+    (:class:`~nomicpoker.core.table.snapshot.SnapshotError`) removes the old snapshot instead."""
+    old = session.exec(select(SnapshotRow).where(SnapshotRow.table_name == table)).first()
+    try:
+        data = dumps(snapshot.encode(fold_state, cfg, sealed))
+    except snapshot.SnapshotError:
+        if old is not None:
+            session.delete(old)
+            session.flush()
+        return
+    big = 2 ** 62
+    n_comments, last_comment, n_hands, last_hand, n_events, last_event, n_rows = _counts(
+        session, table, big, big, big)
+    covers = dumps(asdict(Covers(last_comment, n_comments, last_hand, n_hands, last_event, n_events,
+                                 n_rows, tuple(last_key))))
+    current_text = _current_out(current)
+    fp = fingerprint(cfg)
+    mac = _mac(_key(state_dir), table, fp, covers, current_text, data)
+    path = state_path(state_dir, table, mac)
+    if _read_state(state_dir, table, mac) != data:
+        secrets_store.write_private(state_dir, path, data, sync=False)
+    row = old or SnapshotRow(table_name=table, fingerprint=fp, covers=covers, current=current_text,
+                             state="", mac=mac)
+    row.fingerprint, row.covers, row.current, row.state, row.mac = fp, covers, current_text, "", mac
+    session.add(row)
+    session.flush()
