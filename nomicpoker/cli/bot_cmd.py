@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterator, NoReturn, Optional
 import typer
 
 from nomicpoker.cli import options
+from nomicpoker.cli.options import fail
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
@@ -29,18 +30,6 @@ table_app = options.Typer(help="Create and inspect tables.", no_args_is_help=Tru
 hand_app = options.Typer(help="Start hands.", no_args_is_help=True)
 audit_app = options.Typer(help="Rebuild the ledger from the archive and compare (no subcommand); "
                         "export and verify public hand records.", invoke_without_command=True)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """One line on stderr and exit ``code``: the Dealer never sees a traceback. The log file
-    (global ``--log-file``) keeps the line too, timestamped, in the chosen format."""
-    import logging
-
-    typer.echo(f"error: {message}", err=True)
-    from nomicpoker.shell import logs
-
-    logging.getLogger(f"{logs.ROOT}.cli").error("error: %s", message, extra=logs.FILE_ONLY)
-    raise typer.Exit(code)
 
 
 #: coded errors that are usage errors: a table setting the Dealer wrote wrong (``table create

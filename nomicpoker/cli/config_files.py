@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from nomicpoker.cli.bot_cmd import fail
+from nomicpoker.cli.options import fail
 
 
 def _parse(path: Path, text: str, option: str) -> Any:

@@ -86,10 +86,21 @@ def root_globals(ctx: Any) -> Globals:
     return obj if isinstance(obj, Globals) else Globals()
 
 
+def fail(message: str, code: int = 1) -> NoReturn:
+    """One line on stderr and exit ``code``: the Dealer never sees a traceback. The log file
+    (global ``--log-file``) keeps the line too, timestamped, in the chosen format. (Here, at
+    the bottom of the CLI's modules, so every command module can use it without a cycle.)"""
+    import logging
+
+    from nomicpoker.shell import logs
+
+    typer.echo(f"error: {message}", err=True)
+    logging.getLogger(f"{logs.ROOT}.cli").error("error: %s", message, extra=logs.FILE_ONLY)
+    raise typer.Exit(code)
+
+
 def usage(message: str) -> NoReturn:
     """A usage error found by us (not by the parser): one line, exit 2, kept in the log file."""
-    from nomicpoker.cli.bot_cmd import fail
-
     fail(f"{message} (see nomicpoker --help)", 2)
 
 
@@ -114,7 +125,6 @@ def check_level(level: str, fmt: str) -> None:
 def configure_logs(g: Globals, open_now: bool) -> None:
     """Set up the log for this command (:mod:`nomicpoker.shell.logs`); a log file that cannot
     be opened is one line and exit 1, before the command does anything."""
-    from nomicpoker.cli.bot_cmd import fail
     from nomicpoker.shell import logs
 
     try:
@@ -205,8 +215,6 @@ INTERRUPTED = ("interrupted (Ctrl-C): stopped; what was committed before stays, 
 
 def interrupted() -> NoReturn:
     """Ctrl-C (SIGINT): one line, kept in the log file, and exit 130 (128 + SIGINT)."""
-    from nomicpoker.cli.bot_cmd import fail
-
     fail(INTERRUPTED, 130)
 
 

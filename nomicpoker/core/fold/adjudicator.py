@@ -16,9 +16,8 @@ shell stores only the new suffix and treats any other difference as an inconsist
 Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 
 - Only a comment's first archived revision acts; a later revision (edit) is noted once.
-- The Hole Card Draw phase (dice, draw statements, the draw deadline) is in
-  :mod:`nomicpoker.core.fold.draws`: round 1 opens when every seated player still in the hand has
-  stated a valid draw.
+- The Hole Card Draw phase (dice, draw statements, the draw deadline) is in :mod:`.draws`:
+  round 1 opens when every seated player still in the hand has stated a valid draw.
 - Showdown reveals are checked against the issued deck at the drawn positions.
 - Under a ruleset with one shared deck (``roberts-nlhe``) there are no draws: the hole cards
   come from the dealer's committed deck (:func:`nomicpoker.core.fairness.dealing.shared_holes`), are sent
@@ -30,26 +29,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from nomicpoker.core.poker import engine
-from nomicpoker.core.reading import grammar
-from nomicpoker.core.words import hand_log
 from nomicpoker.core.fairness import sealed
-from nomicpoker.core.words import notices as say
+from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.fold.advance_fold import Advance
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
-from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
-from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from nomicpoker.core.table.days_state import REMINDER, DaysState
 from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS, Controls
 from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
-from nomicpoker.core.table.fold_state import ROW_KINDS, HandState, TableState
-from nomicpoker.core.reading.lookalike import describe_char, first_lookalike
-from nomicpoker.core.table.fold_types import (AMEND, DRAW_TIMEOUT, STALLED, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, TURN_TIMEOUT, UNREADABLE, CommentFailed,
-                                         DealerEvent, FoldError, HandStart, Revision, TableConfig)
-from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.fold.score_fold import SCORE
 from nomicpoker.core.fold.whose import BETTING, other_player_named
+from nomicpoker.core.poker import engine
+from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
+from nomicpoker.core.reading import grammar
+from nomicpoker.core.reading.lookalike import describe_char, first_lookalike
+from nomicpoker.core.rules.ruleset import Ruleset
+from nomicpoker.core.table.days_state import REMINDER, DaysState
+from nomicpoker.core.table.fold_state import ROW_KINDS, HandState, TableState
+from nomicpoker.core.table.fold_types import (AMEND, DRAW_TIMEOUT, INTERNAL_ERROR, INTERNAL_ERROR_EVENT, STALLED, TURN_TIMEOUT,
+                                              UNREADABLE, CommentFailed, DealerEvent, FoldError, HandStart, Revision, TableConfig)
+from nomicpoker.core.words import hand_log, notices as say
 
 
 #: the longest body :meth:`_Folder.read` memoises (longer ones seldom repeat)
