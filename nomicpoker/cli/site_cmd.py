@@ -38,13 +38,18 @@ def site_build(out: Optional[Path] = typer.Option(None, "--out", help="Output di
 
 @export_app.command("public-db", example='nomicpoker export public-db -o poker.db --state /srv/poker/state')
 def export_public(output: Path = typer.Option(..., "-o", "--output", help="The SQLite file to write."),
+                  license_name: Optional[str] = typer.Option(
+                      None, "--license", help="The license line readers see in datasette (e.g. 'CC BY 4.0')."),
+                  license_url: Optional[str] = typer.Option(None, "--license-url", help="Where that license is."),
                   state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Write a copy of the ledger that is safe to publish (datasette FILE serves it)."""
-    from nomicpoker.shell.audit.public_db import export_public_db
+    """Write a copy of the ledger that is safe to publish, and beside it NAME.metadata.json,
+    which describes every table and column for datasette: datasette FILE -m NAME.metadata.json"""
+    from nomicpoker.shell.audit.public_db import export_public_db, metadata_path
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
-        counts = export_public_db(engine, output)
+        counts = export_public_db(engine, output, license_name, license_url)
     typer.echo(f"wrote {output}: " + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+    typer.echo(f"wrote {metadata_path(output)} (serve both: datasette {output} -m {metadata_path(output)})")
 
 
 def verdicts_cmd(table: str = typer.Option(..., "--table", help="Table name."),
