@@ -121,8 +121,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(item.get_closest_marker(level) for level in LEVELS):
             item.add_marker(getattr(pytest.mark, test_level(item.path)))
-    # The long sweeps first (a stable sort: the order is otherwise kept): pytest-xdist's
-    # ``--dist load`` (pyproject.toml) hands the first tests out one by one, in turn, so the
-    # two workers share the sweeps from the start, and the short tests fill in at the end
-    # instead of one sweep starting last and running alone.
+    # The long sweeps first (a stable sort: the order is otherwise kept): pytest-xdist
+    # (pyproject.toml) hands the first tests out in turn, so the two workers share the sweeps
+    # from the start, the short tests fill in at the end, and ``--dist worksteal`` lets an idle
+    # worker take queued tests from the busy one instead of one sweep running alone at the end.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
