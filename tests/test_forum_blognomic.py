@@ -449,7 +449,7 @@ def test_registry_names_the_bad_blognomic_key(tmp_path, config, named) -> None:
 def test_registry_builds_a_blognomic_forum_with_a_custom_profile_file(tmp_path, wp) -> None:
     site, base = wp
     site.add("Kevan", "<p>hi</p>")
-    text = (Path(__file__).parents[1] / "adapters" / "profiles" / "wordpress.toml").read_text()
+    text = (Path(__file__).parents[1] / "adapters" / "blog" / "profiles" / "wordpress.toml").read_text()
     custom = tmp_path / "mytheme.toml"
     custom.write_text(text.replace('name = "wordpress"', 'name = "mytheme"'))
     forum = open_forum("blognomic", {"base_url": base + "/", "profile": str(custom), "delay": 0, "dealer": USER}, tmp_path)

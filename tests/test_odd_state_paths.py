@@ -132,7 +132,7 @@ def test_an_auditors_read_only_copy_in_a_folder_named_like_a_url(tmp_path):
         url = sqlite_url(copy)
         assert "identical" in cli("audit", "--db", url, "--state", str(tmp_path / "auditor"))
         cli("audit", "verify", "--table", "demo", "--hand", "1", "--db", url)
-        assert sorted(p.name for p in folder.iterdir()) == ["poker.db"]
+        assert sorted(p.name for p in folder.iterdir()) == ["poker.db", "poker.metadata.json"]  # nothing new
     finally:
         if os.geteuid() == 0:
             _chattr("-i", folder)

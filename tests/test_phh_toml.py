@@ -157,7 +157,7 @@ def test_arbitrary_text_is_never_misread(text):
 
 
 def test_values_read_before_are_reused_only_as_immutable_values():
-    from nomicpoker.core.phh.phh import toml_subset as phh_toml
+    from nomicpoker.core.phh import toml_subset as phh_toml
 
     a = loads_subset(PLURIBUS_LIKE, tuple)
     b = loads_subset(PLURIBUS_LIKE, tuple)

@@ -56,7 +56,7 @@ SENT_FROM = {
 
 def _senders() -> set[tuple[str, str]]:
     found = set()
-    for path in CORE.glob("*.py"):
+    for path in CORE.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for fn in ast.walk(tree):
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name != "send_private":
