@@ -270,10 +270,13 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             for h in ledger.hand_rows(s, name):
                 typer.echo(f"hand {h.number}: thread {h.thread}, button {h.button}, ante {h.ante}, "
                            f"ruleset {h.ruleset_hash[:12]}, {'ended' if h.number in ended else 'running'}")
+            from nomicpoker.core.table.table_settings import CURRENT_EDITION
             from nomicpoker.shell.cycle.replay import fold_for
 
             res = fold_for(s, t, _st)  # the settings in force (table set changes them) and the hand
-            typer.echo(f"settings: {res.settings.describe()}" + (f"; FROZEN ({res.frozen})" if res.frozen else "")
+            typer.echo(f"settings: {res.settings.describe()}; edition {res.settings.edition}"
+                       + (f" (table set edition={CURRENT_EDITION} opts in)" if res.settings.edition < CURRENT_EDITION else "")
+                       + (f"; FROZEN ({res.frozen})" if res.frozen else "")
                        + (f"; sitting out: {', '.join(res.sitting_out)}" if res.sitting_out else ""))
             if ledger.hand_rows(s, name):
                 cur = res.current

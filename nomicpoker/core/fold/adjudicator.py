@@ -223,7 +223,7 @@ class _Folder:
         self.days.begin_hand()
         hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
                                  ante=hs.ante, blinds=hs.blinds)
-        h = HandState(start=hs, hand=hand, since=hs.started_at)
+        h = HandState(start=hs, hand=hand, since=hs.started_at, edition=self.st.days.settings.edition)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
         h.step = ("", hs.started_at)
         started = (f"hand {hs.number} start (ante {hs.ante})"
@@ -528,7 +528,7 @@ class _Folder:
         did = "mucks" if h.phase == "reveal" else ("folds" if res.seat(ev.player).folded else "checks")
         h.hand, h.since = res, ev.at
         note = self.days.timed_out(ev.player)
-        at = self.st.days.when(ev.at)  # as reminders state times
+        at = self.st.days.when(ev.at) if h.edition >= 2 else ev.at  # as reminders state times (edition 1: ISO)
         self.post(ev.hand, lambda k: say.timed_out(ev.player, at, did, action, k, note), h.start.thread)
         self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread, said=True)
 

@@ -87,6 +87,8 @@ class Advance:
         line = first_line(rev.body, rev.body_format)
         if not line:
             return False
+        if h.edition < 2:
+            return self._comment_edition_1(rev, h, number, line, seats)
         to_act = h.hand.to_act
         my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
         normal = self.f.read(rev, not self.f.rules.require_hand_and_round)
@@ -113,6 +115,33 @@ class Advance:
         # an advance action at one's own turn acts exactly as it would have a moment before
         # ("It is not necessary to use these features out of turn, ie. you can also use them
         # when it is your turn to bet."): never re-read by the ordinary grammar
+        self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        return self.take(rev, h, number, p, my_turn)
+
+    def _comment_edition_1(self, rev, h: HandState, number: int, line: str, seats: list[str]) -> bool:
+        """:meth:`comment` as a hand of edition 1 reads it (``TableSettings.edition``): a line
+        that looks like WRGPT's language is its advance action before the player's turn (the
+        ordinary ``raise 6`` read as ``RAISE $6``, ``fold`` as ``FOLD``), and at his turn an
+        action the ordinary grammar reads goes the ordinary way (``RAISE $6`` is "raise to
+        6"). WHY kept: the hands of a table created before edition 2 were played so, and
+        replay must give what was posted."""
+        if not looks_like_advance(line):
+            return False
+        if not self.on():
+            return self._off(rev, number, line)
+        to_act = h.hand.to_act
+        my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
+        normal = grammar.parse_comment(rev.body, rev.body_format, bare=not self.f.rules.require_hand_and_round)
+        try:
+            p = parse(line)
+        except AdvanceError as e:
+            if isinstance(normal, grammar.Intent) or not e.code.startswith("advance_"):
+                return False  # an ordinary action ("call", "HAND1 ROUND1 fold"): not ours
+            self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+            self.reject(rev, number, e.code, e.message)
+            return True
+        if my_turn and isinstance(normal, grammar.Intent):
+            return False  # in turn, an action the ordinary grammar reads acts as it always did
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
         return self.take(rev, h, number, p, my_turn)
 
@@ -188,7 +217,7 @@ class Advance:
                        "MAKE $x and $x put x chips in at your turn (raise Z adds Z)")
             self.reply(rev, number,
                         f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. It is tried "
-                        f"{'now, at your turn' if my_turn else 'at your next turn'} in hand {number}"
+                        f"{'now, at your turn' if my_turn and h.edition >= 2 else 'at your next turn'} in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
                         f"{amounts} under {h.hand.ruleset.name}"
                         f"{'; your cards are shown when the hand ends' if p.reveal else ''}"
@@ -218,7 +247,7 @@ class Advance:
         """``player`` checked out of turn: bar his next bet or raise when the hand's ruleset
         says so, returning the sentence that tells him ('' when the ruleset does not)."""
         rs = h.hand.ruleset
-        if not rs.no_raise_after_out_of_turn_check:
+        if not rs.no_raise_after_out_of_turn_check or h.edition < 2:  # edition 1: no bar
             return ""
         h.no_raise.add(player)
         rule = rs.cite("no_raise_after_out_of_turn_check")
@@ -312,7 +341,7 @@ class Advance:
             del h.advance[name]
         if out.action is None:
             why = out.failure or "it did not apply"
-            away = self.f.st.days.away(name)
+            away = self.f.st.days.away(name, h.edition >= 2)
             if away and out.arm is not None and _chosen(p, out.arm).sticky | p.sticky:
                 # "sticky actions take precedence over vacations. Unless of course your sticky
                 # action translates into an insufficient bet (possible with MAKE or RAISE), in
@@ -343,7 +372,7 @@ class Advance:
         if isinstance(res, engine.Rejection):  # refused after all: the player acts himself
             h.advance.pop(name, None)
             self._tell(number, name,
-                            f"Your advance action {md_escape(text)} did not act: {res.message}{_quoted(res)}. "
+                            f"Your advance action {md_escape(text)} did not act: {res.message}{_quoted(res, h)}. "
                             f"It is your turn in hand {number}.")
             return False
         h.hand, h.since = res, h.step[1] or h.since  # the next player's clock starts with this step
@@ -363,7 +392,7 @@ class Advance:
         res = self.no_raise_refusal(h, name, event) or engine.apply(h.hand, event)
         if isinstance(res, engine.Rejection):
             self._tell(number, name, f"Your advance action {md_escape(said)} did not act: "
-                       f"{res.message}{_quoted(res)}. It is your turn in hand {number}.")
+                       f"{res.message}{_quoted(res, h)}. It is your turn in hand {number}.")
             return False
         h.hand, h.since = res, h.step[1] or h.since
         after = h.hand.seat(name)
@@ -389,9 +418,10 @@ class Advance:
         return True
 
 
-def _quoted(res: engine.Rejection) -> str:
-    """The rule sentence a refusal rests on, quoted after its message ('' without one)."""
-    return f" (\u201c{res.citation}\u201d)" if res.citation else ""
+def _quoted(res: engine.Rejection, h: HandState) -> str:
+    """The rule sentence a refusal rests on, quoted after its message ('' without one, and in
+    a hand of edition 1, which did not quote it)."""
+    return f" (\u201c{res.citation}\u201d)" if res.citation and h.edition >= 2 else ""
 
 
 def shown(text: str) -> str:

@@ -28,6 +28,7 @@ from nomicpoker.core.poker.actions import FoldOut, Muck
 from nomicpoker.core.fold.draws import waiting_for_draws
 from nomicpoker.core.table.fold_types import DealerEvent, FoldError
 from nomicpoker.core.table.office_hours import parse_moment
+from nomicpoker.core.table.table_settings import EDITIONS
 
 if TYPE_CHECKING:  # pragma: no cover
     from nomicpoker.core.table.fold_state import HandState
@@ -58,10 +59,15 @@ class Controls:
 
     def _settings(self, ev: DealerEvent) -> None:
         d = self.f.st.days
+        before = d.settings.edition
         d.settings = d.settings.changed(dict(ev.data))
         number, thread = self._thread()
+        said = d.settings.describe()
+        if d.settings.edition != before:  # players are told what their comments will mean
+            said += (f"; from the next hand, edition {d.settings.edition} of the Dealer's reading: "
+                     f"{EDITIONS[d.settings.edition]}")
         if thread:
-            self.f.post(number, lambda k: words.settings_changed(d.settings.describe(), ev.note, k), thread)
+            self.f.post(number, lambda k: words.settings_changed(said, ev.note, k), thread)
 
     def _pause(self, ev: DealerEvent) -> None:
         d = self.f.st.days

@@ -265,8 +265,9 @@ class DrawPhase:
         cause = f"dealer: {ev.player}'s Hole Card Draw deadline passed at {ev.at}"
         note = self.host.days.timed_out(ev.player)  # AWOL, or sitting out after too many
         days = self.host.st.days
+        when = days.when if h.edition >= 2 else str  # as reminders state times (edition 1: ISO)
         self.host.post(number, lambda k: say.draw_timed_out(
-            ev.player, number, days.when(since), days.settings.deadline_hours, days.when(ev.at), put_in, pot, waiting, left,
+            ev.player, number, when(since), days.settings.deadline_hours, when(ev.at), put_in, pot, waiting, left,
             self.host.rules.cite("deck"), k, note), h.start.thread)
         if h.hand.result is not None or not waiting:
             h.phase = "betting"

@@ -321,11 +321,18 @@ class Days:
         """A timeout: AWOL, one more in a row, and sitting out at the limit. The sentence for
         the timeout notice."""
         d = self.d
-        if player not in d.awol and player not in d.vacation:
+        if player not in d.awol and player not in d.vacation and self.awol_away():
             cur = self._current()  # "you can win the hand during which you go on vacation"
             d.vacation_hand[player] = cur.start.number if cur else 0
         d.awol.add(player)
         return self._missed(player, timed_out=True)
+
+    def awol_away(self) -> bool:
+        """Whether a player AWOL after a timeout is on vacation at once in the running hand
+        (WRGPT's rule, edition 2); in a hand of edition 1 (``TableSettings.edition``) each
+        later turn gave him a new deadline."""
+        cur = self._current()
+        return cur is None or cur.edition >= 2
 
     def _missed(self, player: str, timed_out: bool = False) -> str:
         """One more turn missed in a row (a timeout, or the dealer acting at once for an AWOL
@@ -336,7 +343,7 @@ class Days:
         limit = d.settings.max_timeouts
         if count >= limit:
             d.sitting_out[player] = "timeouts"
-        return words.timeouts_note(player, count, limit, timed_out)
+        return words.timeouts_note(player, count, limit, timed_out, edition=1 if not self.awol_away() else 2)
 
     def act_for_away(self) -> None:
         """Whatever the running hand waits for from a player on vacation, done at once."""
@@ -354,7 +361,7 @@ class Days:
         """The player to act is on vacation: check if legal, else fold, now (True: done and
         the hand moved on). ``opening``: the action before, not announced yet, said first."""
         need = engine.need(h.hand)
-        if need.kind != "action" or not self.d.away(need.players[0]):
+        if need.kind != "action" or not self.d.away(need.players[0], self.awol_away()):
             return False
         p = need.players[0]
         res = engine.apply(h.hand, Timeout(player=p))
@@ -377,7 +384,7 @@ class Days:
             return False
         d, number = self.d, h.start.number
         for p in need.players:
-            if not d.away(p):
+            if not d.away(p, self.awol_away()):
                 continue
             known = h.holes.get(p) or (hole_cards(h.decks[p].cards, h.draws[p])
                                         if p in h.decks and p in h.draws else None)
@@ -407,7 +414,8 @@ class Days:
         d, number = self.d, h.start.number
         for p in waiting_for_draws(h):
             left = [s.name for s in h.hand.seats if not s.folded]
-            if not d.away(p) or all(d.away(x) for x in left if x != p) or len(left) < 2:
+            awol = self.awol_away()
+            if not d.away(p, awol) or all(d.away(x, awol) for x in left if x != p) or len(left) < 2:
                 continue
             res = engine.apply(h.hand, FoldOut(p))
             if isinstance(res, engine.Rejection):  # pragma: no cover - waiting players are in

@@ -86,11 +86,13 @@ class DaysState:
             reminded={p: (str(v[0]), int(v[1])) for p, v in d["reminded"].items()},
         )
 
-    def away(self, player: str) -> bool:
+    def away(self, player: str, awol: bool = True) -> bool:
         """On vacation (or resigned), or AWOL after a timeout: the dealer acts for them at
         once. WRGPT: "If you miss your deadline you will be put on vacation and a $0 bet will
-        be entered for you." (until ``BACK`` or an accepted action)"""
-        return player in self.vacation or player in self.awol
+        be entered for you." (until ``BACK`` or an accepted action). ``awol=False``: a hand of
+        edition 1 (``TableSettings.edition``), where a timed-out player got a new deadline at
+        each later turn instead."""
+        return player in self.vacation or (awol and player in self.awol)
 
     def due(self, player: str, since: str) -> str | None:
         """When ``player``'s deadline of a wait that began at ``since`` passes (ISO UTC)."""

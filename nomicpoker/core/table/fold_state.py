@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nomicpoker.core.table.days_state import DaysState
+from nomicpoker.core.table.table_settings import CURRENT_EDITION
 from nomicpoker.core.table.fold_types import DealerEvent, HandStart
 
 #: derived row kinds, in the order the shell stores them
@@ -65,6 +66,9 @@ class HandState:
     #: players who checked out of turn and may not bet or raise at their next turn (Robert's
     #: rule 7, ``Ruleset.no_raise_after_out_of_turn_check``); spent when they act
     no_raise: set[str] = field(default_factory=set)
+    #: the edition of the Dealer's reading this hand is played under (``TableSettings.edition``
+    #: when it started: a ``table set edition=...`` applies from the next hand)
+    edition: int = CURRENT_EDITION
 
 
 @dataclass

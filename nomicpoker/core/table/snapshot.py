@@ -129,7 +129,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
             "advance": dict(h.advance), "reveal_asked": sorted(h.reveal_asked),
             "private_advance": [list(x) for x in h.private_advance],
             "talk": [list(x) for x in h.talk],
-            "no_raise": sorted(h.no_raise),
+            "no_raise": sorted(h.no_raise), "edition": h.edition,
         })
     return {
         "format": FORMAT, "seq": state.seq, "action_seq": state.action_seq, "money": dict(state.money),
@@ -191,7 +191,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                           reveal_asked=set(d.get("reveal_asked", [])),
                           private_advance=[[str(x) for x in v] for v in d.get("private_advance", [])],
                           talk=[[str(x) for x in v] for v in d.get("talk", [])],
-                          no_raise=set(d.get("no_raise", [])))
+                          no_raise=set(d.get("no_raise", [])), edition=int(d.get("edition", 1)))
             if d["live"]:
                 if start.secrets is None:
                     raise SnapshotError("snapshot", f"the secrets of hand {n} are missing")

@@ -22,6 +22,11 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
 - ``advance_actions``: players may post WRGPT-style advance and conditional actions before
   their turn (``CALL *``, ``IF/B=0 POT``; docs/comment-grammar.md). ``None`` (the default):
   the ruleset's ``advance_actions`` parameter decides, see :func:`advance_allowed`.
+- ``edition``: which edition of the Dealer's reading the table's hands follow (stamped at
+  ``table create``; :data:`EDITIONS` says what each means). A table created before the setting
+  existed has none stored and reads as edition 1, so its ledger replays exactly as it was
+  played; ``table set edition=2`` opts it in from its next hand (a dealer event, which
+  ``audit`` replays). An edition never goes back.
 """
 
 from __future__ import annotations
@@ -32,6 +37,22 @@ from typing import Any, Mapping
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.rules.limits import MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
 from nomicpoker.core.table.office_hours import Calendar, CalendarError
+
+
+#: The editions of the Dealer's reading, what each changed, and the one a new table gets.
+#: WHY per table: a change in what a comment or a deadline means would make an existing ledger
+#: replay differently (refused as inconsistent, or audited different), so a table keeps the
+#: edition its hands were played under until its Dealer opts in.
+EDITIONS: Mapping[int, str] = {
+    1: "as released before issue 22: an ordinary action posted before one's turn is read as "
+       "WRGPT's advance action, an advance action at one's turn by the ordinary grammar, a "
+       "timed-out player gets a new deadline at each later turn, no bar after checking out of turn",
+    2: "one reading whatever the turn (an ordinary action posted before one's turn is kept for it, "
+       "an advance action acts the same at one's turn), a timed-out player is on vacation at once "
+       "(WRGPT), a player who checked out of turn may not bet or raise at his next turn where the "
+       "ruleset says so (Robert's rule 7)",
+}
+CURRENT_EDITION = max(EDITIONS)
 
 
 class SettingsError(CodedError):
@@ -52,6 +73,7 @@ class TableSettings:
     vacation_can_win: bool = False
     floorman: str = ""
     advance_actions: bool | None = None
+    edition: int = CURRENT_EDITION
 
     def __post_init__(self) -> None:
         for name, low, high in (("deadline_hours", 1, MAX_HOURS), ("reminders", 0, MAX_REMINDERS),
@@ -64,6 +86,9 @@ class TableSettings:
                 unit = " of hours" if unset else ""
                 raise SettingsError("bad_setting", f"{name} = {value!r}: a whole number{unit} from {low} to "
                                     f"{high:,}{unset}")
+        if isinstance(self.edition, bool) or self.edition not in EDITIONS:
+            raise SettingsError("bad_setting", f"edition = {self.edition!r}: one of "
+                                f"{', '.join(str(e) for e in EDITIONS)} ({CURRENT_EDITION} for new tables)")
         self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "

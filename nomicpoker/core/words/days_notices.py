@@ -38,12 +38,17 @@ def reminder_private(player: str, table: str, number: int, what: str, due: str) 
 TIMEOUT_RULE = "If you miss your deadline you will be put on vacation and a $0 bet will be entered for you."
 
 
-def timeouts_note(player: str, count: int, limit: int, timed_out: bool = True) -> str:
+def timeouts_note(player: str, count: int, limit: int, timed_out: bool = True, edition: int = 2) -> str:
     """The sentence added to a timeout notice (``timed_out``) or to the dealer's check or
     fold for an AWOL player: AWOL (on vacation until ``BACK`` or an accepted action; each
     turn the dealer takes for them counts as a timeout in a row), or sitting out after
     ``limit`` in a row."""
     who = md_escape(player)
+    if edition < 2:  # a hand of edition 1: AWOL, a new deadline at each later turn
+        if count >= limit:
+            return (f"{who} has timed out {count} times in a row and sits out the next hands until "
+                    f"they comment `BACK`.")
+        return f"{who} is AWOL until they act ({count} of {limit} timeouts in a row before sitting out)."
     rule = f" (\u201c{TIMEOUT_RULE}\u201d)" if timed_out else ""
     if count >= limit:
         return (f"{who} has timed out {count} times in a row and sits out the next hands until "

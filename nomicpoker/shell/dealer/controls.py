@@ -110,6 +110,11 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         running = result.current is not None and result.current.phase != "complete"
         _check(kind, player, list(loads(table.players)), result, running, number)
         if kind == "settings":
+            new = data.get("edition")
+            if isinstance(new, int) and not isinstance(new, bool) and new < result.settings.edition:
+                raise ServiceError("bad_setting", f"edition = {data['edition']}: table {table_name} "
+                                   f"already plays edition {result.settings.edition}, and an edition "
+                                   "never goes back (its hands would be read two ways)")
             changed = result.settings.changed(data)  # SettingsError / CalendarError name a bad value
             changed.check_sense()  # and one that makes no sense with the others (cap, reminders)
             if changed == result.settings:  # nothing to announce: no event, no comment

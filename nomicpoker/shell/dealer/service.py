@@ -45,7 +45,7 @@ from nomicpoker.shell.storage.store import HandRow, TableRow, dumps, loads, tran
 from nomicpoker.core.rules import limits
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.table.fold_types import looks_alike, same_account
-from nomicpoker.core.table.table_settings import settings_from
+from nomicpoker.core.table.table_settings import CURRENT_EDITION, settings_from
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 #: The bounds of every number a Dealer command takes (``core/rules/limits.py`` says why each).
@@ -118,6 +118,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         raise ServiceError("bad_deadline", f"--deadline-hours must be a whole number from 1 to {MAX_HOURS:,}, "
                            f"not {deadline_hours}")
     values = dict(settings or {})
+    values.setdefault("edition", CURRENT_EDITION)  # stamped: the table keeps it (table_settings.EDITIONS)
     if deadline_hours is not None:
         values["deadline_hours"] = deadline_hours
     settings_from(values)  # SettingsError / CalendarError name a bad value before anything is written

@@ -73,8 +73,12 @@ def forum_settings(row: TableRow) -> dict[str, Any]:
 
 def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings:
     """The settings a table was created with: its stored settings, its ``deadline_hours``
-    column (tables created before settings existed), else the ruleset's default deadline."""
+    column (tables created before settings existed), else the ruleset's default deadline;
+    edition 1 where none is stored."""
     values = dict(loads(row.settings or "{}") or {})
+    # a table stored without an edition was created before editions existed: its hands were
+    # played under edition 1, and replay gives what was posted (``TableSettings.edition``)
+    values.setdefault("edition", 1)
     if row.deadline_hours is not None:
         values.setdefault("deadline_hours", row.deadline_hours)
     return settings_from(values, ruleset_deadline)
