@@ -173,17 +173,30 @@ def test_two_weeks_of_play_over_days(tmp_path):
            "alice 99, bob 101, carol 100." in void
     assert t.money() == {"alice": 99, "bob": 101, "carol": 100}
 
-    # -- Hand 3, Wednesday 9:00 (button bob): alice's big blind is posted for her -----------
+    # -- Hand 3, Wednesday 9:00: the redeal keeps the button (alice) ---------------------------
+    # A misdeal is redealt ("The dealer will retrieve the card, reshuffle, and recut the
+    # cards"): hand 3 replaces the voided hand 2 with the same button. bob posts the small
+    # blind, carol the big one; alice (away) acts first and folds at once; bob folds.
     out = start(t, clock, ny(9, 9))
+    assert "The Button: alice." in out[0]
+    assert "Blinds 1/2: collected from 3 seated players, the pot is 3." in out[0]
+    assert any(b.startswith("alice is away: the dealer folds for them.") for b in out)
+    assert "**bob** to act" in out[-1]
+    out = say(t, clock, "bob", ny(9, 9, 10), "HAND3 ROUND1 fold")
+    assert t.money() == {"alice": 99, "bob": 100, "carol": 101}
+
+    # -- Hand 4, Wednesday 9:30 (button bob): alice's big blind is posted for her -----------
+    out = start(t, clock, ny(9, 9, 30))
+    assert "The Button: bob." in out[0]
     assert "Blinds 1/2: collected from 3 seated players, the pot is 3." in out[0]
     assert re.search(r"\| V  alice +\| +97 \| +2 \| 13 Dec \|", out[0])  # V, and her big blind posted
-    # bob lets his deadline pass (13:00): he folds, AWOL 1.
-    out = poll(t, clock, ny(9, 13))
+    # bob lets his deadline pass (13:30): he folds, AWOL 1.
+    out = poll(t, clock, ny(9, 13, 30))
     assert "bob is AWOL until they act (1 of 3" in out[0]
     # carol calls; alice (away) checks at once; the flop. Each action is said once: carol's
     # call opens the dealer's comment for alice (no turn notice came between them), and the
     # flop does not repeat alice's check.
-    out = say(t, clock, "carol", ny(9, 13, 30), "HAND3 ROUND1 call")
+    out = say(t, clock, "carol", ny(9, 14), "HAND4 ROUND1 call")
     assert out[0].startswith("carol calls. alice is away: the dealer checks for them.\n"), out[0]
     assert out[1].startswith("**Flop**: "), out[1]
     # carol times out on the flop (Thursday 17:45): she checks and is on vacation from then
@@ -201,20 +214,20 @@ def test_two_weeks_of_play_over_days(tmp_path):
     # go on vacation"): the dealer shows her cards.
     assert any(b.startswith("alice is away: the dealer mucks for them.") for b in out)
     assert any(b.startswith("carol is away: the dealer shows") for b in out)
-    assert t.money() == {"alice": 97, "bob": 101, "carol": 102}
+    assert t.money() == {"alice": 97, "bob": 100, "carol": 103}
 
-    # -- Hand 4: carol sits out until BACK; alice still away ----------------------------------
+    # -- Hand 5: carol sits out until BACK; alice still away ----------------------------------
     out = start(t, clock, ny(15, 10))
     assert "Not seated this hand: carol" in out[0]
     back = say(t, clock, "carol", ny(15, 10, 30), "BACK")
     assert back[0].startswith("carol is back") and "dealt into the next hand" in back[0]
 
     # Across all of it, each reminder and timeout once (worked out above: the polls on the days
-    # of carol's hand-3 timeouts came after her deadlines, so those reminders were moot), the
+    # of bob's and carol's hand-4 timeouts came after their deadlines, so those reminders were moot), the
     # Dealer's controls in between; and audit rebuilds everything identically.
     assert events(t) == [
         ("reminder", "carol", 1), ("timeout", "carol", 1), ("resume", "", 2), ("void", "", 2),
-        ("timeout", "bob", 3), ("timeout", "carol", 3),
+        ("timeout", "bob", 4), ("timeout", "carol", 4),
     ]
     names, diffs = audit(t.engine, t.state)
     assert names == ["T"] and diffs == []

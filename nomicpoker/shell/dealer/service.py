@@ -184,6 +184,15 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     return row
 
 
+def _voided(session: Session, table: str, number: int) -> bool:
+    """Whether the Dealer voided hand ``number`` (``hand void``: a misdeal, to be redealt)."""
+    from nomicpoker.shell.store import DealerEventRow
+
+    return session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
+                                                     DealerEventRow.hand == number,
+                                                     DealerEventRow.kind == "void")).first() is not None
+
+
 def next_button(players: Sequence[str], previous: str, seated: Sequence[str]) -> str:
     """One seat on from ``previous`` in GNDT order, skipping players who are not seated."""
     i = players.index(previous)
@@ -277,7 +286,11 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         if blinds and len(blinds) != 2:
             raise ServiceError("bad_blinds", "--blinds takes the small and the big blind, e.g. --blinds 1,2")
         number = (hands[-1].number + 1) if hands else 1
-        if hands:
+        if hands and hands[-1].button in seated and _voided(s, table_name, hands[-1].number):
+            # a misdeal is redealt ("The dealer will retrieve the card, reshuffle, and recut
+            # the cards"): the voided hand's button stays for the redeal
+            button = hands[-1].button
+        elif hands:
             button = next_button(players, hands[-1].button, seated)
         else:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
