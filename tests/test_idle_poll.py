@@ -273,7 +273,7 @@ def test_a_dealer_command_since_the_last_poll_is_polled(state, command):
 def test_a_new_table_or_hand_is_polled(state):
     """A table created and its first hand started by other commands: the check defers, the
     full poll reports the new table, and from then on both are answered."""
-    assert run("table", "create", "--name", "U", "--players", "dave,erin", "--money", "50",
+    assert run("table", "create", "--name", "U", "--players", "dave,erin", "--money", "50", "--ante", "5",
                "--state", str(state)).returncode == 0
     defers(state, "the ledger changed", "U: ")
     assert run("hand", "start", "--table", "U", "--state", str(state)).returncode == 0

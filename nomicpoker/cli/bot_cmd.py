@@ -148,6 +148,8 @@ def table_create(
                                                 "(deadline_hours=4, tz=Europe/London, day_start=9, day_length=10, "
                                                 "weekends_off=yes, cap_hours=24, reminders=1, max_timeouts=3, "
                                                 "flood_threshold=5, vacation_can_win=no, floorman=NAME)."),
+    ante: Optional[int] = typer.Option(None, "--ante", parser=options.whole_number, help="The table's ante: every hand start takes it unless told otherwise."),
+    blinds: Optional[str] = typer.Option(None, "--blinds", help="The table's small and big blind, e.g. 1,2 (rulesets with blinds)."),
     state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
 ) -> None:
     """Create a table."""
@@ -165,10 +167,10 @@ def table_create(
     forum = forum or "local"
     with opened(state, db, create=True) as (st, engine):
         with settings_usage():  # a bad setting exits 2, as table set does
+            values = {**parse_assignments(setting or []), **forced_bet_values(ante, blinds)}
             row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                                forum_config=config, dealer=dealer, issue_decks=issue_decks,
-                               deadline_hours=deadline_hours, button=button,
-                               settings=parse_assignments(setting or []))
+                               deadline_hours=deadline_hours, button=button, settings=values)
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
             words = _decks_word(s, row)
@@ -193,6 +195,19 @@ def table_create(
             typer.echo(f"next: {start_hint(s, row, state, db)}")
 
 
+def forced_bet_values(ante: Optional[int], blinds: Optional[str]) -> dict:
+    """``--ante``/``--blinds`` of table create and table set as setting values (``none``
+    unsets); a malformed value is ``SettingsError`` (exit 2 under :func:`settings_usage`)."""
+    from nomicpoker.core.table_settings import parse_assignments
+
+    out: dict = {}
+    if ante is not None:
+        out.update(parse_assignments([f"ante={ante}"]))
+    if blinds is not None:
+        out.update(parse_assignments([f"blinds={blinds}"]))
+    return out
+
+
 def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -> str:
     """The ``hand start`` command for ``row`` as it works when copied: the forced bet its next
     hand's ruleset takes (blinds, else an ante), ``--thread`` where the forum cannot create
@@ -204,7 +219,11 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
 
     rules = pinned.current_ruleset(session, row)
     parts = ["nomicpoker", "hand", "start", "--table", row.name]
-    parts += ["--blinds", "1,2"] if rules.blinds else ["--ante", "5"]
+    ante, blinds = ledger.forced_bets(session, row)
+    if (blinds if rules.blinds else ante is not None) and not (blinds and not rules.blinds):
+        pass  # the table's own forced bets: hand start takes them
+    else:
+        parts += ["--blinds", "1,2"] if rules.blinds else ["--ante", "5"]
     for flag, value in (("--state", state), ("--db", db)):
         if value:
             parts += [flag, value]
@@ -274,6 +293,8 @@ def table_show(name: str = typer.Option(..., "--table", "--name", help="Table na
             from nomicpoker.shell.cycle.replay import fold_for
 
             res = fold_for(s, t, _st)  # the settings in force (table set changes them) and the hand
+            forced = res.settings.forced_bets() or "none stored (hand start is told them: --ante/--blinds)"
+            typer.echo(f"forced bets: {forced}")
             typer.echo(f"settings: {res.settings.describe()}; edition {res.settings.edition}"
                        + (f" (table set edition={CURRENT_EDITION} opts in)" if res.settings.edition < CURRENT_EDITION else "")
                        + (f"; FROZEN ({res.frozen})" if res.frozen else "")
@@ -374,15 +395,17 @@ def logging_for(verbose: bool, quiet: bool, log_file: Optional[Path]):  # type: 
 
 @hand_app.command("start", example='nomicpoker hand start --table T --ante 5 --state /srv/poker/state')
 def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
-               ante: int = typer.Option(0, "--ante", parser=options.whole_number, help="Ante every seated player pays."),
+               ante: Optional[int] = typer.Option(None, "--ante", parser=options.whole_number,
+                                                  help="Ante every seated player pays "
+                                                  "(default: the table's, table set --ante; 0: none)."),
                thread: Optional[str] = typer.Option(None, "--thread", help="Register an existing story post instead of creating one."),
-               blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe)."),
+               blinds: Optional[str] = typer.Option(None, "--blinds", help="Small and big blind, e.g. 1,2 (rulesets with blinds: roberts-nlhe; default: the table's)."),
                verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
     from nomicpoker.shell.dealer.service import start_hand
 
-    amounts: tuple[int, ...] = ()
+    amounts: tuple[int, ...] | None = None
     if blinds:
         try:
             amounts = tuple(int(b) for b in blinds.split(","))
@@ -391,6 +414,10 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
     with opened(state, db) as (st, engine):
         log = logging_for(verbose, False, log_file)
         h = start_hand(engine, st, table, ante, thread=thread, blinds=amounts)
+        if h.forced_from:  # hand start was given no forced bet: say which it took
+            what = " and ".join(([f"ante {h.ante}"] if h.ante or not h.blinds else [])
+                                + ([f"blinds {h.blinds[0]}/{h.blinds[1]}"] if h.blinds else []))
+            log.info("hand %s of %s: %s, %s", h.number, h.table, what, h.forced_from)
         log.info("hand %s of %s started in thread %s; button %s; seated %s; %s dealer messages sent",
                  h.number, h.table, h.thread, h.button, ", ".join(p for p, _ in h.seats), h.report.sent)
         if h.report.held:

@@ -33,22 +33,29 @@ def _run(table: str, kind: str, note: str, state, db, player: str = "", data: di
                 "seat": f"{player} dealt into the next hands", "unseat": f"{player} sits out from the next hand"}[kind]
         typer.echo(f"table {table}: {what}; {done.report.sent} dealer message(s) sent")
         if done.settings is not None:
-            typer.echo(f"settings: {done.settings.describe()}")
+            typer.echo(f"settings: {done.settings.describe()}"
+                       + (f"; forced bets: {done.settings.forced_bets()}" if done.settings.forced_bets() else ""))
         if done.report.error:
             fail(done.report.error)
 
 
-def table_set(assignments: list[str] = typer.Argument(..., help="NAME=VALUE ... (see table create --setting)."),
+def table_set(assignments: Optional[list[str]] = typer.Argument(None, help="NAME=VALUE ... (see table create --setting)."),
               table: str = TableOpt, note: str = typer.Option("", "--note", help="Why (posted with the change)."),
+              ante: Optional[str] = typer.Option(None, "--ante", help="The table's ante from the next hand (none: unset)."),
+              blinds: Optional[str] = typer.Option(None, "--blinds", help="The table's small and big blind from the next hand, e.g. 1,2 (none: unset)."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Change the table's settings from now on (deadline, office hours, reminders, ...)."""
+    """Change the table's settings from now on (deadline, office hours, reminders, forced bets, ...)."""
     from nomicpoker.core.errors import CodedError
     from nomicpoker.core.table.table_settings import parse_assignments
 
     try:
-        data = parse_assignments(assignments)
+        data = parse_assignments(list(assignments or [])
+                                 + ([f"ante={ante}"] if ante is not None else [])
+                                 + ([f"blinds={blinds}"] if blinds is not None else []))
     except CodedError as exc:
         fail(str(exc), 2)
+    if not data:
+        fail("nothing to set: give NAME=VALUE, --ante or --blinds", 2)
     _run(table, "settings", note, state, db, data=data)
 
 

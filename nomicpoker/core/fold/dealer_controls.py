@@ -59,10 +59,12 @@ class Controls:
 
     def _settings(self, ev: DealerEvent) -> None:
         d = self.f.st.days
-        before = d.settings.edition
+        before, forced = d.settings.edition, d.settings.forced_bets()
         d.settings = d.settings.changed(dict(ev.data))
         number, thread = self._thread()
         said = d.settings.describe()
+        if d.settings.forced_bets() != forced:  # from the next hand (hand start reads them)
+            said += f"; forced bets from the next hand: {d.settings.forced_bets() or 'as the Dealer starts it'}"
         if d.settings.edition != before:  # players are told what their comments will mean
             said += (f"; from the next hand, edition {d.settings.edition} of the Dealer's reading: "
                      f"{EDITIONS[d.settings.edition]}")

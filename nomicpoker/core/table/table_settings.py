@@ -22,6 +22,9 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
 - ``advance_actions``: players may post WRGPT-style advance and conditional actions before
   their turn (``CALL *``, ``IF/B=0 POT``; docs/comment-grammar.md). ``None`` (the default):
   the ruleset's ``advance_actions`` parameter decides, see :func:`advance_allowed`.
+- ``ante``, ``blinds``: the table's forced bets, which ``hand start`` uses when it is given
+  none (``None``: not set; ``blinds`` is the small and the big blind). ``table create`` and
+  ``table set`` check them against the ruleset (a ruleset without blinds takes none).
 - ``edition``: which edition of the Dealer's reading the table's hands follow (stamped at
   ``table create``; :data:`EDITIONS` says what each means). A table created before the setting
   existed has none stored and reads as edition 1, so its ledger replays exactly as it was
@@ -35,7 +38,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.rules.limits import MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
+from nomicpoker.core.rules.limits import MAX_CHIPS, MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
 from nomicpoker.core.table.office_hours import Calendar, CalendarError
 
 
@@ -74,8 +77,25 @@ class TableSettings:
     floorman: str = ""
     advance_actions: bool | None = None
     edition: int = CURRENT_EDITION
+    ante: int | None = None
+    blinds: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.blinds, list):  # as JSON stores it
+            object.__setattr__(self, "blinds", tuple(self.blinds))
+        if self.ante is not None and (isinstance(self.ante, bool) or not isinstance(self.ante, int)
+                                      or not 0 <= self.ante <= MAX_CHIPS):
+            raise SettingsError("bad_setting", f"ante = {self.ante!r}: a whole number from 0 to "
+                                f"{MAX_CHIPS:,}, or none (hand start is told each hand's)")
+        if self.blinds is not None:
+            b = self.blinds
+            if (not isinstance(b, tuple) or len(b) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) or not 0 < x <= MAX_CHIPS for x in b)):
+                raise SettingsError("bad_setting", f"blinds = {b!r}: the small and the big blind, two whole "
+                                    f"numbers from 1 to {MAX_CHIPS:,} (e.g. 1,2), or none")
+            if b[0] > b[1]:
+                raise SettingsError("bad_setting", f"blinds = {b[0]},{b[1]}: the small blind comes first and "
+                                    "may not be above the big blind (e.g. 1,2)")
         for name, low, high in (("deadline_hours", 1, MAX_HOURS), ("reminders", 0, MAX_REMINDERS),
                                 ("max_timeouts", 1, MAX_TIMEOUTS), ("flood_threshold", 1, MAX_FLOOD_THRESHOLD),
                                 ("cap_hours", 1, MAX_HOURS)):
@@ -145,9 +165,17 @@ class TableSettings:
         return f"deadline {hours}{cap}; {rem}; out after {self.max_timeouts} timeouts in a row"
 
 
+    def forced_bets(self) -> str:
+        """The table's forced bets in words (``table show``, the settings notice), '' when none
+        is set."""
+        parts = ([f"ante {self.ante}"] if self.ante is not None else []) + (
+            [f"blinds {self.blinds[0]}/{self.blinds[1]}"] if self.blinds else [])
+        return " and ".join(parts)
+
+
 NAMES = tuple(f.name for f in fields(TableSettings))
 #: settings that may be unset, and what ``none`` means for each (said in a range error)
-_UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)"}
+_UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)", "ante": ", or none"}
 
 
 def advance_allowed(settings: TableSettings, by_ruleset: bool) -> bool:
@@ -197,13 +225,15 @@ def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
         if not sep or name not in types:
             raise SettingsError("bad_setting", f"{pair!r}: write NAME=VALUE with NAME one of {', '.join(NAMES)}")
         default = types[name]
-        if text.lower() == "none" and name in ("deadline_hours", "cap_hours", "advance_actions"):
+        if text.lower() == "none" and name in ("deadline_hours", "cap_hours", "advance_actions", "ante", "blinds"):
             out[name] = None
+        elif name == "blinds":
+            out[name] = parse_blinds(text)
         elif isinstance(default, bool) or name == "advance_actions":
             if text.lower() not in _BOOLS:
                 raise SettingsError("bad_setting", f"{pair!r}: {name} is yes or no")
             out[name] = _BOOLS[text.lower()]
-        elif isinstance(default, int) or name in ("deadline_hours", "cap_hours"):
+        elif isinstance(default, int) or name in ("deadline_hours", "cap_hours", "ante"):
             digits = text[1:] if text[:1] in "+-" else text
             if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:  # '²'.isdigit() is true
                 unset = " or none" if name in _UNSET else ""
@@ -214,5 +244,14 @@ def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["TableSettings", "SettingsError", "CalendarError", "settings_from", "parse_assignments", "NAMES",
+def parse_blinds(text: str) -> tuple[int, ...]:
+    """``"1,2"`` as blinds (``SettingsError`` naming the text otherwise; the amounts are
+    checked with the other settings)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 100 for p in parts):
+        raise SettingsError("bad_setting", f"blinds {text!r}: the small and the big blind, e.g. 1,2")
+    return tuple(int(p) for p in parts)
+
+
+__all__ = ["parse_blinds", "TableSettings", "SettingsError", "CalendarError", "settings_from", "parse_assignments", "NAMES",
            "advance_allowed"]

@@ -63,6 +63,45 @@ class ServiceError(CodedError):
     """A Dealer command that cannot be done; ``message`` names what is wrong."""
 
 
+def check_forced_bets(rs, ante: int | None, blinds, what: str = "table create") -> None:
+    """The forced bets a table or a hand is given must be the ruleset's kind: blinds only under
+    a ruleset that has them (``ServiceError('bad_blinds')`` quoting the rule)."""
+    if blinds and not rs.blinds:
+        rule = rs.cite("blinds")
+        raise ServiceError("bad_blinds", f"{what}: ruleset {rs.name} has no blinds"
+                           + (f" (\u201c{rule}\u201d)" if rule else "") + ": give an ante instead")
+
+
+def forced_bets_to_use(rs, settings, ante: int | None, blinds, last=None) -> tuple[int, tuple[int, ...], str]:
+    """The ante and blinds of the next hand, and where they come from ('' when the Dealer gave
+    them): what ``hand start`` was given, else the table's (``table set --ante/--blinds``),
+    else, for a table that stores none (created before forced bets were stored), its last
+    hand's. Never a hand with no forced bet the Dealer did not ask for: when none is known,
+    ``ServiceError('no_forced_bet')`` quoting the ruleset's sentence."""
+    source = ""
+    if ante is None and not blinds:
+        if settings.ante is not None or settings.blinds:
+            ante, blinds, source = settings.ante, settings.blinds, "the table's"
+        elif last is not None and (last.ante or loads(last.blinds or "[]")):
+            ante, blinds = last.ante, tuple(loads(last.blinds or "[]"))
+            source = f"hand {last.number}'s, as the table stores none"
+        else:
+            rule = rs.cite("blinds")
+            kind = "blinds (--blinds 1,2)" if rs.blinds else "an ante (--ante 5)"
+            raise ServiceError("no_forced_bet", f"no forced bet is known for this hand: under ruleset "
+                               f"{rs.name} give {kind}"
+                               + (f" (\u201c{rule}\u201d)" if rule else "")
+                               + ", or store the table's with table set --ante/--blinds; --ante 0 "
+                               "deals a hand with none")
+    elif ante is None and blinds and settings.ante is not None:
+        ante = settings.ante  # blinds given for this hand: the table's ante still applies
+    elif ante is not None and not blinds and settings.blinds and rs.blinds:
+        blinds = settings.blinds  # an ante given for this hand: the table's blinds still apply
+    blinds = tuple(blinds or ())
+    check_forced_bets(rs, ante, blinds, "hand start")
+    return int(ante or 0), blinds, source
+
+
 def check_deck_fits(rs, players: int, what: str = "table create") -> None:
     """A shared-deck ruleset must deal every seat's hole cards and the board from one deck
     (checked by ``table create`` and ``table amend``, before anything is written)."""
@@ -80,6 +119,10 @@ class HandStarted:
     button: str
     seats: tuple[tuple[str, int], ...]
     report: TableReport
+    ante: int = 0
+    blinds: tuple[int, ...] = ()
+    #: where the forced bets came from when hand start was given none ('' when it was given them)
+    forced_from: str = ""
 
 
 def valid_table_name(name: str | None) -> bool:
@@ -129,6 +172,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     rs = files.ruleset
     settings_from(values, rs.deadline_hours).check_sense()  # a cap or reminders against the deadline
     check_deck_fits(rs, len(players))
+    check_forced_bets(rs, values.get("ante"), values.get("blinds"))
     if rs.deck == "shared":
         if issue_decks:
             raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the "
@@ -236,11 +280,12 @@ def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None
     faults.point("after pending story post")
 
 
-def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None = None,
-               blinds: Sequence[int] = (), now: Callable[[], datetime] = utcnow,
+def start_hand(engine: Engine, state: Path, table_name: str, ante: int | None = None, thread: str | None = None,
+               blinds: Sequence[int] | None = None, now: Callable[[], datetime] = utcnow,
                forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
     """Start the next hand under the run lock (so a cron poll, on this host or another one
-    sharing a PostgreSQL ledger, never sends beside it)."""
+    sharing a PostgreSQL ledger, never sends beside it). ``ante``/``blinds`` left out: the
+    table's forced bets (:func:`forced_bets_to_use`)."""
     state.mkdir(parents=True, exist_ok=True)
     try:
         with run_lock(engine, state, HAND_START_LOCK_WAIT):
@@ -250,10 +295,11 @@ def start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: 
                            f"{HAND_START_LOCK_WAIT} seconds: try again") from exc
 
 
-def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread: str | None,
-                blinds: Sequence[int], now: Callable[[], datetime],
+def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, thread: str | None,
+                blinds: Sequence[int] | None, now: Callable[[], datetime],
                 forum_factory: ForumFactory) -> HandStarted:
-    if not 0 <= ante <= MAX_CHIPS:
+    blinds = tuple(blinds or ())
+    if ante is not None and not 0 <= ante <= MAX_CHIPS:
         raise ServiceError("bad_ante", f"--ante must be a whole number from 0 to {MAX_CHIPS:,}, not {ante}")
     if any(not 0 < b <= MAX_CHIPS for b in blinds):
         raise ServiceError("bad_blinds", f"--blinds must be positive whole numbers, at most {MAX_CHIPS:,}, "
@@ -270,7 +316,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                                "still running: finish it (nomicpoker poll) before starting another")
         players = loads(table.players)
         money = ledger.current_money(s, table)
-        away = set(fold_for(s, table, state).sitting_out)  # after timeouts, or unseated by the Dealer
+        folded = fold_for(s, table, state)  # the settings in force (forced bets) and who sits out
+        away = set(folded.sitting_out)  # after timeouts, or unseated by the Dealer
         seated = [p for p in players if money.get(p, 0) > 0 and p not in away]
         if len(seated) < 2:
             out = sorted(p for p in away if money.get(p, 0) > 0)
@@ -281,10 +328,12 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
                                "comment BACK; unseated by the Dealer, until nomicpoker table seat)")
         rs = pinned.current_ruleset(s, table)
         previous = pinned.ruleset(s, table, hands[-1].ruleset_hash if hands else table.ruleset_hash)
-        if blinds and not rs.blinds:
-            raise ServiceError("bad_blinds", f"ruleset {rs.name} has no blinds: drop --blinds")
         if blinds and len(blinds) != 2:
             raise ServiceError("bad_blinds", "--blinds takes the small and the big blind, e.g. --blinds 1,2")
+        if blinds and not rs.blinds:
+            raise ServiceError("bad_blinds", f"ruleset {rs.name} has no blinds: drop --blinds")
+        ante, blinds, forced_from = forced_bets_to_use(rs, folded.settings, ante, blinds,
+                                                       hands[-1] if hands else None)
         number = (hands[-1].number + 1) if hands else 1
         if hands and hands[-1].button in seated and _voided(s, table_name, hands[-1].number):
             # a misdeal is redealt ("The dealer will retrieve the card, reshuffle, and recut
@@ -351,7 +400,8 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int, thread:
         send_outbox(engine, table_name, forum, now, report, state=state)
     except ForumError as exc:  # the hand has started; the next poll sends the rest
         report.error = f"forum {exc.code}: {exc.message} (the hand has started; the next poll sends the rest)"
-    return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report)
+    return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report,
+                       ante, tuple(blinds), forced_from)
 
 
 def _rules_line(previous, rs) -> str:

@@ -84,6 +84,18 @@ def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings
     return settings_from(values, ruleset_deadline)
 
 
+def forced_bets(session: Session, row: TableRow) -> tuple[int | None, tuple[int, ...]]:
+    """The table's forced bets in force (``table create``, then each ``table set``): (ante or
+    None, blinds or ()). Read from the rows, without a fold, for the CLI's hints."""
+    values = dict(loads(row.settings or "{}") or {})
+    for (data,) in session.exec(select(DealerEventRow.data).where(
+            DealerEventRow.table_name == row.name, DealerEventRow.kind == "settings")
+            .order_by(DealerEventRow.id)).all():
+        values.update(loads(data or "{}") or {})
+    ante = values.get("ante")
+    return (int(ante) if ante is not None else None), tuple(values.get("blinds") or ())
+
+
 def table_config(session: Session, row: TableRow, forum_roller: bool = False, private: bool = False,
                  mention: str = "{name}", players_see_thread: bool = True) -> TableConfig:
     """The fold's configuration of a table, with the ruleset it was created under as pinned
