@@ -125,7 +125,12 @@ def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
         from nomicpoker.shell.storage.store import shown_url
 
         typer.echo(f"state: {st}\nledger: {shown_url(paths.db_url(st, db))}\nlocal forum: {paths.forum_db_path(st)}")
-        typer.echo("next: nomicpoker table create --name T --players alice,bob,carol --money 100")
+        import shlex
+
+        where = [part for flag, value in (("--state", state), ("--db", db)) if value for part in (flag, value)]
+        typer.echo("next: " + " ".join(shlex.quote(p) for p in [
+            "nomicpoker", "table", "create", "--name", "T", "--players", "alice,bob,carol", "--money", "100",
+            "--ante", "5", *where]))
 
 
 @table_app.command("create", example='nomicpoker table create --name T --players alice,bob,carol --money 100 --state /srv/poker/state')
@@ -232,6 +237,43 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
         return (f"post the hand's story post on the {row.forum_kind} forum, then: {line} "
                 "--thread <the story post's URL>")
     return line
+
+
+def play_hints(engine, st: Path, started, state: Optional[str], db: Optional[str]) -> list[str]:
+    """What works right after ``hand start``: on the local forum, the first thing the hand
+    waits for posted as that player (a Hole Card Draw's dice, else a legal action of the
+    player to act), then the poll that reads it; elsewhere the poll (the players comment on
+    the forum). Each as it works when copied (``--state``/``--db`` as given)."""
+    import shlex
+
+    from sqlmodel import Session
+
+    from nomicpoker.core import engine as hand_engine
+    from nomicpoker.shell import ledger
+    from nomicpoker.shell.replay import fold_for
+
+    where = [part for flag, value in (("--state", state), ("--db", db)) if value for part in (flag, value)]
+    poll = " ".join(shlex.quote(p) for p in ["nomicpoker", "poll", *where])
+    with Session(engine) as s:
+        table = ledger.get_table(s, started.table)
+        if table.forum_kind != "local":
+            return [poll]
+        res = fold_for(s, table, st)
+    cur, h = res.current, res.state.current if res.state is not None else None
+    if cur is None or h is None or cur.phase == "complete" or not cur.waiting:
+        return [poll]
+    who, n = cur.waiting[0], started.number
+    if cur.phase == "draw":
+        body = f"HAND#{n} DICE52 DICE52"
+    elif cur.phase == "betting":
+        legal = hand_engine.legal_actions(h.hand)
+        act = ("call" if legal is not None and legal.call is not None else
+               "check" if legal is not None and legal.check else "fold")
+        body = f"HAND{n} ROUND{h.hand.round} {act}"
+    else:
+        return [poll]
+    post = ["nomicpoker", "forum", "post", *(["--state", state] if state else []), "--as", who, started.thread, body]
+    return [" ".join(shlex.quote(p) for p in post), poll]
 
 
 def _decks_word(session: Session, row) -> str:
@@ -420,6 +462,8 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
             log.info("hand %s of %s: %s, %s", h.number, h.table, what, h.forced_from)
         log.info("hand %s of %s started in thread %s; button %s; seated %s; %s dealer messages sent",
                  h.number, h.table, h.thread, h.button, ", ".join(p for p, _ in h.seats), h.report.sent)
+        for hint in play_hints(engine, st, h, state, db):
+            typer.echo(f"next: {hint}")
         if h.report.held:
             log.warning("%s dealer comment(s) held for moderation: the forum account needs a site "
                         "admin's approval (nomicpoker poll posts nothing again meanwhile and records "

@@ -11,6 +11,8 @@ action out of turn, and a quoted action that does not count.
 
 from __future__ import annotations
 
+import shlex
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,8 +129,9 @@ def reader_view(forum: LocalForum, thread: str) -> str:
 def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, table: str = "demo") -> dict:
     """Create a fresh demo table and play one hand; return a summary for the caller/tests."""
     name = _fresh_name(engine, table)
-    service.create_table(engine, state, name, list(DEMO_PLAYERS), 100, forum="local")
-    started = service.start_hand(engine, state, name, ante=5)
+    service.create_table(engine, state, name, list(DEMO_PLAYERS), 100, forum="local",
+                         settings={"ante": 5})  # the table's ante: every hand start takes it
+    started = service.start_hand(engine, state, name)
     forum = LocalForum(forum_db_path(state), dealer="Dealer")
     alice, bob, carol, dave = players = [Player(n, forum, started.thread) for n in DEMO_PLAYERS]
     problems: list[str] = []
@@ -189,20 +192,18 @@ def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, t
     echo(gndt(rows, "md", title=f"GNDT of table {name} after hand #{h}"))
     site = site_dir(state) or state / "site"
     build_site(engine, site, None, state)
-    st = f" --state {state}"
+    st = f" --state {shlex.quote(str(state))}"  # each line works as copied
     echo("\n".join([
         f"The auditors' site is written to {site / 'index.html'} (hand pages: {site / name}/).",
         "Next, try:",
         f"  nomicpoker forum show{st} {started.thread}",
-        f"  nomicpoker forum post{st} --as alice {started.thread} \"HAND{h} ROUND1 raise 10\"",
-        f"  nomicpoker poll{st}",
         f"  nomicpoker verdicts{st} --table {name} --hand {h}",
         f"  nomicpoker ledger{st} --table {name} --format md --log",
         f"  nomicpoker audit{st} --table {name}",
         f"  nomicpoker audit export{st} --table {name} --hand {h} -o hand-{h}.json",
         f"  nomicpoker audit verify --record hand-{h}.json",
         f"  nomicpoker phh export{st} --table {name} --hand {h} -o hand-{h}.phh",
-        f"  nomicpoker hand start{st} --table {name} --ante 5",
+        f"  nomicpoker hand start{st} --table {name}    # hand {h + 1}: it prints what to post next",
     ]))
     return {"table": name, "thread": started.thread, "hand": h, "problems": problems,
             "gndt": rows, "site": site}
