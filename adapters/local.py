@@ -104,7 +104,7 @@ class LocalForum:
     #: the Dealer creates and finds again; no dice roller (the bot rolls) and no moderation.
     abilities = Abilities(dice="bot", private_send=True, private_read=True, markup="markdown",
                           edits_visible=True, create_thread=True, find_thread=True,
-                          login=False, private_inbox=True, fingerprint=True)
+                          login=False, private_inbox=True, fingerprint=True, cli_players=True)
 
     def __init__(self, path: Path | str, dealer: str = "Dealer", clock: Clock | None = None):
         self.path = Path(path)

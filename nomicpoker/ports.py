@@ -106,6 +106,9 @@ class Abilities:
     #: The forum can leave messages unread that the Dealer must look at (a mail with no
     #: player's ID): :meth:`ReportsUnread.unread_note`, which the poll adds to its report.
     unread_report: bool = False
+    #: Players' comments can be posted from the command line (``nomicpoker forum post``): the
+    #: embedded local forum. ``hand start`` then hints the first comment the hand waits for.
+    cli_players: bool = False
 
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""

@@ -4,7 +4,7 @@ that replaces a voided one has the same button; after a hand played out it moves
 
 from __future__ import annotations
 
-from nomicpoker.shell.controls import control
+from nomicpoker.shell.dealer.controls import control
 
 from _bot_kit import Table
 

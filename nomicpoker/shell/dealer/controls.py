@@ -117,8 +117,8 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
                                    "never goes back (its hands would be read two ways)")
             changed = result.settings.changed(data)  # SettingsError / CalendarError name a bad value
             if "blinds" in data:  # the forced bets are the ruleset's kind (a ruleset without blinds)
-                from nomicpoker.shell import pinned
-                from nomicpoker.shell.service import check_forced_bets
+                from nomicpoker.shell.storage import pinned
+                from nomicpoker.shell.dealer.service import check_forced_bets
 
                 check_forced_bets(pinned.current_ruleset(s, table), changed.ante, changed.blinds, "table set")
             changed.check_sense()  # and one that makes no sense with the others (cap, reminders)

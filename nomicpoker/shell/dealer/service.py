@@ -230,7 +230,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
 
 def _voided(session: Session, table: str, number: int) -> bool:
     """Whether the Dealer voided hand ``number`` (``hand void``: a misdeal, to be redealt)."""
-    from nomicpoker.shell.store import DealerEventRow
+    from nomicpoker.shell.storage.store import DealerEventRow
 
     return session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
                                                      DealerEventRow.hand == number,
