@@ -95,3 +95,22 @@ def dealt(t: Table, player: str) -> list[str]:
 
     body = t.forum.inbox(player)[-1].body
     return re.search(r"\((\S\S) (\S\S)\)", body).groups()
+
+
+def ledger_cells_holding(db, needle: str) -> list[str]:
+    """``table.column`` of every cell of the SQLite ledger file ``db`` holding ``needle`` (what a
+    leak test names when the file's bytes hold it)."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        where = []
+        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
+            cols = [r[1] for r in con.execute(f'PRAGMA table_info("{name}")')]
+            for c in cols:
+                n = con.execute(f'SELECT COUNT(*) FROM "{name}" WHERE CAST("{c}" AS TEXT) LIKE ?',
+                                (f"%{needle}%",)).fetchone()[0]
+                where += [f"{name}.{c}"] * n
+        return where
+    finally:
+        con.close()

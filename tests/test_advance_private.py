@@ -12,6 +12,7 @@ from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.audit.public_db import export_public_db
 from nomicpoker.shell.storage.store import CommentRow, open_engine
+from nomicpoker.shell import ledger
 
 
 def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:
@@ -91,7 +92,10 @@ def test_public_copy_withholds_a_private_action_until_its_hand_ends(tmp_path):
     export_public_db(t.engine, out)
     with Session(open_engine(f"sqlite:///{out}")) as s:
         bodies = [r.body for r in s.exec(select(CommentRow).where(CommentRow.thread == "~private")).all()]
-    assert bodies == ["CALL/S *"]
+        # the archive row keeps its seal; the text is published beside it (np_unsealed), and a
+        # reader of the copy (no secrets folder) reads it
+        assert len(bodies) == 1 and "CALL" not in bodies[0]
+        assert [r.body for r in ledger.revisions(s, "T") if r.thread == "~private"] == ["CALL/S *"]
 
 
 def test_the_site_shows_a_private_action_only_after_its_hand(tmp_path):

@@ -25,6 +25,7 @@ from nomicpoker.shell.audit.site import build_site
 
 from _bot_kit import fixed_secrets
 from test_email_hand import PLAYERS, USERS, MailTable  # noqa: F401  (servers is a fixture)
+from _game_kit import ledger_cells_holding
 from _mail_kit import start_servers
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
@@ -47,7 +48,7 @@ def public_text(t: MailTable, out) -> str:
     export_public_db(t.engine, out)
     con = sqlite3.connect(out)
     try:
-        return "\n".join(str(v) for table in ("np_comment", "np_verdict") for row in
+        return "\n".join(str(v) for table in ("np_comment", "np_verdict", "np_unsealed") for row in
                          con.execute(f"SELECT * FROM {table}") for v in row)  # noqa: S608
     finally:
         con.close()
@@ -73,6 +74,13 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert "calls" in running  # carol's call, in words, as the broadcast said it
     public = public_text(t, tmp_path / "public.db")
     assert SECRET not in public and "RAISE" not in public and TALK not in public
+    # nor the live ledger itself (file and write-ahead log): the mails are archived sealed. The
+    # one exception left: the fold's verdict names the advance action it held (np_verdict's
+    # canonical), as it does at every table whose answers go privately (docs/fair-dealing.md)
+    live = b"".join((t.state / n).read_bytes() for n in ("ledger.db", "ledger.db-wal") if (t.state / n).exists())
+    mail = f"{SECRET}\n\n> {TALK}\n"
+    assert [n for n in (TALK, "As Ad", mail) if n.encode() in live] == []
+    assert ledger_cells_holding(t.state / "ledger.db", SECRET) == ["np_verdict.canonical"]
     assert "hello all" in public  # about no hand: never withheld (it would be forever)
     # an auditor audits the public copy up to the running hand (tests/test_audit_public_copy.py)
     (tmp_path / "auditor").mkdir()

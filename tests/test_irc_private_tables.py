@@ -23,7 +23,9 @@ from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.paths import sqlite_url
 from nomicpoker.shell.storage.store import CommentRow, open_engine
+from nomicpoker.shell import ledger, service
 
+from _game_kit import ledger_cells_holding
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 
 
@@ -89,9 +91,13 @@ def test_a_player_at_two_irc_tables_tags_a_private_line_or_is_told_how(tmp_path,
         assert sum("names no table" in line for line in alice.lines) == 1  # answered once
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(30) == 0, err.read_text()
-        with Session(engine) as s:
+        with Session(engine) as s:  # archived sealed at T, its text kept with the secrets
             rows = s.exec(select(CommentRow).where(CommentRow.thread == "~private")).all()
-            assert [(r.table_name, r.body) for r in rows] == [("T", "CALL *")]
+            assert [r.table_name for r in rows] == ["T"] and "CALL" not in rows[0].body
+            assert [r.body for r in ledger.revisions(s, "T", state=state) if r.thread == "~private"] == ["CALL *"]
+        # the /msg is in no row of the ledger: "CALL *" is only in the Dealer's answer to the
+        # untagged line, which shows how to tag one ("`(T) CALL *`")
+        assert ledger_cells_holding(state / "ledger.db", "CALL *") == ["np_outbox.body"]
         assert audit(engine, state)[1] == []
     finally:
         if serve.poll() is None:

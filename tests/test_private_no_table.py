@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, OutboxRow
+from nomicpoker.shell import ledger, service
 
 from _bot_kit import Table
 
@@ -36,8 +37,11 @@ def answers(t: Table, who: str) -> list:
 
 
 def archived(t: Table) -> list[tuple[str, str]]:
+    """The private messages archived at each table, with their texts (sealed in the archive
+    while the hand runs, kept in the secrets folder)."""
     with Session(t.engine) as s:
-        return sorted((r.table_name, r.body) for r in s.exec(select(CommentRow).where(CommentRow.thread == "~private")))
+        return sorted((name, r.body) for name in ("alpha", "T")
+                      for r in ledger.revisions(s, name, state=t.state) if r.thread == "~private")
 
 
 def sent_at(t: Table, who: str, subject: str) -> str:

@@ -8,9 +8,10 @@ that point every artefact meant to be read by others is made (``export public-db
 ``table show/list``, ``audit``, ``audit verify``, ``rules show --table``) and every byte of each
 is scanned for the running hand's secrets (hex, base64, raw), every hole card pair dealt or
 drawn (each spelling: codes, JSON, PHH, card symbols), each issued deck's card lines, and the
-text of each private message sent during the hand. The live ledger (file and write-ahead log)
-is scanned for the secrets and the cards too (the fold's state of a running hand is kept with
-the secrets), and a private message's text may be in one ledger row only: its archive row.
+text of each private message sent during the hand. The live ledger itself (file and
+write-ahead log: what a backup copies) is scanned for all of it too: the fold's state of a
+running hand is kept with the secrets, and so is the text of every private message to the
+Dealer (its archive row holds a seal, a commitment to it, until the hand ends).
 """
 
 from __future__ import annotations
@@ -189,10 +190,7 @@ def _rows_holding(t: Table, needle: str) -> list[str]:
             for c in cols:
                 rows = con.execute(text(f'SELECT * FROM "{name}" WHERE CAST("{c}" AS TEXT) LIKE :n'),
                                    {"n": f"%{needle}%"}).mappings().all()
-                for r in rows:
-                    private_archive = name == "np_comment" and c == "body" and r["thread"] == "~private"
-                    if not private_archive:
-                        where.append(f"{name}.{c}")
+                where += [f"{name}.{c}" for _ in rows]
     return where
 
 
@@ -206,8 +204,8 @@ def check_nothing_leaks(t: Table, sent: list[str], out: Path) -> None:
     assert leaks == [], leaks[:5]
     live = _ledger_bytes(t)
     assert [n for n in cards if n in live] == []
-    for body in texts:
-        assert _rows_holding(t, body) == [], body
+    # nor a private message's text, nor its SHA-256 (found by trying the advance actions)
+    assert [n for n in texts + hashes if n in live] == [], [(n, _rows_holding(t, n)) for n in texts + hashes]
 
 
 @st.composite
@@ -279,11 +277,26 @@ def test_a_private_refusal_is_told_only_as_answered_privately_until_the_hand_end
     con = sqlite3.connect(tmp_path / "p.db")
     assert con.execute("SELECT status, code, message FROM np_verdict WHERE forum_id LIKE 'pm:%'").fetchall() == [
         ("private", "", "")]
-    assert con.execute("SELECT body, sha256 FROM np_comment WHERE forum_id LIKE 'pm:%'").fetchall() == [
-        ("[private message: shown when the hand ends]", "")]
+    (body, sha), = con.execute("SELECT body, sha256 FROM np_comment WHERE forum_id LIKE 'pm:%'").fetchall()
+    assert "IF/N=2" not in body and re.fullmatch(r"\[sealed private message: SHA-256 [0-9a-f]{64} .*\]", body), body
+    assert sha == hashlib.sha256(body.encode()).hexdigest()  # of the seal, not of the text
+    assert con.execute("SELECT COUNT(*) FROM np_unsealed").fetchall() == [(0,)]
     con.close()
     t.act(first, "fold")
     t.act(second, "fold")  # the hand ends: everything is public
     assert _running(t) is None
     out = run(app, ["verdicts", "--table", "T", "--state", str(t.state)]).output
     assert "rejected advance_bare_amount_in_if" in out, out
+    # the text is published with the nonce that opens the commitment the archive held
+    assert run(app, ["export", "public-db", "-o", str(tmp_path / "p2.db"), "--state", str(t.state)]).exit_code == 0
+    con = sqlite3.connect(tmp_path / "p2.db")
+    (text_, nonce), = con.execute("SELECT u.body, u.nonce FROM np_unsealed u JOIN np_comment c ON c.id = u.comment_id"
+                                  " WHERE c.forum_id LIKE 'pm:%'").fetchall()
+    con.close()
+    assert text_ == "IF/N=2 $100"
+    assert hashlib.sha256(bytes.fromhex(nonce) + text_.encode()).hexdigest() in body
+    # and the hand replays from the public copy alone, in a folder without the secrets
+    bare = tmp_path / "auditor"
+    bare.mkdir()
+    res = run(app, ["audit", "--db", f"sqlite:///{tmp_path / 'p2.db'}", "--state", str(bare)])
+    assert res.exit_code == 0 and "not public yet" not in res.output, res.output

@@ -36,6 +36,7 @@ from nomicpoker.shell.cycle.collector import paused_collector
 from nomicpoker.shell.storage.paths import sqlite_url
 from nomicpoker.shell.cycle.replay import fold_for
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
+from nomicpoker.shell import fault_answers, ledger, sealed_inputs
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fairness.money import verify_money
 from nomicpoker.core.fairness.verify import Check, verify_record
@@ -66,13 +67,16 @@ def _diff_values(live: dict, replay: dict) -> str:
     return "; ".join(f"{k} live={live.get(k)!r} replay={replay.get(k)!r}" for k in keys)
 
 
-def _not_public_yet(live: Session, name: str, state: Path, public: Mapping[int, Any]) -> HandRow | None:
+def _not_public_yet(live: Session, name: str, state: Path, public: Mapping[int, Any],
+                    unopened: set[int] = frozenset()) -> HandRow | None:  # type: ignore[assignment]
     """The running hand, when this copy cannot replay it: its secrets are not in ``state``
-    (an auditor's machine) or its private messages are withheld (``export public-db`` keeps
-    their text until the hand ends, :func:`nomicpoker.shell.cycle.private_inbox.withheld`). Both
-    become public when it ends; until then ``audit`` checks everything before it."""
-    from nomicpoker.shell.storage import secrets_store
-    from nomicpoker.shell.cycle.private_inbox import WITHHELD
+    (an auditor's machine), a private message archived since it started is sealed and its
+    text not here (``unopened``: archive ids, :mod:`nomicpoker.shell.sealed_inputs`), or its
+    private messages are withheld (a public copy made before schema 0009 kept their text until
+    the hand ends, :func:`nomicpoker.shell.private_inbox.withheld`). All become public when it
+    ends; until then ``audit`` checks everything before it."""
+    from nomicpoker.shell import secrets_store
+    from nomicpoker.shell.private_inbox import WITHHELD
 
     hands = ledger.hand_rows(live, name)
     running = hands[-1] if hands and hands[-1].number not in public else None
@@ -81,6 +85,8 @@ def _not_public_yet(live: Session, name: str, state: Path, public: Mapping[int, 
     try:
         secrets_store.load(state, name, running.number)
     except CodedError:
+        return running
+    if any(i > running.after for i in unopened):
         return running
     c = CommentRow.__table__.c  # type: ignore[attr-defined]
     held = live.execute(sa_select(c.id).where(c.table_name == name, c.id > running.after, c.body == WITHHELD,
@@ -116,16 +122,29 @@ def compare_table(live: Session, scratch_engine: Engine, name: str, state: Path,
     diffs: list[Difference] = []
     table = ledger.get_table(live, name)
     public = {r.hand: loads(r.secrets) for r in ledger.stored_rows(live, name, "hand_end")}
-    running = _not_public_yet(live, name, state, public)
     hashes: list[str] = []
-    archive = ledger.revisions(live, name, hashes=hashes)  # read once: checked, then folded
+    sealed: list[tuple[int, str]] = []  # the private inputs, as stored: their commitments
+    archive = ledger.revisions(live, name, hashes=hashes, state=state, strict=False, sealed=sealed)  # read once
+    stored = dict(sealed)
+    unopened = {r.archive_id for r in archive if stored.get(r.archive_id) == r.body}
+    running = _not_public_yet(live, name, state, public, unopened)
     if running is not None:  # the running hand's inputs are not judged (see above)
         keep = sum(1 for r in archive if r.archive_id <= running.after)
         archive, hashes = archive[:keep], hashes[:keep]
     for rev, sha in zip(archive, hashes):
-        if hashlib.sha256(rev.body.encode("utf-8")).hexdigest() != sha:
+        if hashlib.sha256(stored.get(rev.archive_id, rev.body).encode("utf-8")).hexdigest() != sha:
             diffs.append(Difference(name, f"archive comment {rev.forum_id} revision {rev.revision}",
                                     "body does not match its sha256"))
+        elif rev.archive_id in unopened:
+            diffs.append(Difference(name, f"archive comment {rev.forum_id} revision {rev.revision}",
+                                    "a private message whose hand has ended, but whose text is neither "
+                                    "published (np_unsealed) nor in the secrets folder: it cannot be replayed"))
+    kept_ids = {r.archive_id for r in archive}
+    opened = [(i, b) for i, b in sealed if i in kept_ids and i not in unopened]
+    for i in sealed_inputs.check(opened, sealed_inputs.opened(live, name, opened, state, strict=False)):
+        rev = next(r for r in archive if r.archive_id == i)
+        diffs.append(Difference(name, f"archive comment {rev.forum_id} revision {rev.revision}",
+                                "its published text does not open the commitment the archive holds"))
     with transaction(scratch_engine) as s:
         if running is None:
             for model in (TableRow, RulesetRow, HandRow, DealerEventRow):

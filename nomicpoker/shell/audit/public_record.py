@@ -14,10 +14,13 @@ How a value is published:
   credentials file, a contact address or a praw site) is published as ``{}``;
 - *per row*, until the hand it belongs to has ended (:func:`not_public_yet`): a player's
   private message to the Dealer (a private advance action, and at a table whose players do not
-  read the thread, e-mail, every message a player wrote) is published as
-  ``[private message: shown when the hand ends]`` with no hash (a SHA-256 of ``CALL $37`` is
-  found by trying the few thousand advance actions there are), and its verdict with no words,
-  no code and the status ``private``: they were answered to the player alone;
+  read the thread, e-mail, every message a player wrote) is in the ledger only sealed (a
+  commitment to its text, :mod:`nomicpoker.shell.sealed_inputs`), published as it is, its text
+  in ``np_unsealed`` once its hand has ended; one archived in the clear (a ledger the upgrade to
+  schema 0009 could not seal) is published as ``[private message: shown when the hand ends]``
+  with no hash (a SHA-256 of ``CALL $37`` is found by trying the few thousand advance actions
+  there are); and its verdict with no words, no code and the status ``private``: they were
+  answered to the player alone;
 - a private message the Dealer sent (a deck, hole cards, an answer) only as its seal
   (:mod:`nomicpoker.core.fairness.sealed`), never a body (a ledger from before schema 0006 may hold one);
 - ``np_snapshot`` not at all: it is the poll's cache (and, before schema 0008, held the
@@ -44,6 +47,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell.cycle.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.storage.store import ALL_MODELS, TableRow
+from nomicpoker.shell.sealed_inputs import commitment_in
 
 #: a column published as it is
 PUBLIC = "public"
@@ -97,6 +101,8 @@ ALLOW: dict[str, Published] = {
     "np_hand_end": Published(_all(_model("np_hand_end"))),
     "np_action": Published(_all(_model("np_action"))),
     "np_snapshot": Published({}, rows=False),
+    # the text of a private input, written only once its hand has ended
+    "np_unsealed": Published(_all(_model("np_unsealed"))),
 }
 
 
@@ -120,8 +126,9 @@ def public_values(table: str, values: Mapping[str, Any], secret: set[tuple[str, 
         return None
     out = {c: (v if rule.columns[c] == PUBLIC else rule.columns[c])
            for c, v in values.items() if c in rule.columns}
-    if rule.until_ended and (values.get("table_name"), values.get("forum_id")) in secret:
-        out.update(rule.until_ended)
+    if rule.until_ended and (values.get("table_name"), values.get("forum_id")) in secret \
+            and not (table == "np_comment" and commitment_in(str(values.get("body", ""))) is not None):
+        out.update(rule.until_ended)  # (a sealed body holds only its commitment: published as it is)
     if table == "np_outbox" and values.get("kind") == "private" and not is_seal(str(values.get("body", ""))):
         out["body"] = UNSEALED
     return out

@@ -28,6 +28,7 @@ from nomicpoker.shell.storage import ledger, pinned
 from nomicpoker.shell.audit.audit import record_ruleset, verify_hands
 from nomicpoker.shell.cycle.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, TableRow, loads
+from nomicpoker.shell.sealed_inputs import commitment_in, opened
 
 _AT = re.compile(r"passed at (\S+)$")
 _HAND_START = re.compile(r"^hand (\d+) start")
@@ -56,8 +57,17 @@ class CommentRef:
 def _comments(s: Session, table: str, threads: dict[str, int]) -> list[CommentRef]:
     rows = s.exec(select(CommentRow).where(CommentRow.table_name == table).order_by(CommentRow.id)).all()
     secret = withheld(s, table)  # private player messages of hands still running
-    return [CommentRef(threads.get(r.thread), r.forum_id, r.revision, r.author, r.created, r.permalink,
-                       WITHHELD if r.forum_id in secret else r.body)
+    # a sealed one's text once published (never from the secrets folder: the site is public)
+    texts = opened(s, table, [(int(r.id), r.body) for r in rows], None, strict=False)  # type: ignore[arg-type]
+
+    def shown(r: CommentRow) -> str:
+        if r.forum_id in secret:
+            return WITHHELD
+        if r.id in texts:
+            return texts[r.id][0]  # type: ignore[index]
+        return WITHHELD if commitment_in(r.body) is not None else r.body
+
+    return [CommentRef(threads.get(r.thread), r.forum_id, r.revision, r.author, r.created, r.permalink, shown(r))
             for r in rows]
 
 

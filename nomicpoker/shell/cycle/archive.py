@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from datetime import timezone
+from pathlib import Path
 from typing import Sequence
 
 from sqlmodel import Session, select
@@ -19,6 +20,8 @@ from nomicpoker.ports import Forum, RemoteComment
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.cycle.private_inbox import archive_private, record_unnamed
 from nomicpoker.shell.storage.store import CommentRow, TableRow, dumps
+from nomicpoker.shell.private_inbox import archive_private, players_see_thread, record_unnamed
+from nomicpoker.shell.sealed_inputs import Sealer, commitment_in, sealer_for
 
 
 def _sha(body: str) -> str:
@@ -26,9 +29,11 @@ def _sha(body: str) -> str:
 
 
 def archive(session: Session, table: str, thread: str, comments: Sequence[RemoteComment], now: str,
-            dealer: str | None = None) -> int:
+            dealer: str | None = None, sealer: Sealer | None = None) -> int:
     """Append new comments and new revisions (edits, deletions) to the archive; never update a
-    row. Returns the number of rows added, not counting the dealer's own comments."""
+    row. Returns the number of rows added, not counting the dealer's own comments. ``sealer``:
+    a revision it applies to (a player's message at a table whose players do not read the
+    thread) is archived sealed, its text kept with the secrets (:mod:`~nomicpoker.shell.sealed_inputs`)."""
     # Only the four columns the comparison needs, as plain tuples: an idle poll compares the
     # whole listing with the archive, and building one ORM object per archived revision
     # (~0.1 ms each, pydantic included) made that cost grow with the thread's history.
@@ -42,6 +47,10 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
                    CommentRow.body)
             .where(CommentRow.table_name == table, CommentRow.thread == thread)).all()):
         latest[fid] = (revision, bool(was_deleted), body)
+    if sealer is not None:  # compare a listing with the texts, not with their seals
+        for fid, (revision, was_deleted, body) in list(latest.items()):
+            if commitment_in(body) is not None:
+                latest[fid] = (revision, was_deleted, sealer.text(body))  # type: ignore[assignment]
     added = 0
     for c in comments:
         # A lone surrogate (a broken emoji from an adapter) can be neither stored nor posted:
@@ -53,22 +62,27 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         deleted = bool(c.deleted)
         if prev is not None:
             prev_revision, prev_deleted, prev_body = prev
-            if prev_deleted or (deleted == prev_deleted and c.body == prev_body):
+            # (a sealed text not in the secrets folder, None, is taken as unchanged: a listing
+            # cannot be compared with it, and a revision from nothing would be a false edit)
+            if prev_deleted or (deleted == prev_deleted and (prev_body is None or c.body == prev_body)):
                 continue
-            body = prev_body if deleted else c.body  # a deletion keeps the text it had
+            body = (prev_body or "") if deleted else c.body  # a deletion keeps the text it had
         else:
             body = c.body
+        text, revision = body, (prev[0] + 1) if prev else 1
+        if sealer is not None and sealer.applies(thread, c.author):
+            body = sealer.seal(body, thread, c.id, revision)
         edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
         row = CommentRow(
             table_name=table, thread=thread, forum_id=c.id,
-            revision=(prev[0] + 1) if prev else 1, author=c.author,
+            revision=revision, author=c.author,
             created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
             body_format=c.body_format, sha256=_sha(body), deleted=deleted,
             dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
         )
         session.add(row)
         session.flush()
-        latest[c.id] = (row.revision, deleted, body)
+        latest[c.id] = (row.revision, deleted, text)
         added += dealer is None or not same_account(c.author, dealer)
     return added
 
@@ -84,19 +98,24 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
     return out
 
 
-def archive_table(session: Session, table: TableRow, forum: Forum, now: str
+def archive_table(session: Session, table: TableRow, forum: Forum, now: str, state: Path
                   ) -> tuple[int, dict[str, list[RemoteComment]]]:
     """List and archive every thread the table still polls, then the private messages for it
-    (:mod:`nomicpoker.shell.cycle.private_inbox`); return the number of new revisions (not the
-    dealer's) and each thread's listing (for the outbox's posted tags)."""
+    (:mod:`nomicpoker.shell.private_inbox`); return the number of new revisions (not the
+    dealer's) and each thread's listing (for the outbox's posted tags). A private input is
+    archived sealed, its text kept in ``state``'s secrets folder
+    (:mod:`nomicpoker.shell.sealed_inputs`)."""
     added = 0
     listings: dict[str, list[RemoteComment]] = {}
+    see = players_see_thread(table)  # as the table's forum declares it (and withheld() reads it)
+    sealer = sealer_for(state, table, see)
     for thread in threads_to_poll(session, table.name):
         comments = list(forum.list_comments(thread))
         listings[thread] = comments
-        added += archive(session, table.name, thread, comments, now, dealer=table.dealer)
+        added += archive(session, table.name, thread, comments, now, dealer=table.dealer,
+                         sealer=None if see else sealer)
     if forum.abilities.private_inbox:  # one listing (a request on Reddit) for both
         inbox = list(forum.received_private())
-        added += archive_private(session, table, forum, now, inbox)
+        added += archive_private(session, table, forum, now, inbox, sealer=sealer)
         added += record_unnamed(session, table, forum, now, inbox)  # it reached none of the sender's tables
     return added, listings

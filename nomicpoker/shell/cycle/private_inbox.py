@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import timezone
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from sqlmodel import Session, select
 
@@ -36,6 +36,9 @@ from nomicpoker.core.table.fold_types import same_account
 from nomicpoker.core.reading.markup import storable
 from nomicpoker.ports import Forum, PrivateMessage
 from nomicpoker.shell.storage.store import CommentRow, TableRow, VerdictRow, HandEndRow, loads
+
+if TYPE_CHECKING:
+    from nomicpoker.shell.sealed_inputs import Sealer
 
 #: shown instead of a private message's text before its hand has ended
 WITHHELD = "[private message: shown when the hand ends]"
@@ -74,10 +77,12 @@ def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) 
 
 
 def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
-                    inbox: Sequence[PrivateMessage] | None = None) -> int:
+                    inbox: Sequence[PrivateMessage] | None = None, sealer: "Sealer | None" = None) -> int:
     """Append the new private messages for ``table`` (from ``inbox``, the forum's listing,
-    else listed here); return how many."""
-    if not forum.abilities.private_inbox:
+    else listed here); return how many. Each is archived sealed by ``sealer``, its text kept
+    with the secrets until its hand ends (:mod:`nomicpoker.shell.sealed_inputs`); without one
+    (no state folder) none is archived: a message is never stored in the clear."""
+    if not forum.abilities.private_inbox or sealer is None:
         return 0
     seen = set(session.exec(select(CommentRow.forum_id).where(
         CommentRow.table_name == table.name, CommentRow.thread == PRIVATE_THREAD)).all())
@@ -88,7 +93,7 @@ def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
         fid = f"pm:{m.id}"
         if fid in seen or same_account(m.sender, table.dealer) or not for_table(m, table, tables):
             continue
-        body = storable(m.body)
+        body = sealer.seal(storable(m.body), PRIVATE_THREAD, fid, 1)
         created = _created(m, now)
         session.add(CommentRow(
             table_name=table.name, thread=PRIVATE_THREAD, forum_id=fid, revision=1,
@@ -167,8 +172,10 @@ def players_see_thread(row: TableRow) -> bool:
 
 
 def withheld(session: Session, table: str) -> set[str]:
-    """Forum ids of the table's private player messages whose hand has not ended (or that
-    belong to no hand): their text is not published yet.
+    """Forum ids of the table's private player messages whose hand has not ended: their text
+    is not published yet. One about no hand (read while none was running: it changed nothing,
+    and was answered so) is public at once: withheld, it would be withheld forever, and its
+    table's copies could never replay it.
 
     Private: a message to the Dealer's inbox (:data:`PRIVATE_THREAD`), and, where the players
     do not read the thread (:func:`players_see_thread`), every message a player wrote in it:
@@ -187,7 +194,7 @@ def withheld(session: Session, table: str) -> set[str]:
     out = set()
     for fid, author, thread in session.exec(comments).all():
         if thread == PRIVATE_THREAD:
-            if hand_of.get(fid) not in ended:
+            if fid not in hand_of or (hand_of[fid] is not None and hand_of[fid] not in ended):
                 out.add(fid)
         elif not same_account(author, row.dealer):  # type: ignore[union-attr]
             # a thread message: until its hand ends, or its verdict (a frozen table keeps it

@@ -58,7 +58,7 @@ def fold_for(session: Session, table: TableRow, state: Path, public: dict | None
     ``archive``: the table's comment archive, already read (audit reads it from the live ledger)."""
     cfg = table_config_for(session, table)
     return fold_table(cfg, ledger.hand_starts(session, table.name, state, public),
-                      ledger.revisions(session, table.name) if archive is None else archive,
+                      ledger.revisions(session, table.name, state=state) if archive is None else archive,
                       ledger.dealer_events(session, table.name), faults.comment_reader())
 
 
@@ -94,7 +94,9 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
         if loaded is not None:
             try:
                 with session.begin_nested():  # a resume that fails leaves nothing behind
-                    return Adjudication(_resume(session, table, cfg, state, now, loaded), True)
+                    added = _resume(session, table, cfg, state, now, loaded)
+                unseal(session, table.name, state, now, added)
+                return Adjudication(added, True)
             except Exception as exc:  # noqa: BLE001 - any failure: the full replay decides
                 why = f"resume failed: {exc!r}"
     fault_answers.backfill(session, table.name, now)  # a ledger from before they were recorded
@@ -123,6 +125,7 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
                          "that played the table and report the traceback)") from exc
     keep_private_bodies(state, table.name, result)
     snapshots.save(session, table.name, cfg, state, result.state, result.current, last_key)
+    unseal(session, table.name, state, now, added)
     failures = tuple(found.items())  # each found once: from now on it is recorded, never read
     for (thread, forum_id, revision), exc in failures:
         # the safety net answered it internal_error and the table went on: the Dealer gets the
@@ -152,7 +155,8 @@ def _fold_recording(session: Session, table: TableRow, cfg: TableConfig, state: 
 def _fold_all(session: Session, table: TableRow, cfg: TableConfig, state: Path):
     with paused_collector():  # a replay from the first input is bulk work (shell.collector)
         stream = input_stream(ledger.hand_starts(session, table.name, state),
-                              ledger.revisions(session, table.name), ledger.dealer_events(session, table.name))
+                              ledger.revisions(session, table.name, state=state),
+                              ledger.dealer_events(session, table.name))
         last_key = stream[-1][0] if stream else (0, 0, 0, 0, 0)
         return fold_stream(cfg, None, stream, faults.comment_reader()), last_key
 
@@ -194,7 +198,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
         new_hands = [] if not loaded.new_hands else ledger.hand_starts(
             session, table.name, state,
             numbers=[h.number for h in ledger.hand_rows(session, table.name, after=covers.hand_max)])
-        fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id),
+        fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id, state=state),
                 ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):
         if fold_state is None and loaded.score_pending:
@@ -206,6 +210,18 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
     if fold_state is not None:
         snapshots.save(session, table.name, cfg, state, fold_state, current, last_key, loaded.sealed)
     return added
+
+
+def unseal(session: Session, table: str, state: Path, now: datetime, added: dict[str, list[Any]]) -> int:
+    """Publish the private inputs whose hand has ended (:func:`nomicpoker.shell.sealed_inputs.unseal_due`)
+    when this fold stored a verdict or a hand's end (nothing else makes one public), in the
+    transaction that stored it."""
+    if not (added.get("verdict") or added.get("hand_end")):
+        return 0
+    from nomicpoker.shell.private_inbox import withheld
+    from nomicpoker.shell.sealed_inputs import unseal_due
+
+    return unseal_due(session, table, state, deadlines.iso(now), lambda: withheld(session, table))
 
 
 def keep_private_bodies(state: Path, table: str, result: FoldResult) -> None:

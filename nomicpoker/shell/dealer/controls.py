@@ -102,7 +102,7 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
     changed = None
     with transaction(engine) as s:
         table = ledger.get_table(s, table_name)
-        archived, _ = archive_table(s, table, forum, iso(t))
+        archived, _ = archive_table(s, table, forum, iso(t), state)
         report.archived += archived
         result = fold_for(s, table, state)
         hands = ledger.hand_rows(s, table_name)

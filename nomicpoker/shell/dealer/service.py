@@ -43,6 +43,8 @@ from nomicpoker.core.words.render import reference_tag
 from nomicpoker.shell.storage.rulesets import read_ruleset
 from nomicpoker.shell.storage.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.rules import limits
+from nomicpoker.shell.private_inbox import players_see_thread
+from nomicpoker.shell.sealed_inputs import sealer_for
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.table.fold_types import looks_alike, same_account
 from nomicpoker.core.table.table_settings import CURRENT_EDITION, settings_from
@@ -383,14 +385,16 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
     with transaction(engine) as s:
         table = ledger.get_table(s, table_name)
         # Archive what is already in a registered thread, so old comments precede the hand.
-        report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t))
+        see = players_see_thread(table)  # else its players' messages are private (sealed)
+        report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t),
+                                   sealer=None if see else sealer_for(state, table, see))
         s.add(HandRow(table_name=table_name, number=number, thread=thread,
                       ruleset_hash=rs.content_hash, ruleset=rs.name, button=button, ante=ante,
                       blinds=dumps(list(blinds)), seats=dumps([[p, money[p]] for p in seated]),
                       after=ledger.max_archive_id(s, table_name), started_at=iso(t),
                       commitments=dumps(secrets.commitments())))
         s.flush()
-        archived, _ = archive_table(s, table, forum, iso(t))
+        archived, _ = archive_table(s, table, forum, iso(t), state)
         report.archived += archived
         added = adjudicate(s, table, state, t).added
         report.verdicts += len(added.get("verdict", []))

@@ -68,7 +68,7 @@ def update_table(session: Session, table: TableRow, forum: Forum, state: Path, n
     """Archive, replay and store one table inside the caller's transaction; return the tags
     the dealer's comments already carry, per thread (for :func:`send_outbox`). ``incremental``
     False: replay from the first input even where a snapshot would serve (benchmarks)."""
-    archived, listings = archive_table(session, table, forum, iso(now))
+    archived, listings = archive_table(session, table, forum, iso(now), state)
     report.archived += archived
     report.listed += [c.id for comments in listings.values() for c in comments]
     report.threads += list(listings)

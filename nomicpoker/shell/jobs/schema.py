@@ -94,9 +94,48 @@ def backfill(engine: Engine, state: Path | None) -> list[str]:
                 result = fold_for(s, table, state or Path("/nonexistent"))
                 ledger.store_fold(s, name, result)
                 seal_private_bodies(s, name, result, state)
+                left = seal_private_inputs(s, table, state)
+            if left:
+                problems.append(f"{name}: {left} private message(s) of a running hand stay in the clear in "
+                                "the archive (no state folder to keep their text in): run nomicpoker db "
+                                "upgrade again with --state DIR (the folder holding secrets/)")
         except CodedError as exc:
             problems.append(f"{name}: {exc}")
     return problems
+
+
+def seal_private_inputs(session, table, state: Path | None) -> int:  # type: ignore[no-untyped-def]
+    """Revision 0009: seal each private message of a running hand archived in the clear (its
+    text moved to the secrets folder, its row keeping the commitment and the commitment's
+    SHA-256, :mod:`nomicpoker.shell.sealed_inputs`). Returns how many could not be sealed
+    (no state folder: the text would be lost)."""
+    from nomicpoker.shell.private_inbox import withheld
+    from nomicpoker.shell.sealed_inputs import commitment_in, seal
+    from nomicpoker.shell.store import CommentRow
+
+    held = withheld(session, table.name)
+    if not held:
+        return 0
+    rows = [r for r in session.exec(select_rows(CommentRow, table.name)).all()
+            if r.forum_id in held and commitment_in(r.body) is None]
+    if not rows:
+        return 0
+    if state is None or not state.is_dir():
+        return len(rows)
+    import hashlib
+
+    for r in rows:
+        r.body = seal(state, table.name, r.body, f"{r.thread}\x00{r.forum_id}\x00{r.revision}")
+        r.sha256 = hashlib.sha256(r.body.encode("utf-8")).hexdigest()
+        session.add(r)
+    session.flush()
+    return 0
+
+
+def select_rows(model, table: str):  # type: ignore[no-untyped-def]
+    from sqlmodel import select
+
+    return select(model).where(model.table_name == table).order_by(model.id)
 
 
 def seal_private_bodies(session, table: str, result, state: Path | None) -> int:  # type: ignore[no-untyped-def]
@@ -148,8 +187,9 @@ def upgrade(engine: Engine, url: str, state: Path | None = None) -> Upgraded:
 
 def compact(engine: Engine) -> None:
     """Rewrite the database so no freed page keeps what a revision removed (0008: the fold
-    states of running hands): SQLite is vacuumed and its write-ahead log emptied; PostgreSQL's
-    ``np_snapshot`` gets a ``VACUUM FULL`` (a new file for the table). Both run outside a
+    states of running hands; 0009: the text of their private messages): SQLite is vacuumed and
+    its write-ahead log emptied; PostgreSQL's ``np_snapshot`` and ``np_comment`` get a
+    ``VACUUM FULL`` (a new file for each table). Both run outside a
     transaction, as they must."""
     if engine.dialect.name == "sqlite":
         raw = engine.raw_connection()
@@ -163,3 +203,4 @@ def compact(engine: Engine) -> None:
     elif engine.dialect.name == "postgresql":
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.exec_driver_sql("VACUUM FULL np_snapshot")
+            conn.exec_driver_sql("VACUUM FULL np_comment")  # 0009: the private messages sealed

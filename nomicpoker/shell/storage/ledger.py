@@ -176,10 +176,16 @@ def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
 
 
 def revisions(session: Session, table: str, after: int = 0,
-              hashes: list[str] | None = None) -> list[Revision]:
+              hashes: list[str] | None = None, state: Path | None = None, strict: bool = True,
+              sealed: list[tuple[int, str]] | None = None) -> list[Revision]:
     """The archive in order (``after``: only the revisions past that position). ``hashes``: a
     list to which each revision's stored ``sha256`` is appended, in the same order (audit
-    checks the bodies in the pass that reads them)."""
+    checks the bodies in the pass that reads them). A sealed revision (a private input,
+    :mod:`nomicpoker.shell.sealed_inputs`) is read with its text: published, else kept in
+    ``state``'s secrets folder; ``strict`` False leaves one found in neither as its seal (audit
+    on a copy), and ``sealed`` gets ``(archive id, stored body)`` of every sealed revision."""
+    from nomicpoker.shell.sealed_inputs import PREFIX, opened
+
     c = CommentRow.__table__.c  # type: ignore[attr-defined]
     # plain column tuples, not ORM objects: a table's whole archive is read by a full replay and
     # by audit, and a SQLModel object costs ~0.1 ms to build
@@ -188,9 +194,13 @@ def revisions(session: Session, table: str, after: int = 0,
                            .where(c.table_name == table, c.id > after).order_by(c.id)).all()
     if hashes is not None:
         hashes.extend(r[-1] for r in rows)
+    held = [(int(r[0]), r[6]) for r in rows if r[6].startswith(PREFIX)]
+    texts = opened(session, table, held, state, strict) if held else {}
+    if sealed is not None:
+        sealed.extend(held)
     return [Revision(archive_id=i, thread=thread, forum_id=forum_id, revision=revision, author=author,
-                     created=created, body=body, body_format=body_format, deleted=deleted,
-                     dice=() if dice == "[]" else tuple(loads(dice)), permalink=permalink)
+                     created=created, body=texts[i][0] if i in texts else body, body_format=body_format,
+                     deleted=deleted, dice=() if dice == "[]" else tuple(loads(dice)), permalink=permalink)
             for i, thread, forum_id, revision, author, created, body, body_format, deleted, dice, permalink, _
             in rows]
 

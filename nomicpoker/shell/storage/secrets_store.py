@@ -24,7 +24,7 @@ from nomicpoker.shell import faults
 from nomicpoker.shell.storage.paths import secrets_dir
 from nomicpoker.core.errors import CodedError
 
-__all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "load",
+__all__ = ["HandSecrets", "SecretsError", "create", "from_hex", "generate", "installation_key", "load",
            "load_or_none", "message_path", "read_message", "secret_path", "snapshot_dir", "write",
            "write_message", "write_private"]
 
@@ -151,6 +151,28 @@ def read_message(state: Path, table: str, key: str) -> str:
     except FileNotFoundError as exc:
         raise SecretsError("missing", f"the private message {key} is not in {path.parent}: "
                            "run nomicpoker poll on the Dealer's machine (it writes it again)") from exc
+
+
+#: the installation's key, in the state folder (owner-only): it keys the snapshots' MACs
+#: (:mod:`nomicpoker.shell.snapshots`) and derives the nonces of sealed private messages
+#: (:mod:`nomicpoker.shell.sealed_inputs`)
+KEY_FILE = "snapshot.key"
+
+
+def installation_key(state: Path) -> bytes:
+    """The installation's key, made on first use (owner-only, like the secrets)."""
+    path = state / KEY_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        state.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_bytes()
+        with os.fdopen(fd, "wb") as f:
+            f.write(_random.token_bytes(32))
+        return path.read_bytes()
 
 
 def load_or_none(state: Path, table: str, hand: int) -> HandSecrets | None:

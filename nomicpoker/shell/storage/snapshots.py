@@ -50,7 +50,7 @@ from nomicpoker.shell.storage import secrets_store
 from nomicpoker.shell.storage.ledger import MODELS
 from nomicpoker.shell.storage.store import SnapshotRow, dumps
 
-KEY_FILE = "snapshot.key"
+KEY_FILE = secrets_store.KEY_FILE
 CORE_DIR = Path(__file__).resolve().parents[2] / "core"
 
 
@@ -95,19 +95,8 @@ class Loaded:
 
 
 def _key(state: Path) -> bytes:
-    """The installation's snapshot key, made on first use (owner-only, like the secrets)."""
-    path = state / KEY_FILE
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        state.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            return path.read_bytes()
-        with os.fdopen(fd, "wb") as f:
-            f.write(os.urandom(32))
-        return path.read_bytes()
+    """The installation's key (:func:`nomicpoker.shell.secrets_store.installation_key`)."""
+    return secrets_store.installation_key(state)
 
 
 @lru_cache(maxsize=1)

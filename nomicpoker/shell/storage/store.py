@@ -283,6 +283,18 @@ class ActionRow(_Derived, table=True):
     cause: str = ""  # as in the change log: the comment's permalink or the dealer event
 
 
+class UnsealedRow(SQLModel, table=True):
+    """A sealed archive row's text, published once its hand ended (shell/sealed_inputs.py)."""
+
+    __tablename__ = "np_unsealed"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_name: str = Field(index=True)
+    comment_id: int = Field(index=True, unique=True)  # the archive row (np_comment.id) it opens
+    nonce: str  # hex: the commitment is SHA-256(nonce || UTF-8 text)
+    body: str  # the text, exactly as archived
+    published_at: str  # shell clock: the poll that saw its hand ended
+
+
 class SnapshotRow(SQLModel, table=True):
     """The fold's state after the inputs it covers, so the poll folds only what is new
     (:mod:`nomicpoker.shell.storage.snapshots`). A cache, neither input nor derived row: ``audit``
@@ -314,7 +326,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/storage/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
@@ -592,4 +604,4 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 #: Input models: what ``audit`` copies and replays from.
 INPUTS: tuple[type[SQLModel], ...] = (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow)
-ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED + (SnapshotRow,)
+ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED + (SnapshotRow, UnsealedRow)
