@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from nomicpoker.core.table import snapshot
 from nomicpoker.core.fold.fold_run import fold_stream, fold_table, input_stream
@@ -29,7 +29,7 @@ from nomicpoker.shell.cycle import deadlines, fault_answers, scores
 from nomicpoker.shell import faults, logs
 from nomicpoker.shell.storage import ledger, pinned, snapshots
 from nomicpoker.shell.cycle.collector import paused_collector
-from nomicpoker.shell.storage.store import StoreError, TableRow
+from nomicpoker.shell.storage.store import HandEndRow, StoreError, TableRow
 
 
 _log = logs.get("replay")
@@ -213,11 +213,17 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
 
 
 def unseal(session: Session, table: str, state: Path, now: datetime, added: dict[str, list[Any]]) -> int:
-    """Publish the private inputs whose hand has ended (:func:`nomicpoker.shell.sealed_inputs.unseal_due`)
-    when this fold stored a verdict or a hand's end (nothing else makes one public), in the
-    transaction that stored it."""
-    if not (added.get("verdict") or added.get("hand_end")):
-        return 0
+    """Publish the private inputs whose hand has ended (:func:`nomicpoker.shell.sealed_inputs.unseal_due`),
+    in the transaction that stored the end. Only a fold that stored a hand's end, or a verdict
+    about no hand or about a hand already over (a message read between hands, a late one), can
+    make one public: any other poll (nearly all) skips the look."""
+    verdicts = added.get("verdict") or []
+    if not added.get("hand_end"):
+        hands = {v.hand for v in verdicts}
+        if not hands or (None not in hands and not session.exec(
+                select(HandEndRow.hand).where(HandEndRow.table_name == table,
+                                              HandEndRow.hand.in_(sorted(hands)))).first()):  # type: ignore[union-attr]
+            return 0
     from nomicpoker.shell.private_inbox import withheld
     from nomicpoker.shell.sealed_inputs import unseal_due
 
