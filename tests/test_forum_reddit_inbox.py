@@ -17,6 +17,7 @@ from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
+from _game_kit import ledger_cells_holding
 from _reddit_kit import config_for, fake  # noqa: F401 (fixture)
 from fixtures.reddit_api import SUB, USER
 
@@ -60,6 +61,8 @@ def test_a_private_advance_action_sent_on_reddit_fires_and_audits_identical(fake
     run()
     sent = [m for m in fake.messages if m["to"] == second and "advance action" in m["text"]]
     assert sent and "CALL" in sent[-1]["text"]  # confirmed privately
+    # the message is in no row of the live ledger while the hand runs (archived sealed)
+    assert ledger_cells_holding(state / "ledger.db", "CALL *") == []
     fake.add(first, "raise 6")
     run()
     assert any(f"{second} (advance action): calls" in c.body for c in fake.comments if c.author == USER)

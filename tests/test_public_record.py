@@ -247,6 +247,30 @@ def test_no_published_artefact_holds_a_running_hands_secret_many_games(game) -> 
     _game(*game)
 
 
+def test_every_way_into_the_archive_seals_a_private_input() -> None:
+    """The archive rows are made in two places only, and each seals a private input before
+    it is stored: a thread's comments (``archive``: every player's message at a table whose
+    players do not read the thread, e-mail) and the Dealer's inbox (``archive_private``: the
+    local forum, Reddit, IRC ``/msg``). A new way in fails here until it is covered (the
+    kinds themselves: the hypothesis game above, tests/test_email_site.py on Dovecot,
+    tests/test_irc_private_tables.py on ngIRCd, tests/test_forum_reddit_inbox.py)."""
+    import ast
+
+    import nomicpoker
+
+    made = set()
+    for path in Path(nomicpoker.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call)]
+            if any(isinstance(c.func, ast.Name) and c.func.id == "CommentRow" for c in calls):
+                seals = any(isinstance(c.func, ast.Attribute) and c.func.attr == "seal" for c in calls)
+                made.add((path.stem, fn.name, seals))
+    assert made == {("archive", "archive", True), ("private_inbox", "archive_private", True)}, made
+
+
 def test_the_allow_list_names_every_column_of_every_ledger_table() -> None:
     """A column added to the ledger is published only once someone says how."""
     from nomicpoker.shell.audit.public_record import ALLOW
