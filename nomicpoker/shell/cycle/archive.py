@@ -47,10 +47,6 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
                    CommentRow.body)
             .where(CommentRow.table_name == table, CommentRow.thread == thread)).all()):
         latest[fid] = (revision, bool(was_deleted), body)
-    if sealer is not None:  # compare a listing with the texts, not with their seals
-        for fid, (revision, was_deleted, body) in list(latest.items()):
-            if commitment_in(body) is not None:
-                latest[fid] = (revision, was_deleted, sealer.text(body))  # type: ignore[assignment]
     added = 0
     for c in comments:
         # A lone surrogate (a broken emoji from an adapter) can be neither stored nor posted:
@@ -62,6 +58,10 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         deleted = bool(c.deleted)
         if prev is not None:
             prev_revision, prev_deleted, prev_body = prev
+            if sealer is not None and commitment_in(prev_body) is not None:
+                # compare the listing with the text, not its seal (read only for a message
+                # listed again: an e-mail table lists only the mail not yet marked archived)
+                prev_body = sealer.text(prev_body)  # type: ignore[assignment]
             # (a sealed text not in the secrets folder, None, is taken as unchanged: a listing
             # cannot be compared with it, and a revision from nothing would be a false edit)
             if prev_deleted or (deleted == prev_deleted and (prev_body is None or c.body == prev_body)):
