@@ -12,7 +12,7 @@ from _game_kit import _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.audit.public_db import export_public_db
 from nomicpoker.shell.storage.store import CommentRow, open_engine
-from nomicpoker.shell import ledger
+from nomicpoker.shell.storage import ledger
 
 
 def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:

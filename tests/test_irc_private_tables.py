@@ -23,7 +23,8 @@ from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.paths import sqlite_url
 from nomicpoker.shell.storage.store import CommentRow, open_engine
-from nomicpoker.shell import ledger, service
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.dealer import service
 
 from _game_kit import ledger_cells_holding
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.shell.store import SCHEMA_HEAD
+from nomicpoker.shell.storage.store import SCHEMA_HEAD
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema-0008-private-inputs"
 RUNNING = "CALL $37"  # hand 2, still running

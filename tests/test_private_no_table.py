@@ -15,7 +15,8 @@ from sqlmodel import Session, select
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, OutboxRow
-from nomicpoker.shell import ledger, service
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.dealer import service
 
 from _bot_kit import Table
 

@@ -15,7 +15,8 @@ from sqlmodel import Session, select
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.cycle.private_inbox import for_table
 from nomicpoker.shell.storage.store import CommentRow, TableRow
-from nomicpoker.shell import ledger, service
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.dealer import service
 from nomicpoker.ports import PrivateMessage
 
 from _bot_kit import Table

@@ -36,7 +36,8 @@ from nomicpoker.shell.cycle.collector import paused_collector
 from nomicpoker.shell.storage.paths import sqlite_url
 from nomicpoker.shell.cycle.replay import fold_for
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, HandRow, RulesetRow, TableRow, loads, open_engine, transaction
-from nomicpoker.shell import fault_answers, ledger, sealed_inputs
+from nomicpoker.shell.cycle import fault_answers
+from nomicpoker.shell.storage import ledger, sealed_inputs
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.fairness.money import verify_money
 from nomicpoker.core.fairness.verify import Check, verify_record
@@ -71,12 +72,12 @@ def _not_public_yet(live: Session, name: str, state: Path, public: Mapping[int, 
                     unopened: set[int] = frozenset()) -> HandRow | None:  # type: ignore[assignment]
     """The running hand, when this copy cannot replay it: its secrets are not in ``state``
     (an auditor's machine), a private message archived since it started is sealed and its
-    text not here (``unopened``: archive ids, :mod:`nomicpoker.shell.sealed_inputs`), or its
+    text not here (``unopened``: archive ids, :mod:`nomicpoker.shell.storage.sealed_inputs`), or its
     private messages are withheld (a public copy made before schema 0009 kept their text until
-    the hand ends, :func:`nomicpoker.shell.private_inbox.withheld`). All become public when it
+    the hand ends, :func:`nomicpoker.shell.cycle.private_inbox.withheld`). All become public when it
     ends; until then ``audit`` checks everything before it."""
-    from nomicpoker.shell import secrets_store
-    from nomicpoker.shell.private_inbox import WITHHELD
+    from nomicpoker.shell.storage import secrets_store
+    from nomicpoker.shell.cycle.private_inbox import WITHHELD
 
     hands = ledger.hand_rows(live, name)
     running = hands[-1] if hands and hands[-1].number not in public else None

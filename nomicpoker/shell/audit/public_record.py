@@ -15,7 +15,7 @@ How a value is published:
 - *per row*, until the hand it belongs to has ended (:func:`not_public_yet`): a player's
   private message to the Dealer (a private advance action, and at a table whose players do not
   read the thread, e-mail, every message a player wrote) is in the ledger only sealed (a
-  commitment to its text, :mod:`nomicpoker.shell.sealed_inputs`), published as it is, its text
+  commitment to its text, :mod:`nomicpoker.shell.storage.sealed_inputs`), published as it is, its text
   in ``np_unsealed`` once its hand has ended; one archived in the clear (a ledger the upgrade to
   schema 0009 could not seal) is published as ``[private message: shown when the hand ends]``
   with no hash (a SHA-256 of ``CALL $37`` is found by trying the few thousand advance actions
@@ -47,7 +47,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell.cycle.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.storage.store import ALL_MODELS, TableRow
-from nomicpoker.shell.sealed_inputs import commitment_in
+from nomicpoker.shell.storage.sealed_inputs import commitment_in
 
 #: a column published as it is
 PUBLIC = "public"

@@ -28,7 +28,7 @@ from nomicpoker.shell.storage import ledger, pinned
 from nomicpoker.shell.audit.audit import record_ruleset, verify_hands
 from nomicpoker.shell.cycle.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, TableRow, loads
-from nomicpoker.shell.sealed_inputs import commitment_in, opened
+from nomicpoker.shell.storage.sealed_inputs import commitment_in, opened
 
 _AT = re.compile(r"passed at (\S+)$")
 _HAND_START = re.compile(r"^hand (\d+) start")

@@ -20,8 +20,8 @@ from nomicpoker.ports import Forum, RemoteComment
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.cycle.private_inbox import archive_private, record_unnamed
 from nomicpoker.shell.storage.store import CommentRow, TableRow, dumps
-from nomicpoker.shell.private_inbox import archive_private, players_see_thread, record_unnamed
-from nomicpoker.shell.sealed_inputs import Sealer, commitment_in, sealer_for
+from nomicpoker.shell.cycle.private_inbox import archive_private, players_see_thread, record_unnamed
+from nomicpoker.shell.storage.sealed_inputs import Sealer, commitment_in, sealer_for
 
 
 def _sha(body: str) -> str:
@@ -33,7 +33,7 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
     """Append new comments and new revisions (edits, deletions) to the archive; never update a
     row. Returns the number of rows added, not counting the dealer's own comments. ``sealer``:
     a revision it applies to (a player's message at a table whose players do not read the
-    thread) is archived sealed, its text kept with the secrets (:mod:`~nomicpoker.shell.sealed_inputs`)."""
+    thread) is archived sealed, its text kept with the secrets (:mod:`~nomicpoker.shell.storage.sealed_inputs`)."""
     # Only the four columns the comparison needs, as plain tuples: an idle poll compares the
     # whole listing with the archive, and building one ORM object per archived revision
     # (~0.1 ms each, pydantic included) made that cost grow with the thread's history.
@@ -101,10 +101,10 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
 def archive_table(session: Session, table: TableRow, forum: Forum, now: str, state: Path
                   ) -> tuple[int, dict[str, list[RemoteComment]]]:
     """List and archive every thread the table still polls, then the private messages for it
-    (:mod:`nomicpoker.shell.private_inbox`); return the number of new revisions (not the
+    (:mod:`nomicpoker.shell.cycle.private_inbox`); return the number of new revisions (not the
     dealer's) and each thread's listing (for the outbox's posted tags). A private input is
     archived sealed, its text kept in ``state``'s secrets folder
-    (:mod:`nomicpoker.shell.sealed_inputs`)."""
+    (:mod:`nomicpoker.shell.storage.sealed_inputs`)."""
     added = 0
     listings: dict[str, list[RemoteComment]] = {}
     see = players_see_thread(table)  # as the table's forum declares it (and withheld() reads it)

@@ -38,7 +38,7 @@ from nomicpoker.ports import Forum, PrivateMessage
 from nomicpoker.shell.storage.store import CommentRow, TableRow, VerdictRow, HandEndRow, loads
 
 if TYPE_CHECKING:
-    from nomicpoker.shell.sealed_inputs import Sealer
+    from nomicpoker.shell.storage.sealed_inputs import Sealer
 
 #: shown instead of a private message's text before its hand has ended
 WITHHELD = "[private message: shown when the hand ends]"
@@ -80,7 +80,7 @@ def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
                     inbox: Sequence[PrivateMessage] | None = None, sealer: "Sealer | None" = None) -> int:
     """Append the new private messages for ``table`` (from ``inbox``, the forum's listing,
     else listed here); return how many. Each is archived sealed by ``sealer``, its text kept
-    with the secrets until its hand ends (:mod:`nomicpoker.shell.sealed_inputs`); without one
+    with the secrets until its hand ends (:mod:`nomicpoker.shell.storage.sealed_inputs`); without one
     (no state folder) none is archived: a message is never stored in the clear."""
     if not forum.abilities.private_inbox or sealer is None:
         return 0

@@ -213,7 +213,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
 
 
 def unseal(session: Session, table: str, state: Path, now: datetime, added: dict[str, list[Any]]) -> int:
-    """Publish the private inputs whose hand has ended (:func:`nomicpoker.shell.sealed_inputs.unseal_due`),
+    """Publish the private inputs whose hand has ended (:func:`nomicpoker.shell.storage.sealed_inputs.unseal_due`),
     in the transaction that stored the end. Only a fold that stored a hand's end, or a verdict
     about no hand or about a hand already over (a message read between hands, a late one), can
     make one public: any other poll (nearly all) skips the look."""
@@ -224,8 +224,8 @@ def unseal(session: Session, table: str, state: Path, now: datetime, added: dict
                 select(HandEndRow.hand).where(HandEndRow.table_name == table,
                                               HandEndRow.hand.in_(sorted(hands)))).first()):  # type: ignore[union-attr]
             return 0
-    from nomicpoker.shell.private_inbox import withheld
-    from nomicpoker.shell.sealed_inputs import unseal_due
+    from nomicpoker.shell.cycle.private_inbox import withheld
+    from nomicpoker.shell.storage.sealed_inputs import unseal_due
 
     return unseal_due(session, table, state, deadlines.iso(now), lambda: withheld(session, table))
 

@@ -43,8 +43,8 @@ from nomicpoker.core.words.render import reference_tag
 from nomicpoker.shell.storage.rulesets import read_ruleset
 from nomicpoker.shell.storage.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.rules import limits
-from nomicpoker.shell.private_inbox import players_see_thread
-from nomicpoker.shell.sealed_inputs import sealer_for
+from nomicpoker.shell.cycle.private_inbox import players_see_thread
+from nomicpoker.shell.storage.sealed_inputs import sealer_for
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.table.fold_types import looks_alike, same_account
 from nomicpoker.core.table.table_settings import CURRENT_EDITION, settings_from

@@ -107,11 +107,11 @@ def backfill(engine: Engine, state: Path | None) -> list[str]:
 def seal_private_inputs(session, table, state: Path | None) -> int:  # type: ignore[no-untyped-def]
     """Revision 0009: seal each private message of a running hand archived in the clear (its
     text moved to the secrets folder, its row keeping the commitment and the commitment's
-    SHA-256, :mod:`nomicpoker.shell.sealed_inputs`). Returns how many could not be sealed
+    SHA-256, :mod:`nomicpoker.shell.storage.sealed_inputs`). Returns how many could not be sealed
     (no state folder: the text would be lost)."""
-    from nomicpoker.shell.private_inbox import withheld
-    from nomicpoker.shell.sealed_inputs import commitment_in, seal
-    from nomicpoker.shell.store import CommentRow
+    from nomicpoker.shell.cycle.private_inbox import withheld
+    from nomicpoker.shell.storage.sealed_inputs import commitment_in, seal
+    from nomicpoker.shell.storage.store import CommentRow
 
     held = withheld(session, table.name)
     if not held:

@@ -181,10 +181,10 @@ def revisions(session: Session, table: str, after: int = 0,
     """The archive in order (``after``: only the revisions past that position). ``hashes``: a
     list to which each revision's stored ``sha256`` is appended, in the same order (audit
     checks the bodies in the pass that reads them). A sealed revision (a private input,
-    :mod:`nomicpoker.shell.sealed_inputs`) is read with its text: published, else kept in
+    :mod:`nomicpoker.shell.storage.sealed_inputs`) is read with its text: published, else kept in
     ``state``'s secrets folder; ``strict`` False leaves one found in neither as its seal (audit
     on a copy), and ``sealed`` gets ``(archive id, stored body)`` of every sealed revision."""
-    from nomicpoker.shell.sealed_inputs import PREFIX, opened
+    from nomicpoker.shell.storage.sealed_inputs import PREFIX, opened
 
     c = CommentRow.__table__.c  # type: ignore[attr-defined]
     # plain column tuples, not ORM objects: a table's whole archive is read by a full replay and

@@ -154,8 +154,8 @@ def read_message(state: Path, table: str, key: str) -> str:
 
 
 #: the installation's key, in the state folder (owner-only): it keys the snapshots' MACs
-#: (:mod:`nomicpoker.shell.snapshots`) and derives the nonces of sealed private messages
-#: (:mod:`nomicpoker.shell.sealed_inputs`)
+#: (:mod:`nomicpoker.shell.storage.snapshots`) and derives the nonces of sealed private messages
+#: (:mod:`nomicpoker.shell.storage.sealed_inputs`)
 KEY_FILE = "snapshot.key"
 
 

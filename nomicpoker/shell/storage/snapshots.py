@@ -95,7 +95,7 @@ class Loaded:
 
 
 def _key(state: Path) -> bytes:
-    """The installation's key (:func:`nomicpoker.shell.secrets_store.installation_key`)."""
+    """The installation's key (:func:`nomicpoker.shell.storage.secrets_store.installation_key`)."""
     return secrets_store.installation_key(state)
 
 

@@ -284,7 +284,7 @@ class ActionRow(_Derived, table=True):
 
 
 class UnsealedRow(SQLModel, table=True):
-    """A sealed archive row's text, published once its hand ended (shell/sealed_inputs.py)."""
+    """A sealed archive row's text, published once its hand ended (shell/storage/sealed_inputs.py)."""
 
     __tablename__ = "np_unsealed"
     id: Optional[int] = Field(default=None, primary_key=True)

@@ -6,13 +6,13 @@ message a player wrote), with its SHA-256, while its hand ran: a backup or any c
 ledger told what the player planned. From this revision such a revision is archived sealed (a
 commitment to its text; the text is kept in the owner-only secrets folder) and its text is
 published in the new table ``np_unsealed`` when its hand ends
-(:mod:`nomicpoker.shell.sealed_inputs`).
+(:mod:`nomicpoker.shell.storage.sealed_inputs`).
 
 This revision creates ``np_unsealed``. ``nomicpoker db upgrade`` then seals the private
-messages of the hands still running (:func:`nomicpoker.shell.schema.seal_private_inputs`: the
+messages of the hands still running (:func:`nomicpoker.shell.jobs.schema.seal_private_inputs`: the
 text is moved to the state folder's secrets, the row keeps its commitment; on SQLite with
 ``secure_delete`` on) and rewrites the file so no free page keeps them
-(:func:`nomicpoker.shell.schema.compact`). Messages of hands that have ended stay as they are:
+(:func:`nomicpoker.shell.jobs.schema.compact`). Messages of hands that have ended stay as they are:
 they are public.
 
 Revision ID: 0009

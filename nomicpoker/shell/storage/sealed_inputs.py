@@ -14,8 +14,8 @@ So such a revision is archived *sealed*: its row's body is one line holding a co
 text and the nonce are kept in the owner-only secrets folder, in
 ``secrets/<table>/inbox/<commitment>.json`` (0600), with the hand secrets and the fold's state.
 The fold reads the text from there (:func:`opened`, through
-:func:`nomicpoker.shell.ledger.revisions`). When the hand the message belongs to has ended (the
-rule of :func:`nomicpoker.shell.private_inbox.withheld`: the hand its verdict names; at once
+:func:`nomicpoker.shell.storage.ledger.revisions`). When the hand the message belongs to has ended (the
+rule of :func:`nomicpoker.shell.cycle.private_inbox.withheld`: the hand its verdict names; at once
 for one about no hand), the poll that stored the end writes the text and the nonce to
 ``np_unsealed`` (:func:`unseal_due`): from then on any copy of the ledger replays the hand
 without the secrets folder, and anyone checks the text against the commitment that was in the
@@ -35,10 +35,11 @@ from typing import Callable, Iterable, Mapping
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
-from nomicpoker.core.advance_private import PRIVATE_THREAD
-from nomicpoker.core.fold_types import same_account
-from nomicpoker.shell import logs, secrets_store
-from nomicpoker.shell.store import CommentRow, StoreError, TableRow, UnsealedRow
+from nomicpoker.core.fold.advance_private import PRIVATE_THREAD
+from nomicpoker.core.table.fold_types import same_account
+from nomicpoker.shell import logs
+from nomicpoker.shell.storage import secrets_store
+from nomicpoker.shell.storage.store import CommentRow, StoreError, TableRow, UnsealedRow
 
 _log = logs.get("sealed")
 
@@ -143,7 +144,7 @@ class Sealer:
 def sealer_for(state: Path | None, table: TableRow, see_thread: bool) -> Sealer | None:
     """The table's :class:`Sealer` (None without a state folder: nothing can be kept);
     ``see_thread``: whether its players read the thread
-    (:func:`nomicpoker.shell.private_inbox.players_see_thread`)."""
+    (:func:`nomicpoker.shell.cycle.private_inbox.players_see_thread`)."""
     return None if state is None else Sealer(state, table, see_thread)
 
 
@@ -200,7 +201,7 @@ def unseal_due(session: Session, table: str, state: Path | None, now: str,
                secret: Callable[[], set[str]]) -> int:
     """Publish (``np_unsealed``) the text of every sealed revision of ``table`` whose hand has
     ended, that is, whose forum id is not in ``secret()`` (the table's private messages not
-    public yet, :func:`nomicpoker.shell.private_inbox.withheld`); return how many. A text the
+    public yet, :func:`nomicpoker.shell.cycle.private_inbox.withheld`); return how many. A text the
     secrets folder does not hold is logged and left sealed (``audit`` then says which)."""
     c, u = CommentRow.__table__.c, UnsealedRow.__table__.c  # type: ignore[attr-defined]
     rows = session.execute(core_select(c.id, c.forum_id, c.body)
