@@ -283,18 +283,6 @@ class ActionRow(_Derived, table=True):
     cause: str = ""  # as in the change log: the comment's permalink or the dealer event
 
 
-class UnsealedRow(SQLModel, table=True):
-    """A sealed archive row's text, published once its hand ended (shell/storage/sealed_inputs.py)."""
-
-    __tablename__ = "np_unsealed"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    table_name: str = Field(index=True)
-    comment_id: int = Field(index=True, unique=True)  # the archive row (np_comment.id) it opens
-    nonce: str  # hex: the commitment is SHA-256(nonce || UTF-8 text)
-    body: str  # the text, exactly as archived
-    published_at: str  # shell clock: the poll that saw its hand ended
-
-
 class SnapshotRow(SQLModel, table=True):
     """The fold's state after the inputs it covers, so the poll folds only what is new
     (:mod:`nomicpoker.shell.storage.snapshots`). A cache, neither input nor derived row: ``audit``
@@ -601,6 +589,8 @@ def transaction(engine: Engine) -> Iterator[Session]:
             session.rollback()
             raise
 
+
+from nomicpoker.shell.storage.unsealed import UnsealedRow  # noqa: E402 (a model of its own module)
 
 #: Input models: what ``audit`` copies and replays from.
 INPUTS: tuple[type[SQLModel], ...] = (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow)
