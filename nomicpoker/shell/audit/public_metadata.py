@@ -44,6 +44,9 @@ TABLES: dict[str, tuple[str, str]] = {
                     "can recompute every card and die (nomicpoker audit verify)."),
     "np_action": ("Actions", "Every public step of each hand in order, with the chips it put into the pot: "
                   "with the hand-start record and the result, the hand's money."),
+    "np_unsealed": ("Private messages, published", "The text of each player's private message to the Dealer, "
+                    "published when its hand ended; its Comments row held only a commitment to it while the "
+                    "hand ran: SHA-256 of the nonce then the text."),
 }
 
 _ID = "Row number (its place in this table)."
@@ -89,9 +92,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "revision": "The revision (0: as first read; an edit or a deletion is a new revision).",
         "author": "Who wrote it.", "created": "When the forum says it was written (UTC).",
         "edited": "When the forum says it was edited (UTC), if it was.",
-        "body": "The comment's text as archived (a private message: shown when its hand ends).",
+        "body": "The comment's text as archived; a private message only as its seal, a commitment to the "
+                "text, whose text is published when its hand ends (Private messages, published).",
         "body_format": "The body's markup: markdown, html or text.",
-        "sha256": "SHA-256 of the body (empty while a private message is withheld).",
+        "sha256": "SHA-256 of the body (of the seal, for a private message).",
         "deleted": "Whether this revision is the comment's deletion.",
         "dice": "The forum's dice roller's results in the comment (JSON list).",
         "permalink": "The comment's address on the forum.",
@@ -163,6 +167,13 @@ COLUMNS: dict[str, dict[str, str]] = {
         "amount": "The amount as stated (a raise in the ruleset's terms).", "cards": "Cards shown (JSON list).",
         "chips": "Chips this step put into the pot.", "comment_id": "The comment that made it (empty: a Dealer event).",
         "at": "When (UTC).", "cause": "The comment's permalink or the Dealer event.",
+    },
+    "np_unsealed": {
+        "id": _ID, "table_name": _TABLE,
+        "comment_id": "The archive row (Comments.id) whose commitment this text opens.",
+        "nonce": "The commitment's nonce (hex): SHA-256(nonce bytes, then the text in UTF-8) is the commitment.",
+        "body": "The private message's text, exactly as archived.",
+        "published_at": "When the Dealer's poll saw its hand ended and published it (UTC).",
     },
 }
 
