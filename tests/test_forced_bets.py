@@ -115,3 +115,42 @@ def test_a_table_from_before_forced_bets_were_stored_takes_its_last_hands(tmp_pa
     assert res.exit_code == 0, res.output
     assert "blinds 1/2, hand 3's, as the table stores none" in res.output
     assert hands(state, "R")[-1] == (4, 0, [1, 2])
+
+
+HOUSE = "The small blind is 5 chips and the big blind 10 chips."
+
+
+def _house_rules(tmp_path: Path, small: int, big: int) -> Path:
+    """roberts-nlhe amended by a house that states its blind amounts (optional parameters)."""
+    from _ruleset_kit import copy_ruleset
+
+    rules = copy_ruleset(tmp_path / "house-nlhe", "roberts-nlhe")
+    with (rules / "rule.txt").open("a", encoding="utf-8") as f:
+        f.write(f"\n{HOUSE}\n")
+    with (rules / "ruleset.toml").open("a", encoding="utf-8") as f:
+        for name, value in (("small_blind", small), ("big_blind", big)):
+            f.write(f'\n[params.{name}]\nvalue = {value}\nsource = "House rule"\ncite = "{HOUSE}"\n')
+    return rules
+
+
+def test_the_amounts_a_ruleset_states_are_the_default(tmp_path):
+    state = tmp_path / "state"
+    rules = _house_rules(tmp_path, 5, 10)
+    res = cli(state, "table", "create", "--name", "H", "--players", "alice,bob,carol", "--ruleset", str(rules))
+    assert res.exit_code == 0, res.output
+    assert "next: nomicpoker hand start --table H --state" in res.output  # no flag needed
+    res = cli(state, "hand", "start", "--table", "H")
+    assert res.exit_code == 0 and "blinds 5/10, ruleset" in res.output, res.output
+    assert hands(state, "H") == [(1, 0, [5, 10])]
+    # the table's own forced bets come before the ruleset's
+    assert cli(state, "hand", "void", "--table", "H", "--note", "test").exit_code == 0
+    assert cli(state, "table", "set", "--table", "H", "--blinds", "1,2").exit_code == 0
+    assert cli(state, "hand", "start", "--table", "H").exit_code == 0
+    assert hands(state, "H")[-1] == (2, 0, [1, 2])
+
+
+def test_a_ruleset_with_blind_amounts_that_make_no_sense_is_refused(tmp_path):
+    for small, big, why in ((5, 0, "give both blinds"), (10, 5, "above big_blind")):
+        rules = _house_rules(tmp_path / f"{small}-{big}", small, big)
+        res = CliRunner().invoke(app, ["rules", "check", str(rules)])
+        assert res.exit_code != 0 and why in res.output, res.output

@@ -24,8 +24,9 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
     rules = pinned.current_ruleset(session, row)
     parts = ["nomicpoker", "hand", "start", "--table", row.name]
     ante, blinds = ledger.forced_bets(session, row)
-    if (blinds if rules.blinds else ante is not None) and not (blinds and not rules.blinds):
-        pass  # the table's own forced bets: hand start takes them
+    if ((blinds if rules.blinds else ante is not None) and not (blinds and not rules.blinds)) or (
+            rules.big_blind if rules.blinds else rules.forced_ante):
+        pass  # the table's own forced bets, or the amounts its rule states: hand start takes them
     else:
         parts += ["--blinds", "1,2"] if rules.blinds else ["--ante", "5"]
     for flag, value in (("--state", state), ("--db", db)):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Literal, Mapping
 
-from nomicpoker.core.rules.limits import MAX_HOLE_CARDS, MAX_HOURS, MAX_MIN_HOLE_CARDS
+from nomicpoker.core.rules.limits import MAX_CHIPS, MAX_HOLE_CARDS, MAX_HOURS, MAX_MIN_HOLE_CARDS
 
 RaiseAmount = Literal["added", "raise_to"]
 MinRaise = Literal["more_than_call", "previous_bet_or_raise"]
@@ -88,6 +88,10 @@ class Ruleset:
       or raise on the next turn to act."). *Optional*: left out, it is ``True`` exactly when
       the rule text holds that sentence (:data:`OPTIONAL_SENTENCES`), which is then its
       citation.
+    - ``forced_ante``, ``small_blind``, ``big_blind``: the amounts of the forced bets when the
+      rule states them (0: the rule states none; the blinds only with ``blinds``). *Optional*
+      (0 when left out). ``hand start`` takes them when neither it nor the table is given
+      any (docs/dealer-guide.md, "Forced bets").
     """
 
     name: str = "blognomic-2008"
@@ -115,6 +119,9 @@ class Ruleset:
     showdown_order: ShowdownOrder = "after_button"
     advance_actions: bool = False
     no_raise_after_out_of_turn_check: bool = False
+    forced_ante: int = 0
+    small_blind: int = 0
+    big_blind: int = 0
     #: where the ruleset comes from (the proposal or rulebook); shown by ``rules show``
     source: str = ""
     #: parameter name -> the sentence it encodes
@@ -151,6 +158,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "min_hole_cards", "odd_chips", "split_pots_separately", "five_of_a_kind", "deck",
     "hole_cards", "redraw_identical_dice", "require_hand_and_round", "deadline_hours",
     "deadline_action", "showdown_order", "advance_actions", "no_raise_after_out_of_turn_check",
+    "forced_ante", "small_blind", "big_blind",
 )
 
 
@@ -169,6 +177,9 @@ def _advance_default(values: Mapping[str, object]) -> object:
 OPTIONAL_PARAMS: Mapping[str, Callable[[Mapping[str, object]], object]] = MappingProxyType({
     "advance_actions": _advance_default,
     "no_raise_after_out_of_turn_check": lambda values: False,
+    "forced_ante": lambda values: 0,
+    "small_blind": lambda values: 0,
+    "big_blind": lambda values: 0,
 })
 
 #: Optional parameters a rule text may decide by itself: left out of the ruleset file, the
@@ -262,4 +273,7 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "showdown_order": _choice("last_aggressor", "after_button"),
     "advance_actions": _BOOL,
     "no_raise_after_out_of_turn_check": _BOOL,
+    "forced_ante": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
+    "small_blind": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
+    "big_blind": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
 })

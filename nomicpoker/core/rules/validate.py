@@ -285,6 +285,18 @@ def _check_supported(values: dict[str, Any], err: Report) -> None:
             'false is not implemented with deck = "per_player": own decks can deal five of a '
             "kind and the evaluator always ranks it above a straight flush; only true is "
             'allowed (false only with deck = "shared", where it cannot occur)')
+    small, big = values.get("small_blind", 0) or 0, values.get("big_blind", 0) or 0
+    if (small or big) and values.get("blinds") is False:
+        err("bad_value", "params.big_blind.value" if big else "params.small_blind.value",
+            "blind amounts under blinds = false: a ruleset without blinds states an ante "
+            "(forced_ante) or nothing")
+    elif bool(small) != bool(big):
+        err("bad_value", "params.small_blind.value" if not small else "params.big_blind.value",
+            f"small_blind = {small} and big_blind = {big}: give both blinds, or neither")
+    elif small > big:
+        err("bad_value", "params.small_blind.value",
+            f"small_blind = {small} is above big_blind = {big}: the small blind may not be above "
+            "the big blind")
     if values.get("redraw_identical_dice") is False and per_player:
         err("unsupported", "params.redraw_identical_dice.value",
             'false is not implemented with deck = "per_player": the adjudicator always has a '

@@ -77,13 +77,18 @@ def check_forced_bets(rs, ante: int | None, blinds, what: str = "table create") 
 def forced_bets_to_use(rs, settings, ante: int | None, blinds, last=None) -> tuple[int, tuple[int, ...], str]:
     """The ante and blinds of the next hand, and where they come from ('' when the Dealer gave
     them): what ``hand start`` was given, else the table's (``table set --ante/--blinds``),
-    else, for a table that stores none (created before forced bets were stored), its last
-    hand's. Never a hand with no forced bet the Dealer did not ask for: when none is known,
+    else the ruleset's amounts (``forced_ante``, ``small_blind``/``big_blind``) when its rule
+    states them, else, for a table that stores none (created before forced bets were stored),
+    its last hand's. Never a hand with no forced bet the Dealer did not ask for: when none is known,
     ``ServiceError('no_forced_bet')`` quoting the ruleset's sentence."""
     source = ""
     if ante is None and not blinds:
         if settings.ante is not None or settings.blinds:
             ante, blinds, source = settings.ante, settings.blinds, "the table's"
+        elif rs.forced_ante or rs.big_blind:  # the amounts the rule states
+            ante = rs.forced_ante if rs.forced_ante else None
+            blinds = (rs.small_blind, rs.big_blind) if rs.big_blind else ()
+            source = f"ruleset {rs.name}'s"
         elif last is not None and (last.ante or loads(last.blinds or "[]")):
             ante, blinds = last.ante, tuple(loads(last.blinds or "[]"))
             source = f"hand {last.number}'s, as the table stores none"
