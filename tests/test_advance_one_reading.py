@@ -194,3 +194,34 @@ def test_an_advance_check_out_of_turn_is_barred_too_and_blognomic_has_no_such_ru
     assert load_ruleset("blognomic-2008").no_raise_after_out_of_turn_check is False
     assert RULES.no_raise_after_out_of_turn_check is True
     assert RULES.cite("no_raise_after_out_of_turn_check") == RULE7
+
+
+# -- an advance form written at one's own turn is the player's own action -----------------------
+
+
+def _bodies(result) -> list[str]:
+    return [r["body"] for r in result.rows["outbox"] if r["kind"] == "comment"]
+
+
+def test_an_advance_form_at_ones_own_turn_is_announced_as_the_players_action():
+    """WRGPT: "you can also use them when it is your turn to bet". carol's ``CALL *`` at her
+    turn is her call, not an advance action kept and fired: no "(advance action)" label and no
+    "It is tried ..." confirmation. dave's ``CALL *``, written before his turn, is an advance
+    action and fires after carol's call, labelled as one."""
+    r = fold([("dave", "CALL *"), ("carol", "CALL *")])
+    bodies = _bodies(r)
+    carol = [b for b in bodies if b.startswith("carol")]
+    assert carol and carol[0].startswith("carol: calls"), bodies
+    assert not any("carol (advance action)" in b or "carol's advance action" in b for b in bodies), bodies
+    assert any(b.startswith("dave (advance action): calls") for b in bodies), bodies
+    assert any("dave's advance action" in b for b in bodies), bodies  # dave's confirmation, before his turn
+    assert to_act(r) == "alice"
+
+
+def test_an_advance_form_at_ones_own_turn_that_waits_is_confirmed_as_kept():
+    """A conditional written at one's own turn whose condition is not met acts as nothing now:
+    the player is told it was kept (it is an advance action for later) and that it is his turn."""
+    r = fold([("carol", "IF/O:4 CALL *")])  # "if dave is out": he is not
+    bodies = [b["body"] for b in r.rows["outbox"]]
+    assert to_act(r) == "carol"
+    assert any("It did not act now and it is still your turn; it is kept" in b for b in bodies), bodies

@@ -144,7 +144,7 @@ def test_rules_check_takes_only_the_seeds_deadline_actions_each_cited_in_the_tex
     assert res.exit_code == 0 and res.output.startswith("ok: roberts-nlhe ")
 
 
-@pytest.mark.parametrize("body, did", [("CALL *", "carol (advance action): calls 2"),
+@pytest.mark.parametrize("body, did", [("CALL *", "carol: calls 2"),
                                        ("GONE 13 Dec", "carol is away: the dealer folds for them.")])
 def test_the_next_deadline_runs_from_an_action_the_dealer_took_for_a_comment(tmp_path, body, did):
     """An advance action written at one's own turn fires at once, and a vacation taken at

@@ -83,7 +83,7 @@ def test_a_roberts_nlhe_hand_plays_by_email_end_to_end_and_audits_identical(serv
 
     t.bet("carol", "$2\n")  # WRGPT's bet: $x alone in column 1 (a call of 2)
     for p in PLAYERS:
-        assert len(said(t.new_mail(p), "carol (advance action): calls 2")) == 1
+        assert len(said(t.new_mail(p), "carol: calls 2")) == 1
     # alice calls with table talk and a signature; bob's advance action then checks: the flop
     t.bet("alice", "$2\nTALK\nLet's see a flop.\nSIG\nAlice, from her phone\n")
     news = {p: t.new_mail(p) for p in PLAYERS}
@@ -169,7 +169,7 @@ def test_a_poll_that_dies_at_any_point_loses_no_mail_and_sends_none_twice(server
     assert len(rows) == 1 and rows[0].body == "$2\n"
     assert points >= 6  # reading, committing, sending and marking all had their crash
     for p in PLAYERS:  # the Dealer's answer reached every player exactly once
-        assert len(said(t.new_mail(p), "carol (advance action): calls 2")) == 1
+        assert len(said(t.new_mail(p), "carol: calls 2")) == 1
     assert all("\\Seen" in f for f in flags(servers))
     from nomicpoker.shell.audit.audit import audit
 

@@ -136,12 +136,12 @@ def test_each_action_is_one_broadcast_with_the_status_table_and_who_is_next(tabl
     t = table
     t.bet("carol", "$2\n")
     for p in PLAYERS:
-        news = [m for m in t.new_mail(p) if "(ID=" not in m["Subject"]]  # carol's confirmation aside
+        news = t.new_mail(p)  # no private confirmation: $2 at her turn is her bet, not an advance action
         assert len(news) == 1, [m["Subject"] for m in news]
         body = text(news[0])
-        assert body.startswith("carol (advance action): calls 2") and "alice to act, 1 to call" in body
+        assert body.startswith("carol: calls 2") and "alice to act, 1 to call" in body
         assert "| # | Name" in body and "Bankroll" in body
-        assert news[0]["Subject"].startswith("[T] carol (advance action): calls 2") and news[0]["Subject"].endswith("(-> alice)")
+        assert news[0]["Subject"].startswith("[T] carol: calls 2") and news[0]["Subject"].endswith("(-> alice)")
 
 
 def test_table_talk_is_shown_with_its_action_when_the_hand_ends(table):

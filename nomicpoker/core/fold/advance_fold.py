@@ -67,6 +67,8 @@ class Advance:
         self.f = fold
         self.private = Private(self)
         self.score = Score(fold)
+        #: an advance action written at its player's own turn is being tried (see :meth:`take`)
+        self._own_turn = False
 
     def on(self) -> bool:
         return advance_allowed(self.f.st.days.settings, self.f.rules.advance_actions)
@@ -211,18 +213,33 @@ class Advance:
         if (not my_turn and not secret and not p.arms and p.otherwise is not None
                 and p.otherwise.kind == "check"):
             barred = self.checked_out_of_turn(h, rev.author)
+        now = my_turn and h.edition >= 2
+        if now:  # it acts now, made by this message (a private one names no message)
+            h.step = ("" if secret else rev.forum_id, rev.created)
+            # "you can also use them when it is your turn to bet": then it is the player's own
+            # action, announced as such, with no confirmation that it was kept unless it was
+            # kept for later (a condition not met now, a sticky action). Edition 1 (a table
+            # created before editions) confirmed it first and labelled it an advance action.
+            self._own_turn = True
+            try:
+                acted = self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
+            finally:
+                self._own_turn = False
+            if acted and rev.author not in h.advance:
+                return True
         if not p.quiet or barred:
             rt = h.hand.ruleset.raise_amount == "raise_to"
             amounts = ("MAKE $x and $x make your total for the round x (raise-to)" if rt else
                        "MAKE $x and $x put x chips in at your turn (raise Z adds Z)")
             self.reply(rev, number,
-                        f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. It is tried "
-                        f"{'now, at your turn' if my_turn and h.edition >= 2 else 'at your next turn'} in hand {number}"
+                        f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. "
+                        f"{'It did not act now and it is still your turn; it is kept and tried ' if now else 'It is tried '}"
+                        f"at your next turn in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
                         f"{amounts} under {h.hand.ruleset.name}"
                         f"{'; your cards are shown when the hand ends' if p.reveal else ''}"
                         f"; UNDO withdraws it.{barred}")
-        if my_turn:  # it acts now, made by this message (a private one names no message)
+        if my_turn and not now:  # edition 1: confirmed above, then tried at once
             h.step = ("" if secret else rev.forum_id, rev.created)
             self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
         return True
@@ -412,9 +429,13 @@ class Advance:
         number = h.start.number
         self.f.days.acted(name, number)
         first = f"{opening} " if opening else ""
-        self.f.post(number, lambda k: f"{first}{md_escape(name)} (advance action): {words}\n\n"
+        # written at the player's own turn: his action (only the first to act in this call:
+        # the advance actions of the players after him that fire in turn are advance actions)
+        own, self._own_turn = self._own_turn, False
+        label = "" if own else " (advance action)"
+        self.f.post(number, lambda k: f"{first}{md_escape(name)}{label}: {words}\n\n"
                     f"{reference_tag(k)}\n", thread)
-        self.f.advance_hand(h, f"{cause} ({name}'s advance action)", thread, said=True)
+        self.f.advance_hand(h, cause if own else f"{cause} ({name}'s advance action)", thread, said=True)
         return True
 
 
