@@ -225,3 +225,18 @@ def test_an_advance_form_at_ones_own_turn_that_waits_is_confirmed_as_kept():
     bodies = [b["body"] for b in r.rows["outbox"]]
     assert to_act(r) == "carol"
     assert any("It did not act now and it is still your turn; it is kept" in b for b in bodies), bodies
+
+
+def test_a_table_of_edition_1_keeps_its_old_announcement_of_an_advance_form_at_ones_turn():
+    """A table created before editions replays as it was played (issue 22's editions): there
+    carol's own-turn ``CALL *`` was confirmed first and announced as an advance action."""
+    from dataclasses import replace
+
+    from nomicpoker.core.table.table_settings import TableSettings
+
+    old = replace(CFG, settings=TableSettings(edition=1))
+    revs = [Revision(1, "1", "1", 1, "carol", "2026-01-01T00:01:00+00:00", "CALL *")]
+    r = fold_table(old, [_start()], revs, [])
+    bodies = [b for b in _bodies(r) if b.startswith("carol")]
+    assert bodies[0].startswith("carol's advance action: CALL") and "It is tried at your next turn" in bodies[0], bodies
+    assert bodies[1].startswith("carol (advance action): calls 2"), bodies
