@@ -51,7 +51,8 @@ EDITIONS: Mapping[int, str] = {
        "WRGPT's advance action, an advance action at one's turn by the ordinary grammar, a "
        "timed-out player gets a new deadline at each later turn, no bar after checking out of turn",
     2: "one reading whatever the turn (an ordinary action posted before one's turn is kept for it, "
-       "an advance action acts the same at one's turn), a timed-out player is on vacation at once "
+       "an advance action acts the same at one's turn, where it is announced as the player's own "
+       "action), a timed-out player is on vacation at once "
        "(WRGPT), a player who checked out of turn may not bet or raise at his next turn where the "
        "ruleset says so (Robert's rule 7)",
 }
