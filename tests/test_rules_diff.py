@@ -97,7 +97,7 @@ def test_diff_between_the_two_bundled_rulesets_lists_every_parameter_whose_value
                       "short_all_in_reopens", "side_pots", "return_uncalled", "min_hole_cards",
                       "odd_chips", "five_of_a_kind", "deck", "redraw_identical_dice",
                       "require_hand_and_round", "showdown_order", "advance_actions",
-                      "no_raise_after_out_of_turn_check"}
+                      "no_raise_after_out_of_turn_check", "all_in_face_up"}
 
 
 def test_a_copy_moved_elsewhere_has_no_differences(tmp_path):

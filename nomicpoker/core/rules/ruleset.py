@@ -92,6 +92,16 @@ class Ruleset:
       rule states them (0: the rule states none; the blinds only with ``blinds``). *Optional*
       (0 when left out). ``hand start`` takes them when neither it nor the table is given
       any (docs/dealer-guide.md, "Forced bets").
+    - ``all_in_face_up``: every hand still in is turned face up once a player is all in and
+      the betting is complete (Robert's tournament rule 27), so the Dealer's street comments
+      of the run-out may show the hands and each one's exact chances (docs/equity.md).
+      *Optional*: ``True`` when the rule text holds rule 27's sentence (which is then its
+      citation); left out of a text without it, ``True`` exactly with one shared deck. WHY the
+      deck: the shared-deck ruleset nomicpoker ships is Robert's Rules, whose tournament
+      rule 27 (seed 004) tables the hands, but its bundled text's selection leaves that rule
+      out, and the bundled files are never edited (a table pinned from one keeps its hash);
+      Dealing and Play, the per-player-deck ruleset, has no such sentence, so its hands stay
+      hidden until the reveals. A table's ``equity`` setting turns the chances off.
     """
 
     name: str = "blognomic-2008"
@@ -122,6 +132,7 @@ class Ruleset:
     forced_ante: int = 0
     small_blind: int = 0
     big_blind: int = 0
+    all_in_face_up: bool = False
     #: where the ruleset comes from (the proposal or rulebook); shown by ``rules show``
     source: str = ""
     #: parameter name -> the sentence it encodes
@@ -159,6 +170,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "hole_cards", "redraw_identical_dice", "require_hand_and_round", "deadline_hours",
     "deadline_action", "showdown_order", "advance_actions", "no_raise_after_out_of_turn_check",
     "forced_ante", "small_blind", "big_blind",
+    "all_in_face_up",
 )
 
 
@@ -180,6 +192,7 @@ OPTIONAL_PARAMS: Mapping[str, Callable[[Mapping[str, object]], object]] = Mappin
     "forced_ante": lambda values: 0,
     "small_blind": lambda values: 0,
     "big_blind": lambda values: 0,
+    "all_in_face_up": lambda values: values.get("deck", "per_player") == "shared",
 })
 
 #: Optional parameters a rule text may decide by itself: left out of the ruleset file, the
@@ -189,6 +202,8 @@ OPTIONAL_PARAMS: Mapping[str, Callable[[Mapping[str, object]], object]] = Mappin
 OPTIONAL_SENTENCES: Mapping[str, str] = MappingProxyType({
     "no_raise_after_out_of_turn_check":
         "A player who checks out of turn may not bet or raise on the next turn to act.",
+    "all_in_face_up":
+        "All hands will be turned faceup whenever a player is all-in and betting action is complete.",
 })
 
 #: Rejection codes the engine and grammar emit. A ruleset TOML may cite a sentence for each.
@@ -276,4 +291,5 @@ PARAM_SPECS: Mapping[str, ParamSpec] = MappingProxyType({
     "forced_ante": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
     "small_blind": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
     "big_blind": ParamSpec("int", minimum=0, maximum=MAX_CHIPS),
+    "all_in_face_up": _BOOL,
 })
