@@ -15,8 +15,10 @@ through Jinja2 templates shipped as package data (``nomicpoker/site_templates``)
 WHY static and strict: auditors read it anywhere (a phone, a saved copy, a static host) and
 untrusted text (names, comments) is all over it. Jinja2 autoescapes every value; untrusted
 names sit in ``<bdi>`` so right-to-left marks cannot reorder the text around them; every
-page carries a Content-Security-Policy that allows no script, no frame, no form and no
-remote resource (styles from the site's own ``style.css`` only). No page needs JavaScript.
+page carries a Content-Security-Policy that allows no inline script, no frame, no form and
+no remote resource (styles from the site's own ``style.css``, one script, the site's own
+``replayer.js``, which draws a hand page's replayer from the page's JSON data). No page
+needs JavaScript: without it the replayer is the list of its steps.
 
 Files are written atomically (a reader never sees half a page). Under the state directory
 they are owner-only like everything there; elsewhere (a web root) they are world-readable.
@@ -40,7 +42,7 @@ from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.audit.site_data import change_log_events, chip_counts, hand_page, rules_history, table_summaries
 from nomicpoker.shell.storage.store import TableRow, loads
 
-CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
        "form-action 'none'")
 
 
@@ -116,7 +118,8 @@ def build_site(engine: Engine, out: Path, table: str | None = None, state: Path 
     env = _env()
     from importlib.resources import files
 
-    w.write("style.css", files("nomicpoker").joinpath("site_templates/style.css").read_text("utf-8"))
+    for asset in ("style.css", "replayer.js"):
+        w.write(asset, files("nomicpoker").joinpath(f"site_templates/{asset}").read_text("utf-8"))
     with Session(engine) as s:
         tables = table_summaries(s)
         names = [ledger.get_table(s, table).name] if table else [t["name"] for t in tables]

@@ -26,6 +26,7 @@ from nomicpoker.core.fairness.money import replay
 from nomicpoker.shell.cycle import fault_answers
 from nomicpoker.shell.storage import ledger, pinned
 from nomicpoker.shell.audit.audit import record_ruleset, verify_hands
+from nomicpoker.shell.audit.site_replay import folded_hands, replay_data, summary
 from nomicpoker.shell.cycle.private_inbox import WITHHELD, withheld
 from nomicpoker.shell.storage.store import CommentRow, DealerEventRow, TableRow, loads
 from nomicpoker.shell.storage.sealed_inputs import commitment_in, opened
@@ -289,11 +290,15 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
     pots = [{"amount": a.amount, "eligible": list(a.eligible), "winners": list(a.winners),
              "shares": dict(a.shares), "remainder": a.remainder} for a in (result.awards if result else ())]
     (_, checks), = verify_hands([record])  # from the record alone, as an auditor checks it
+    replay_rules = rs if rs is not None else rules
+    replayer = replay_data(record, replay_rules, verdicts, h.button)
+    streets = {f["step"]: f["street"] for f in replayer["frames"] if f["step"] is not None}
     pot = 0
     steps = []
     for a in record["actions"]:
         pot += a["chips"]
-        steps.append({**a, "pot": pot, "parts": word_parts(a, raise_to), "cards": [card(c) for c in a["cards"]]})
+        steps.append({**a, "pot": pot, "parts": word_parts(a, raise_to), "cards": [card(c) for c in a["cards"]],
+                      "street": streets.get(a["n"], "preflop" if a["event"] == "post" else "")})
     timeouts = [ev for ev in s.exec(select(DealerEventRow).where(DealerEventRow.table_name == t.name,
                                                                   DealerEventRow.hand == number)).all()]
     return {
@@ -310,5 +315,8 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
                     for st in record["seats"]} if "void" in record else {},
         "phh_reason": phh_reason(record),
         "timeouts": [{"player": ev.player, "kind": ev.kind, "at": ev.at} for ev in timeouts],
+        "summary": summary(result, record, verdicts),
+        "folded": folded_hands(record, replay_rules, [sh["player"] for sh in shown]),
+        "replay": replayer,
         "record": record,
     }
