@@ -20,10 +20,19 @@ def test_the_demo_plays_a_full_hand_and_its_hand_verifies(tmp_path):
                  "Shown hands:", "Secrets of this hand"):
         assert step in out, step
     assert "| **Total** | 400 |" in out  # Money is conserved: 4 x 100
+    # the all-in on the flop: Dealing and Play keeps the hands hidden until the reveals, so the
+    # payout recounts each player's chances before the turn and the river (issue 25)
+    assert "The all-in, recounted now that every card is public:" in out
+    assert "Chances before the turn, over all 1,176 turns and rivers from the Dealer's 49 cards" in out
+    assert "Chances before the river, over all 48 rivers" in out
+    assert out.index("**River**") < out.index("Chances before the turn")
     # the auditors' site: the hand page with the rejected check and its rule sentence
     page = (state / "site" / "demo" / "hand-1.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "check_before_flop" in page
     assert "No Player may Check before the Flop." in page
+    # the summary opens the page, then the replayer (its data and its script), then the verdicts
+    assert page.index('id="summary"') < page.index('id="replay"') < page.index('id="verdicts"')
+    assert 'id="replay-data"' in page and (state / "site" / "replayer.js").exists()
     # the verdicts, in words
     assert "alice: rejected check_before_flop:" in out and "accepted: alice raises" in out
     assert "nomicpoker audit verify" in out

@@ -78,6 +78,18 @@ def _running(t: Table) -> tuple[int, list[str]] | None:
         return h.number, [p for p, _ in json.loads(h.seats)], h.button
 
 
+def tabled(t: Table) -> set[str]:
+    """The players whose hands are public by rule: under ``all_in_face_up`` (Robert's rule 27),
+    those still in once the betting has closed at an all-in, from that moment on; nobody
+    otherwise (docs/fair-dealing.md)."""
+    with Session(t.engine) as s:
+        cur = fold_for(s, ledger.get_table(s, t.name), t.state).state.current
+    hand = cur.hand if cur is not None else None
+    if hand is None or not hand.ruleset.all_in_face_up or not hand.runout:
+        return set()
+    return {seat.name for seat in hand.seats if not seat.folded}
+
+
 def needles(t: Table, sent: list[str]) -> tuple[list[str], list[str]]:
     """(what derives from the running hand's secrets, the private texts sent in it)."""
     number, seats, button = _running(t)
@@ -85,8 +97,10 @@ def needles(t: Table, sent: list[str]) -> tuple[list[str], list[str]]:
     found = _secret_spellings(secrets)
     if t.ruleset == "roberts-nlhe":
         order = seats[seats.index(button) + 1:] + seats[:seats.index(button) + 1]
-        for cards in REF["holes"](secrets.deck, number, order).values():
-            found += _pairs(*cards)
+        face_up = tabled(t)
+        for p, cards in REF["holes"](secrets.deck, number, order).items():
+            if p not in face_up:
+                found += _pairs(*cards)
     else:
         with Session(t.engine) as s:
             drawn = {d.player: json.loads(d.positions) for d in ledger.stored_rows(s, t.name, "draw")

@@ -547,7 +547,7 @@ class _Folder:
         while need.kind == "board":
             dealt = len(h.hand.board)
             deck = board_cards(h.start.secrets.deck, number)  # the board is cards 1-5 always
-            cards = tuple(deck[dealt:dealt + need.cards])
+            cards, chances = tuple(deck[dealt:dealt + need.cards]), say.street_chances(h, self.st.days.settings)
             res = engine.apply(h.hand, DealBoard(cards=cards))
             if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
                 raise FoldError("bad_input", f"the engine refused the {BOARD_STREETS[dealt]}: {res.message}")
@@ -558,7 +558,7 @@ class _Folder:
             need = engine.need(h.hand)
             self.log_changes(number, cause)
             first, opening = opening, ""
-            self.post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first), thread)
+            self.post(number, lambda k: say.street(self._view(h), h.hand, street, cards, k, first, chances), thread)
         if need.kind == "action":
             self.log_changes(number, cause)
             h.phase = "betting"
@@ -592,9 +592,9 @@ class _Folder:
         held = {p: hole_cards(h.decks[p].cards, h.draws[p]) for p in h.false_reveals if p in h.decks and p in h.draws}
         held.update({p: h.holes[p] for p in h.false_reveals if p in h.holes})
         own = sorted(p for p in h.draws if p not in h.decks)
-        self.add_row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts),
-                  destroyed=result.destroyed)
+        self.add_row("hand_end", hand=number, secrets=dict(secrets), payouts=dict(result.payouts), destroyed=result.destroyed)
         h.record["secrets"] = dict(secrets)
-        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk), thread)
+        chances = say.payout_chances(h, self.st.days.settings)  # an all-in's, now every card is public
+        self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk, chances), thread)
         self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
         self.days.hand_ended(h)

@@ -30,6 +30,13 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
   existed has none stored and reads as edition 1, so its ledger replays exactly as it was
   played; ``table set edition=2`` opts it in from its next hand (a dealer event, which
   ``audit`` replays). An edition never goes back.
+- ``equity``: at an all-in with cards to come, the Dealer gives each player's exact chance to
+  win and tie, pot by pot: in each street comment of the run-out where the ruleset turns the
+  hands face up (``all_in_face_up``: Robert's Rules), in the payout comment where it does not
+  (Dealing and Play: the hands are public only once the hand has ended); docs/equity.md.
+  Absent from a table's stored settings it is off, as before the setting existed, so a
+  ledger made earlier replays to the same words; ``table create`` records it on for a new
+  table, ``table set equity=off`` turns it off from then on.
 """
 
 from __future__ import annotations
@@ -80,6 +87,7 @@ class TableSettings:
     edition: int = CURRENT_EDITION
     ante: int | None = None
     blinds: tuple[int, int] | None = None
+    equity: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.blinds, list):  # as JSON stores it

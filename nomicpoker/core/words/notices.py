@@ -18,6 +18,7 @@ from nomicpoker.core.table.fold_types import DealerEvent, HandStart, TableConfig
 from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.rules.ruleset_diff import summary
 from nomicpoker.core.words.gndt import GndtRow, md_escape
+from nomicpoker.core.words.runout import payout_chances, street_chances  # noqa: F401 - the fold's words
 
 
 def view(config: TableConfig, money: Mapping[str, int], button: str | None,
@@ -188,8 +189,10 @@ def draw_accepted(player: str, ref: str, positions: Sequence[int], checksum: str
 
 
 def street(table: render.TableView, hand, name: str, cards: Sequence[str], key: str,
-           opening: str = "") -> str:
-    return render.street(table, hand, name.capitalize(), cards, key=key, opening=opening)
+           opening: str = "", chances: str = "") -> str:
+    """A street; in a run-out whose hands are face up, ``chances`` (:mod:`.runout`) ends it."""
+    body = render.street(table, hand, name.capitalize(), cards, key=key, opening=opening)
+    return _append(body, [chances] if chances else [])
 
 
 def turn_notice(table: render.TableView, hand, legal, deadline: str | None, key: str,
@@ -221,9 +224,11 @@ def timed_out(player: str, at: str, did: str, action: str, key: str, note: str =
 
 def payout(table: render.TableView, hand, secrets: Mapping[str, str],
            held: Mapping[str, Sequence[str]], own: Sequence[str], key: str, opening: str = "",
-           talk: Sequence[Sequence[str]] = ()) -> str:
+           talk: Sequence[Sequence[str]] = (), chances: str = "") -> str:
+    """The payout; ``chances``: an all-in's chances recounted once every card is public
+    (:func:`.runout.payout_chances`)."""
     body = render.payout(table, hand, secrets=dict(secrets), key=key, opening=opening)
-    extra = []
+    extra = [chances] if chances else []
     if talk:  # WRGPT: "all table talk is shown interspersed with action in the showdown messages"
         extra.append("Table talk, with the action it came with:\n\n" + "\n".join(
             f"- {md_escape(p)} ({md_escape(' '.join(cmd.split()) or 'no action')}): "

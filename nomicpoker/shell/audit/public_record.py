@@ -31,6 +31,11 @@ cards they give, the fold's state of a running hand, the bodies of the Dealer's 
 messages) lives in the owner-only secrets folder, so no copy of the ledger holds it;
 docs/fair-dealing.md, "What is public, and when".
 
+One thing becomes public mid-hand by rule, not by this list: where the ruleset turns the hands
+face up at an all-in (``all_in_face_up``, Robert's tournament rule 27), the Dealer's street
+comments show the hole cards of the players still in from the moment the betting closes (they
+are thread text, published as the thread is); docs/fair-dealing.md.
+
 The readers that publish (``export public-db``, the site, ``verdicts``, ``ledger --format
 json`` and ``audit export``, which are built from the public rows only) use :func:`not_public_yet`
 and :data:`WITHHELD`, and ``tests/test_public_record.py`` scans every byte of each for the

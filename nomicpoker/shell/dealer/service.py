@@ -171,6 +171,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     values.setdefault("edition", CURRENT_EDITION)  # stamped: the table keeps it (table_settings.EDITIONS)
     if deadline_hours is not None:
         values["deadline_hours"] = deadline_hours
+    values.setdefault("equity", True)  # recorded: a table made before the setting stays off
     settings_from(values)  # SettingsError / CalendarError name a bad value before anything is written
     button = button or players[-1]
     if button not in players:
