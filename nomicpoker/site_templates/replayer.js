@@ -5,7 +5,8 @@
  * (the page's Content-Security-Policy allows scripts from the site's own files only). Names
  * are always set as text (textContent), never as markup. Without JavaScript the page shows
  * the same frames as a list (#frames); this script draws the table above it and highlights
- * the list item of the current step. Keys: Right/Left arrows step, Home/End jump.
+ * the list item of the current step. Keys (while the table is in sight): Right/Left arrows
+ * step, Home/End jump.
  */
 (function () {
   "use strict";
@@ -135,11 +136,15 @@
     bar.appendChild(el("span", "keys", "keys: \u2190 \u2192 Home End"));
     root.appendChild(bar);
     root.appendChild(el("div", "felt"));
-    root.appendChild(el("div", "step-info"));
+    var info = el("div", "step-info");
+    info.setAttribute("aria-live", "polite");  // a screen reader hears each step
+    root.appendChild(info);
     root.hidden = false;
     document.addEventListener("keydown", function (e) {
       var t = e.target && e.target.tagName;
       if (e.altKey || e.ctrlKey || e.metaKey || t === "INPUT" || t === "TEXTAREA" || t === "SELECT") { return; }
+      var box = root.getBoundingClientRect();  // the keys scroll the page as usual when the table is out of sight
+      if (box.bottom < 0 || box.top > window.innerHeight) { return; }
       var to = {ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: frames.length - 1}[e.key];
       if (to === undefined) { return; }
       e.preventDefault();
