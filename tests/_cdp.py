@@ -9,6 +9,7 @@ ended by a NUL byte. The flags are those of ``tests/_chromium.py`` with a fresh 
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
@@ -44,7 +45,9 @@ class Browser:
         self._r, from_chrome_w = os.pipe()
 
         def child_fds() -> None:  # fd 3: commands in, fd 4: answers out
-            a, b = os.dup(to_chrome_r), os.dup(from_chrome_w)  # above 4, so dup2 makes them inheritable
+            # copies above 4 first: dup2 onto 3 and 4 then always makes a new, inheritable fd
+            # (dup2(3, 3) would keep a close-on-exec fd 3 that the browser never gets)
+            a, b = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
             os.dup2(a, 3)
             os.dup2(b, 4)
 

@@ -149,7 +149,7 @@ def test_the_replayer_steps_through_a_dealing_and_play_hand_by_keyboard(tmp_path
 
 BROKEN_WORDS_JS = """(() => {
   const bad = [];
-  for (const th of document.querySelectorAll('th')) {
+  for (const th of document.querySelectorAll('th, td.nowrap')) {
     const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       for (const m of n.data.matchAll(/\\S+/g)) {
@@ -165,8 +165,8 @@ BROKEN_WORDS_JS = """(() => {
 
 
 def test_no_table_header_breaks_inside_a_word_on_a_phone(tmp_path):
-    """The fair-dealing header read "Secr/et" and "dec/k" at 390 px: a header may wrap between
-    words, never inside one (every header of the hand and table pages, as laid out)."""
+    """The fair-dealing header read "Secr/et" and "dec/k" at 390 px: a header (or a pot's
+    name) may wrap between words, never inside one (the hand and table pages, as laid out)."""
     t = blognomic_game(tmp_path)
     out = tmp_path / "site"
     build_site(t.engine, out, None, t.state)
