@@ -119,7 +119,11 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")
             forum = default_forum_factory(t.forum_kind, ledger.forum_settings(t), st)
-        secret = secrets_store.load(st, table, h.number)
+        from nomicpoker.core import entropy
+
+        # the decks are dealt from the committed secret with the hand's entropy mixed in
+        secret = entropy.mix(secrets_store.load(st, table, h.number), h.number,
+                             entropy.from_json(loads(h.entropy)) if h.entropy else None)
         for name, _money in loads(h.seats):
             deck = issue_deck(secret.decks, h.number, name)
             forum.send_private(name, f"Your deck for hand {h.number} ({table})", deck_listing(deck))

@@ -239,10 +239,23 @@ def mix(secrets: HandSecrets, hand: int, entropy: Entropy | None) -> HandSecrets
     under its own name (``None``: the committed secrets, as hands dealt before entropy)."""
     if entropy is None:
         return secrets
-    tail = _lp(str(int(hand))) + entropy.window() + entropy.beacon_part()
     raw = secrets.by_name()
-    return HandSecrets(**{name: hmac.new(raw[name], _MIX_TAG + _lp(name) + tail, hashlib.sha256).digest()
-                          for name in SECRET_NAMES})
+    return HandSecrets(**{name: mix_one(raw[name], name, hand, entropy) for name in SECRET_NAMES})
+
+
+def mix_one(secret: bytes, name: str, hand: int, entropy: Entropy) -> bytes:
+    """One secret mixed under its name (``deck``, ``dice`` or ``decks``): see :func:`mix`."""
+    tail = _lp(str(int(hand))) + entropy.window() + entropy.beacon_part()
+    return hmac.new(secret, _MIX_TAG + _lp(name) + tail, hashlib.sha256).digest()
+
+
+def record_secret(record: Mapping[str, Any], name: str) -> bytes:
+    """The secret ``name`` a published hand record's cards are dealt from: its published
+    secret, mixed with the record's ``entropy`` when it has one (readers of a record that
+    recompute cards, the PHH export among them, use this rather than the bare secret)."""
+    raw = bytes.fromhex(record["secrets"][name])
+    data = record.get("entropy")
+    return raw if not data else mix_one(raw, name, int(record["hand"]), from_json(data))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from nomicpoker.core.poker.cards import CardError, parse_card
+from nomicpoker.core import entropy as _entropy
 from nomicpoker.core.fairness.dealing import (
     BOARD_STREETS, SECRET_NAMES, DealingError, board_cards, checksums_match, dice_pair_ok,
     hole_cards, issue_deck, normalise_checksum, roll, shared_holes,
@@ -396,6 +397,64 @@ def _check_shared_reveals(record: Mapping[str, Any], reveals: Sequence[Mapping[s
                                 f"secret), found {' '.join(found)}"))
 
 
+# --------------------------------------------------------------------------- entropy
+
+
+def _check_entropy(data: Any, checks: list[Check]) -> "_entropy.Entropy | None":
+    """Check the ``entropy`` object (players' comments, the window digest, the beacon round)
+    and return the entropy every card is dealt with, or None (then nothing is recomputed:
+    a malformed entropy object is a failing item, and every card is unchecked with it)."""
+    if not isinstance(data, Mapping):
+        checks.append(Check("entropy", False, f"key 'entropy' must be an object, found {data!r}"))
+        return None
+    try:
+        e = _entropy.from_json(data)
+    except _entropy.EntropyError as exc:
+        checks.append(Check("entropy", False, exc.message))
+        return None
+    n = len(e.contributions)
+    checks.append(Check("entropy", True, f"mode {e.mode}: {n} comment{'s' if n != 1 else ''} posted in "
+                        f"thread {e.thread} after the commitment comment {e.opened_by} and before "
+                        f"{e.close_at}, mixed into the deck, dice and decks secrets"))
+    stated = {str(c.get("comment_id")): c.get("sha256") for c in data.get("contributions") or ()
+              if isinstance(c, Mapping)}
+    for c in e.contributions:
+        item = f"entropy comment {c.comment_id} ({c.author})"
+        found = c.leaf().hex()
+        if stated.get(c.comment_id) == found:
+            checks.append(Check(item, True, f"sha256 {found} of its id, author and text as archived"))
+        else:
+            checks.append(Check(item, False, f"expected sha256 {stated.get(c.comment_id)} (published with "
+                                f"the deal), found {found} from the text recorded: the comment's text "
+                                f"is not the text that was dealt with"))
+    window = e.window().hex()
+    if data.get("window") == window:
+        checks.append(Check("entropy window", True, f"digest {window} over the {n} comments in forum order"))
+    else:
+        checks.append(Check("entropy window", False, f"expected {data.get('window')!r} (published with the "
+                            f"deal), found {window} from the comments recorded"))
+    if e.mode == "players+beacon":
+        item = "beacon round"
+        if e.beacon is None:
+            checks.append(Check(item, False, "mode players+beacon needs key 'entropy.beacon'"))
+            return None
+        item = f"beacon round {e.beacon.round}"
+        due = _entropy.round_due_after(e.close_at)
+        why = _entropy.verify_beacon(e.beacon)
+        if e.beacon.round != due:
+            checks.append(Check(item, False, f"expected round {due} (the first drand "
+                                f"{_entropy.QUICKNET.name} round after the window closed at "
+                                f"{e.close_at}), found round {e.beacon.round}"))
+        elif why is not None:
+            checks.append(Check(item, False, why))
+        else:
+            checks.append(Check(item, True, f"drand {_entropy.QUICKNET.name} round due after {e.close_at}; "
+                                f"its BLS signature verifies, randomness {e.beacon.randomness}"))
+    elif data.get("beacon"):
+        checks.append(Check("beacon round", False, "mode players carries no beacon round"))
+    return e
+
+
 # --------------------------------------------------------------------------- entry point
 
 
@@ -425,6 +484,12 @@ def verify_record(record: Mapping[str, Any]) -> list[Check]:
         secrets = _secrets(record, checks)
         finished = secrets is not None
         secrets = secrets or {}
+        if "entropy" in record:
+            mixed_in = _check_entropy(record["entropy"], checks)
+            # Every card, die and deck below is dealt from the committed secrets with the
+            # window's entropy (and the beacon round) mixed in, never from the bare secrets.
+            secrets = ({} if mixed_in is None or hand is None else
+                       {n: _entropy.mix_one(s, n, hand, mixed_in) for n, s in secrets.items()})
         _check_board(record, hand, secrets.get("deck"), finished, checks)
         dice = _check_dice(_entries(record, "dice", checks), secrets.get("dice"), finished, checks)
         decks = _check_decks(_entries(record, "decks", checks), hand, secrets.get("decks"), finished, checks)

@@ -237,7 +237,7 @@ class _Folder:
         seated = [n for n, _ in hs.seats]
         for p in seated:
             if self.c.issue_decks:
-                deck = issue_deck(hs.secrets.decks, hs.number, p)
+                deck = issue_deck(hs.dealt_from.decks, hs.number, p)
                 h.decks[p] = deck
                 self.add_row("deck", hand=hs.number, player=p, source="issued", checksum=deck.checksum)
                 h.record["decks"].append({"player": p, "source": "issued", "checksum": deck.checksum})
@@ -288,7 +288,7 @@ class _Folder:
     def _deal_shared(self, h: HandState, seated: list[str]) -> None:
         """One shared deck: deal every hole card now, from the committed deck secret."""
         hs = h.start
-        holes = shared_holes(hs.secrets.deck, hs.number, deal_order(seated, hs.button),
+        holes = shared_holes(hs.dealt_from.deck, hs.number, deal_order(seated, hs.button),
                              self.rules.hole_cards)
         res = engine.apply(h.hand, DealHoles(tuple(DealHole(p, holes[p]) for p in seated)))
         if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
@@ -546,7 +546,7 @@ class _Folder:
         opening = "" if said else say.last_action(h.hand)
         while need.kind == "board":
             dealt = len(h.hand.board)
-            deck = board_cards(h.start.secrets.deck, number)  # the board is cards 1-5 always
+            deck = board_cards(h.start.dealt_from.deck, number)  # the board is cards 1-5 always
             cards, chances = tuple(deck[dealt:dealt + need.cards]), say.street_chances(h, self.st.days.settings)
             res = engine.apply(h.hand, DealBoard(cards=cards))
             if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract

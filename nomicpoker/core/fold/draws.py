@@ -160,7 +160,7 @@ class DrawPhase:
                 self.host.reject(rev, number, "unparseable", "the forum's dice roller gave no results")
                 return
         else:
-            results = tuple(roll(h.start.secrets.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
+            results = tuple(roll(h.start.dealt_from.dice, rev.forum_id, i, s) for i, s in enumerate(sides))
             source = "bot"
         for i, (s, r) in enumerate(zip(sides, results)):
             self.host.add_row("dice", hand=number, comment_id=rev.forum_id, player=p, index=i, sides=s,

@@ -24,6 +24,7 @@ from nomicpoker.core.poker.engine import Rejection, apply
 from nomicpoker.core.fairness.money import deal_recorded, event_of, start_from_record
 from nomicpoker.core.phh.phh import PhhError, PhhHand
 from nomicpoker.core.rules.ruleset import Ruleset
+from nomicpoker.core.entropy import record_secret
 
 
 def _order(seats: list[str], button: str) -> list[str]:
@@ -35,7 +36,7 @@ def _holes(record: Mapping[str, Any], ruleset: Ruleset) -> dict[str, tuple[str, 
     holes: dict[str, tuple[str, ...]] = {}
     secrets = record.get("secrets")
     if ruleset.deck == "shared" and isinstance(secrets, Mapping) and record.get("deal_order"):
-        dealt = shared_holes(bytes.fromhex(secrets["deck"]), record["hand"], list(record["deal_order"]),
+        dealt = shared_holes(record_secret(record, "deck"), record["hand"], list(record["deal_order"]),
                              ruleset.hole_cards)
         holes.update({p: tuple(c) for p, c in dealt.items()})
     for r in record.get("reveals") or ():
@@ -44,7 +45,7 @@ def _holes(record: Mapping[str, Any], ruleset: Ruleset) -> dict[str, tuple[str, 
         issued = {d["player"] for d in record.get("decks") or () if d.get("source") == "issued"}
         for d in record.get("draws") or ():
             if d["player"] in issued and d["player"] not in holes:
-                deck = issue_deck(bytes.fromhex(secrets["decks"]), record["hand"], d["player"])
+                deck = issue_deck(record_secret(record, "decks"), record["hand"], d["player"])
                 holes[d["player"]] = tuple(hole_cards(deck.cards, d["positions"]))
     return holes
 

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.fairness.dealing import HandSecrets
+from nomicpoker.core.entropy import Entropy, mix
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.reading.lookalike import account_skeleton, case_skeleton
 from nomicpoker.core.table.table_settings import TableSettings
@@ -108,6 +109,16 @@ class HandStart:
     secrets: HandSecrets | None = field(default=None, repr=False)
     #: the pinned ruleset the hand is played under (``None``: the table's, ``TableConfig.ruleset``)
     ruleset: Ruleset | None = field(default=None, repr=False)
+    #: the players' entropy (and beacon round) mixed into the secrets (``None``: dealt from
+    #: the committed secrets, as every hand before the ``entropy`` setting; core/entropy.py)
+    entropy: Entropy | None = None
+
+    @property
+    def dealt_from(self) -> HandSecrets | None:
+        """The secrets the cards, dice and decks come from: the committed ones with the
+        hand's entropy mixed in. The committed ones (``secrets``) are what the payout
+        publishes and the commitments hash."""
+        return None if self.secrets is None else mix(self.secrets, self.number, self.entropy)
 
 
 @dataclass(frozen=True)

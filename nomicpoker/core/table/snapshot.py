@@ -198,9 +198,9 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
                 h.hand = _rebuild_hand(rules, start, _event_in(d["log"]))
                 seated = [name for name, _ in start.seats]
                 if config.issue_decks:
-                    h.decks = {p: issue_deck(start.secrets.decks, n, p) for p in seated}
+                    h.decks = {p: issue_deck(start.dealt_from.decks, n, p) for p in seated}
                 if rules.deck == "shared":
-                    h.holes = dict(shared_holes(start.secrets.deck, n, deal_order(seated, start.button),
+                    h.holes = dict(shared_holes(start.dealt_from.deck, n, deal_order(seated, start.button),
                                                 rules.hole_cards))
             st.hands[n] = h
         if data["current"] is not None:

@@ -37,6 +37,11 @@ Every setting, its default and its meaning, as the Dealer reads them (docs/deale
   Absent from a table's stored settings it is off, as before the setting existed, so a
   ledger made earlier replays to the same words; ``table create`` records it on for a new
   table, ``table set equity=off`` turns it off from then on.
+- ``entropy``: how the next hands' cards are dealt (docs/fair-dealing.md, "Players' entropy"):
+  ``off`` (the default: from the Dealer's committed secrets alone, as every table before it),
+  ``players`` (the secrets are committed before an entropy window, and every comment posted
+  in it is mixed in), ``players+beacon`` (a drand quicknet round due after the window closes
+  is mixed in too). Each hand records what it used, so a change never alters a dealt hand.
 """
 
 from __future__ import annotations
@@ -47,6 +52,10 @@ from typing import Any, Mapping
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.rules.limits import MAX_CHIPS, MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
 from nomicpoker.core.table.office_hours import Calendar, CalendarError
+
+#: The ``entropy`` setting's values (the same as :data:`nomicpoker.core.entropy.MODES`, which
+#: a test keeps equal: this module stays below the dealing code it configures).
+ENTROPY_MODES: tuple[str, ...] = ("off", "players", "players+beacon")
 
 
 #: The editions of the Dealer's reading, what each changed, and the one a new table gets.
@@ -88,6 +97,7 @@ class TableSettings:
     ante: int | None = None
     blinds: tuple[int, int] | None = None
     equity: bool = False
+    entropy: str = "off"
 
     def __post_init__(self) -> None:
         if isinstance(self.blinds, list):  # as JSON stores it
@@ -119,6 +129,8 @@ class TableSettings:
             raise SettingsError("bad_setting", f"edition = {self.edition!r}: one of "
                                 f"{', '.join(str(e) for e in EDITIONS)} ({CURRENT_EDITION} for new tables)")
         self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
+        if self.entropy not in ENTROPY_MODES:
+            raise SettingsError("bad_setting", f"entropy = {self.entropy!r}: one of {', '.join(ENTROPY_MODES)}")
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
                                 "true, false, or unset (the ruleset decides)")

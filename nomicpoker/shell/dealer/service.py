@@ -30,6 +30,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell import faults
 from nomicpoker.shell.storage import ledger, pinned, secrets_store
+from nomicpoker.shell import entropy_window
 from nomicpoker.ports import ForumError
 from nomicpoker.shell.cycle.archive import archive, archive_table
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
@@ -352,6 +353,9 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
         else:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
         forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
+    window = _entropy_window(state, table_name, number, folded.settings.entropy, thread, now())
+    if window is not None:
+        thread = window.thread
     secrets = secrets_store.create(state, table_name, number, existing_ok=True)
     created = recovered = False
     if thread is None:
@@ -394,11 +398,13 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
         see = players_see_thread(table)  # else its players' messages are private (sealed)
         report.archived += archive(s, table_name, thread, forum.list_comments(thread), iso(t),
                                    sealer=None if see else sealer_for(state, table, see))
+        mixed = "" if window is None else dumps(entropy_window.entropy_at_start(
+            s, window, entropy_window.dealer_test(table.dealer), t).as_json())
         s.add(HandRow(table_name=table_name, number=number, thread=thread,
                       ruleset_hash=rs.content_hash, ruleset=rs.name, button=button, ante=ante,
                       blinds=dumps(list(blinds)), seats=dumps([[p, money[p]] for p in seated]),
                       after=ledger.max_archive_id(s, table_name), started_at=iso(t),
-                      commitments=dumps(secrets.commitments())))
+                      commitments=dumps(secrets.commitments()), entropy=mixed))
         s.flush()
         archived, _ = archive_table(s, table, forum, iso(t), state)
         report.archived += archived
@@ -406,12 +412,38 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
         report.verdicts += len(added.get("verdict", []))
         report.queued += len(added.get("outbox", []))
     _pending_path(state, table_name, number).unlink(missing_ok=True)  # the hand row has it now
+    entropy_window.forget(state, table_name, number)
     try:
         send_outbox(engine, table_name, forum, now, report, state=state)
     except ForumError as exc:  # the hand has started; the next poll sends the rest
         report.error = f"forum {exc.code}: {exc.message} (the hand has started; the next poll sends the rest)"
     return HandStarted(table_name, number, thread, button, tuple((p, money[p]) for p in seated), report,
                        ante, tuple(blinds), forced_from)
+
+
+def _entropy_window(state: Path, table: str, number: int, mode: str, thread: str | None,
+                    t: datetime) -> "entropy_window.Window | None":
+    """The open entropy window the hand is dealt after (``None``: the table deals from the
+    committed secrets alone). A table with ``entropy`` on needs ``hand open`` first; a window
+    opened before the Dealer turned the setting off is still honoured (its commitments are
+    posted with a promise to mix)."""
+    window = entropy_window.load(state, table, number)
+    if window is None:
+        if mode != "off":
+            raise ServiceError("no_window", f"table {table} deals with players' entropy (entropy = {mode}): "
+                               f"run nomicpoker hand open --table {table} first; it posts the "
+                               "commitments and opens the window, and hand start deals after it closes")
+        return None
+    if thread is not None and thread != window.thread:
+        raise ServiceError("bad_thread", f"hand {number}'s entropy window is in thread {window.thread}, "
+                           f"not {thread}: drop --thread")
+    if not window.opened_by:
+        raise ServiceError("no_window", f"hand {number}'s commitment comment was not posted: run "
+                           f"nomicpoker hand open --table {table} again")
+    if t < entropy_window.parse_time(window.close_at):
+        raise ServiceError("window_open", f"the entropy window of hand {number} closes at "
+                           f"{window.close_at}: start the hand after that")
+    return window
 
 
 def _rules_line(previous, rs) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from nomicpoker.shell.storage import pinned, secrets_store
+from nomicpoker.core import entropy
 from nomicpoker.core.table.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
 from nomicpoker.core.words.gndt import GndtRow
 from nomicpoker.core.table.table_settings import TableSettings, settings_from
@@ -164,6 +165,7 @@ def hand_starts(session: Session, table: str, state: Path | None,
             blinds=tuple(loads(h.blinds)), seats=tuple((n, m) for n, m in loads(h.seats)),
             after=h.after, started_at=h.started_at, commitments=loads(h.commitments), secrets=secret,
             ruleset=_hand_ruleset(rulesets, table, h),
+            entropy=entropy.from_json(loads(h.entropy)) if h.entropy else None,
         ))
     return out
 
@@ -404,6 +406,7 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
         "ruleset_hash": hand.ruleset_hash,
         "ruleset_files": pinned.files(session, table, hand.ruleset_hash),
         "commitments": loads(hand.commitments),
+        **({"entropy": loads(hand.entropy)} if hand.entropy else {}),
         "secrets": loads(ends[0].secrets) if ends else None,
         "board": board,
         "dice": [{"comment_id": d.comment_id, "player": d.player, "index": d.index, "sides": d.sides,

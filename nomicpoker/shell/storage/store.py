@@ -117,6 +117,9 @@ class HandRow(SQLModel, table=True):
     after: int = 0  # archive position (np_comment.id) the hand starts after
     started_at: str
     commitments: str  # JSON {deck, dice, decks}
+    #: JSON: the players' entropy and beacon round mixed into the deal (core/entropy.py's
+    #: ``Entropy.as_json``), or "" for a hand dealt from the committed secrets alone (0010)
+    entropy: str = ""
 
 
 class CommentRow(SQLModel, table=True):
@@ -314,7 +317,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/storage/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
