@@ -235,3 +235,28 @@ def test_another_rounds_real_signature_is_refused_for_this_round():
     import hashlib
     assert verify_beacon(BeaconRound(r3, hashlib.sha256(bytes.fromhex(s2)).hexdigest(), s2)) is not None
     assert dataclasses.replace(BeaconRound(r3, rnd3, s3)).round == 3
+
+
+# --------------------------------------------------------------------------- the worked example
+
+
+def test_the_worked_example_in_the_docs_is_what_the_package_computes():
+    """docs/fair-dealing.md, "Worked example": the numbers a third party checks a port against."""
+    from _reference import REF as DEAL
+
+    text = DOC.read_text("utf-8").split("### Worked example", 1)[1].split("###", 1)[0]
+    secrets = HandSecrets(deck=bytes(range(32)), dice=bytes(range(1, 33)), decks=bytes(range(2, 34)))
+    comments = [("12", "alice", "lucky 7"), ("15", "bob", "HAND#3 SEED x")]
+    e = entropy(comments)
+    for c in e.contributions:
+        assert c.leaf().hex() in text
+    assert e.window().hex() in text
+    assert secrets.commitments()["deck"] in text
+    plain = mix(secrets, 3, e)
+    assert plain.deck.hex() in text and " ".join(board_cards(plain.deck, 3)[:5]) in text
+    assert " ".join(DEAL["board"](secrets.deck, 3)) in text
+    r, rnd, sig = REAL_ROUNDS[2]
+    assert round_due_after("2023-09-15T11:00:00+00:00") == r and str(r) in text and rnd in text and sig in text
+    beacon = mix(secrets, 3, entropy(comments, mode="players+beacon", beacon=BeaconRound(r, rnd, sig)))
+    assert beacon.deck.hex() in text and " ".join(board_cards(beacon.deck, 3)[:5]) in text
+    assert f"is `{roll(beacon.dice, '21', 0, 52)}`" in text

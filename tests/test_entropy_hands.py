@@ -110,6 +110,8 @@ def test_a_blognomic_hand_deals_from_the_players_entropy_and_verifies_from_its_r
     b = post(t, w, "bob", "HAND#1 SEED wobble")
     started = start(t, w)
     assert started.thread == w.thread
+    said = [x for x in t.dealer_bodies() if "Dealt from the commitments above mixed with" in x]
+    assert len(said) == 1 and f"{a} (alice), {b} (bob)" in said[0]  # the hand-start comment names them
     t.draw(1)
     checkdown(t)
     rec = record(t)
@@ -343,3 +345,24 @@ def test_a_round_not_yet_published_says_so_and_the_dealer_can_paste_it(tmp_path,
     assert rnd in res.output
     start(t, w)
     assert record(t, ended=False)["entropy"]["beacon"]["randomness"] == rnd
+
+
+# --------------------------------------------------------------------------- the Dealer's commands
+
+
+def test_the_dealer_turns_entropy_on_with_table_set_and_opens_with_the_cli(tmp_path):
+    t = Table(tmp_path, players=("alice", "bob"))
+    run = lambda *args: CliRunner().invoke(app, [*args, "--state", str(t.state)])  # noqa: E731
+    res = run("table", "set", "--table", "T", "entropy=everyone")
+    assert res.exit_code == 2 and "entropy = 'everyone': one of off, players, players+beacon" in res.output
+    res = run("hand", "open", "--table", "T")
+    assert res.exit_code == 1 and "entropy = off" in res.output
+    res = run("table", "set", "--table", "T", "entropy=players")
+    assert res.exit_code == 0, res.output
+    res = run("hand", "open", "--table", "T", "--minutes", "0")
+    assert res.exit_code == 1 and "--minutes must be from 1" in res.output
+    res = run("hand", "open", "--table", "T", "--minutes", "30")
+    assert res.exit_code == 0, res.output
+    assert "entropy window open until" in res.output and "nomicpoker hand start --table T" in res.output
+    res = run("hand", "start", "--table", "T", "--ante", "5")
+    assert res.exit_code == 1 and "closes at" in res.output and "start the hand after that" in res.output

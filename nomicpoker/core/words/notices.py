@@ -47,6 +47,9 @@ def hand_start(table: render.TableView, hs: HandStart, hand, issued: bool, key: 
     paragraphs to add first (the announcement of a rule amendment)."""
     body = render.hand_start(table, hand, ante=hs.ante, blinds=hs.blinds,
                              commitments=dict(hs.commitments), decks_issued=issued, key=key)
+    if hs.entropy is not None:  # what was mixed in, so every player can check their comment counted
+        extra = [f"Dealt from the commitments above mixed with {md_escape(hs.entropy.describe())} "
+                 f"(the window closed at {md_escape(hs.entropy.close_at)}; docs/fair-dealing.md).", *extra]
     if not draw_due:
         return _append(body, list(extra))
     return _append(body, [*extra,
