@@ -366,3 +366,28 @@ def test_the_dealer_turns_entropy_on_with_table_set_and_opens_with_the_cli(tmp_p
     assert "entropy window open until" in res.output and "nomicpoker hand start --table T" in res.output
     res = run("hand", "start", "--table", "T", "--ante", "5")
     assert res.exit_code == 1 and "closes at" in res.output and "start the hand after that" in res.output
+
+
+def test_verify_from_the_ledger_checks_the_window_against_the_archive(tmp_path):
+    t = entropy_table(tmp_path)
+    w = open_window(t)
+    a = post(t, w, "alice", "one")
+    b = post(t, w, "bob", "two")
+    start(t, w)
+    run = lambda: CliRunner().invoke(app, ["audit", "verify", "--table", "T", "--state", str(t.state)])  # noqa: E731
+    res = run()
+    assert res.exit_code == 0, res.output
+    assert "PASS T hand 1: entropy window complete: the archive of thread" in res.output
+    # a Dealer who drops bob's comment from the hand row (and rehashes) is caught by the archive
+    with Session(t.engine) as s:
+        row = ledger.hand_rows(s, t.name)[0]
+        data = json.loads(row.entropy)
+    data["contributions"] = [c for c in data["contributions"] if c["comment_id"] != b]
+    sql = t.sql()
+    sql.execute("UPDATE np_hand SET entropy = ? WHERE number = 1", (json.dumps(data),))
+    sql.commit()
+    sql.close()
+    res = run()
+    assert res.exit_code == 1
+    assert f"FAIL T hand 1: entropy window complete: comment {b} (bob) was posted in the window but is not mixed in" in res.output
+    assert a

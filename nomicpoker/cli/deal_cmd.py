@@ -58,10 +58,12 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
+    from nomicpoker.shell import entropy_window
     from nomicpoker.shell.audit.audit import pinned_rulesets, records, verify_hands
     from nomicpoker.shell.dealer.service import list_tables
 
     pinned = None
+    archived: dict = {}  # (table, hand) -> the entropy window's check against the archive
     if record is not None:
         recs = _records_from_file(record)
         if hand is not None:
@@ -71,12 +73,17 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
             names = [table] if table else [t.name for t in list_tables(engine)]
             recs = []
             for name in names:
-                recs += records(engine, name, hand)
+                mine = records(engine, name, hand)
+                recs += mine
+                for number, extra in entropy_window.archive_checks(engine, name, mine).items():
+                    archived[(name, number)] = extra
             pinned = pinned_rulesets(engine, names)  # the rules each hand was played under
     if not recs:
         fail("no hand records to verify")
     failed = 0
     for rec, checks in verify_hands(recs, pinned):
+        if isinstance(rec, dict):
+            checks = checks + archived.get((rec.get("table"), rec.get("hand")), [])
         label = f"{rec.get('table', '?')} hand {rec.get('hand', '?')}" if isinstance(rec, dict) else "record"
         for c in checks:
             typer.echo(f"{'PASS' if c.ok else 'FAIL'} {label}: {c.item}: {c.detail}")

@@ -243,3 +243,43 @@ def entropy_at_start(session: Session, w: Window, is_dealer: Callable[[str], boo
 def dealer_test(dealer: str) -> Callable[[str], bool]:
     """Whether an author is the Dealer's account (its comments are never entropy)."""
     return lambda author: same_account(author, dealer)
+
+
+def archive_checks(engine: Engine, table: str, records: list[dict]) -> dict[int, list]:
+    """For ``audit verify`` on a ledger: does each hand's recorded window hold exactly the
+    comments the archive has in it? (The record alone proves the deal follows from what it
+    lists; only the archive, a copy of the thread, shows that nothing was left out.)
+    Hand number -> its one check."""
+    from nomicpoker.core.verify import Check
+
+    out: dict[int, list] = {}
+    with Session(engine) as s:
+        dealer = dealer_test(ledger.get_table(s, table).dealer)
+        for rec in records:
+            data = rec.get("entropy") if isinstance(rec, dict) else None
+            if not isinstance(data, dict):
+                continue
+            try:
+                w = Window(table=table, hand=int(rec["hand"]), mode=data["mode"], thread=data["thread"],
+                           close_at=data["close_at"], opened_by=data["opened_by"])
+                rows = s.exec(select(CommentRow).where(CommentRow.table_name == table,
+                                                       CommentRow.thread == w.thread)).all()
+                found = select_window([Posted(r.forum_id, r.revision, r.author, r.created, r.body) for r in rows],
+                                      w.opened_by, w.close_at, dealer)
+            except (KeyError, TypeError, ValueError, CodedError) as exc:
+                out[int(rec.get("hand", 0))] = [Check("entropy window complete", False, f"cannot be checked: {exc}")]
+                continue
+            recorded = {(str(c.get("comment_id")), str(c.get("author")), str(c.get("text")))
+                        for c in data.get("contributions") or () if isinstance(c, dict)}
+            archived = {(c.comment_id, c.author, c.text) for c in found}
+            missing, extra = sorted(archived - recorded), sorted(recorded - archived)
+            if not missing and not extra:
+                check = Check("entropy window complete", True, f"the archive of thread {w.thread} holds "
+                              f"exactly these {len(found)} comments between comment {w.opened_by} and {w.close_at}")
+            else:
+                words = [f"comment {c} ({a}) was posted in the window but is not mixed in" for c, a, _ in missing]
+                words += [f"comment {c} ({a}) is mixed in but is not in the archive's window as recorded"
+                          for c, a, _ in extra]
+                check = Check("entropy window complete", False, "; ".join(words))
+            out[int(rec["hand"])] = [check]
+    return out
