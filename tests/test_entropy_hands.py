@@ -391,3 +391,37 @@ def test_verify_from_the_ledger_checks_the_window_against_the_archive(tmp_path):
     assert res.exit_code == 1
     assert f"FAIL T hand 1: entropy window complete: comment {b} (bob) was posted in the window but is not mixed in" in res.output
     assert a
+
+
+def test_the_relay_client_says_why_a_round_cannot_be_had(httpserver):
+    import socket
+
+    from nomicpoker.core.entropy import QUICKNET
+    from nomicpoker.shell import beacon
+
+    r, rnd, sig = REAL_ROUNDS[0]
+    path = f"/{QUICKNET.hash}/public/{r}"
+    httpserver.expect_request(path).respond_with_data("oops", status=500)
+    with pytest.raises(beacon.BeaconError) as err:
+        beacon.fetch(r, httpserver.url_for("/"))
+    assert err.value.code == "unavailable" and "HTTP 500" in err.value.message
+    httpserver.clear()
+    httpserver.expect_request(path).respond_with_data("not json", content_type="text/plain")
+    with pytest.raises(beacon.BeaconError) as err:
+        beacon.fetch(r, httpserver.url_for("/"))
+    assert err.value.code == "unavailable" and "not a beacon" in err.value.message
+    httpserver.clear()
+    # a relay answering another round than the one asked for
+    httpserver.expect_request(path).respond_with_json({"round": r + 1, "randomness": rnd, "signature": sig})
+    with pytest.raises(beacon.BeaconError) as err:
+        beacon.fetch(r, httpserver.url_for("/"))
+    assert err.value.code == "bad_round"
+    httpserver.clear()
+    httpserver.expect_request(path).respond_with_json({"round": r, "randomness": rnd, "signature": sig})
+    assert beacon.fetch(r, httpserver.url_for("/")).randomness == rnd
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(beacon.BeaconError) as err:
+        beacon.fetch(r, f"http://127.0.0.1:{port}")
+    assert err.value.code == "unavailable" and "hand beacon" in err.value.message
