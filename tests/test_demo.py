@@ -51,3 +51,30 @@ def test_running_the_demo_twice_uses_a_fresh_table(tmp_path):
     assert "--table demo-2" in res.output
     res = run(app, ["table", "list", "--state", str(state)])
     assert res.output.splitlines()[0].startswith("demo\t") and res.output.splitlines()[1].startswith("demo-2\t")
+
+
+def test_the_demo_with_players_entropy_records_and_verifies_it(tmp_path):
+    """``nomicpoker demo --entropy``: the Dealer commits, three players comment in the window
+    (one stays silent), the hand is dealt from both and its record verifies the entropy."""
+    import json
+
+    state = tmp_path / "state"
+    run = CliRunner().invoke
+    res = run(app, ["demo", "--entropy", "--state", str(state)])
+    assert res.exit_code == 0, res.output
+    assert "the Dealer's commitments, fixed before any entropy for this hand exists" in res.output
+    assert "Dealt from the commitments above mixed with players' entropy from 3 comments" in res.output
+    res = run(app, ["audit", "export", "--table", "demo", "--hand", "1", "--state", str(state)])
+    rec = json.loads(res.output)
+    assert [c["author"] for c in rec["entropy"]["contributions"]] == ["alice", "bob", "carol"]
+    assert rec["secrets"] is not None
+    path = tmp_path / "hand-1.json"
+    path.write_text(res.output)
+    res = run(app, ["audit", "verify", "--record", str(path)])
+    assert res.exit_code == 0 and "FAIL" not in res.output, res.output
+    assert "PASS demo hand 1: entropy: mode players: 3 comments" in res.output
+    assert "PASS demo hand 1: board card 5 (river)" in res.output
+    res = run(app, ["audit", "verify", "--table", "demo", "--state", str(state)])
+    assert res.exit_code == 0 and "entropy window complete" in res.output, res.output
+    res = run(app, ["audit", "--state", str(state)])
+    assert res.exit_code == 0, res.output

@@ -553,7 +553,8 @@ def audit_cmd(ctx: typer.Context,
 
 
 def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
-             table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken).")) -> None:
+             table: str = typer.Option("demo", "--table", help="Base table name (a fresh one is chosen if taken)."),
+             entropy: bool = typer.Option(False, "--entropy", help="Deal with players' entropy (hand open, comments in the window, hand start).")) -> None:
     """Play one full hand on the local forum and show the thread and the ledger."""
     from nomicpoker.shell.jobs.demo import run_demo
     from nomicpoker.shell.dealer.service import valid_table_name
@@ -562,7 +563,7 @@ def demo_cmd(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt,
         fail(f"--table {table!r}: use letters, digits, '-' and '_' (max 40)", 2)
     with opened(state, db, create=True) as (st, engine):
         typer.echo(f"nomicpoker demo: state in {st}")
-        out = run_demo(engine, st, echo=typer.echo, table=table)
+        out = run_demo(engine, st, echo=typer.echo, table=table, entropy=entropy)
         if out["problems"]:
             fail(out["problems"][0])
 

@@ -262,11 +262,15 @@ def archive_checks(engine: Engine, table: str, records: list[dict]) -> dict[int,
             try:
                 w = Window(table=table, hand=int(rec["hand"]), mode=data["mode"], thread=data["thread"],
                            close_at=data["close_at"], opened_by=data["opened_by"])
+                dealt = next(h for h in ledger.hand_rows(s, table) if h.number == w.hand)
+                # what the archive held when the hand was dealt (hand start archives the thread
+                # just before): a comment archived later was not there to be mixed in
                 rows = s.exec(select(CommentRow).where(CommentRow.table_name == table,
-                                                       CommentRow.thread == w.thread)).all()
+                                                       CommentRow.thread == w.thread,
+                                                       CommentRow.id <= dealt.after)).all()  # type: ignore[operator]
                 found = select_window([Posted(r.forum_id, r.revision, r.author, r.created, r.body) for r in rows],
                                       w.opened_by, w.close_at, dealer)
-            except (KeyError, TypeError, ValueError, CodedError) as exc:
+            except (KeyError, TypeError, ValueError, StopIteration, CodedError) as exc:
                 out[int(rec.get("hand", 0))] = [Check("entropy window complete", False, f"cannot be checked: {exc}")]
                 continue
             recorded = {(str(c.get("comment_id")), str(c.get("author")), str(c.get("text")))
@@ -274,8 +278,9 @@ def archive_checks(engine: Engine, table: str, records: list[dict]) -> dict[int,
             archived = {(c.comment_id, c.author, c.text) for c in found}
             missing, extra = sorted(archived - recorded), sorted(recorded - archived)
             if not missing and not extra:
-                check = Check("entropy window complete", True, f"the archive of thread {w.thread} holds "
-                              f"exactly these {len(found)} comments between comment {w.opened_by} and {w.close_at}")
+                check = Check("entropy window complete", True, f"the archive of thread {w.thread} held "
+                              f"exactly these {len(found)} comments between comment {w.opened_by} and "
+                              f"{w.close_at} when the hand was dealt")
             else:
                 words = [f"comment {c} ({a}) was posted in the window but is not mixed in" for c, a, _ in missing]
                 words += [f"comment {c} ({a}) is mixed in but is not in the archive's window as recorded"

@@ -15,6 +15,7 @@ import shlex
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -126,13 +127,37 @@ def reader_view(forum: LocalForum, thread: str) -> str:
     return "\n".join(out)
 
 
-def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, table: str = "demo") -> dict:
-    """Create a fresh demo table and play one hand; return a summary for the caller/tests."""
+#: The demo's entropy window: it closes this long after ``hand open`` (the players comment at
+#: once, then the demo's clock for ``hand start`` jumps to the close instead of waiting).
+DEMO_WINDOW = timedelta(seconds=30)
+
+
+def _entropy_start(engine: Engine, state: Path, name: str, forum: LocalForum) -> service.HandStarted:
+    """``hand open``, three players' comments in the window (dave stays silent), ``hand start``."""
+    from nomicpoker.shell import entropy_window
+
+    now = datetime.now(timezone.utc)
+    w = entropy_window.open_window(engine, state, name, 60,
+                                   now=lambda: now - timedelta(minutes=60) + DEMO_WINDOW)
+    for who, text in (("alice", "SEED 7 11 42"), ("bob", "my cat walked on the keyboard: kjhsdf"),
+                      ("carol", "good luck everyone")):
+        forum.post_as(who, w.thread, text)
+    close = datetime.fromisoformat(w.close_at)
+    return service.start_hand(engine, state, name, now=lambda: max(close + timedelta(seconds=1),
+                                                                            datetime.now(timezone.utc)))
+
+
+def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, table: str = "demo",
+             entropy: bool = False) -> dict:
+    """Create a fresh demo table and play one hand; return a summary for the caller/tests.
+    ``entropy``: the table deals with players' entropy (``hand open``, comments, ``hand start``)."""
     name = _fresh_name(engine, table)
     service.create_table(engine, state, name, list(DEMO_PLAYERS), 100, forum="local",
-                         settings={"ante": 5})  # the table's ante: every hand start takes it
-    started = service.start_hand(engine, state, name)
+                         settings={"ante": 5,  # the table's ante: every hand start takes it
+                                   **({"entropy": "players"} if entropy else {})})
     forum = LocalForum(forum_db_path(state), dealer="Dealer")
+    started = (_entropy_start(engine, state, name, forum) if entropy
+               else service.start_hand(engine, state, name))
     alice, bob, carol, dave = players = [Player(n, forum, started.thread) for n in DEMO_PLAYERS]
     problems: list[str] = []
 
@@ -182,6 +207,9 @@ def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, t
         t = ledger.get_table(s, name)
         rows = ledger.gndt(s, t)
         verdicts = verdict_lines(s, t, h)
+    if entropy:
+        echo("The table deals with players' entropy: the Dealer committed first, alice, bob and carol "
+             "commented in the window (dave stayed silent), and every card comes from both.\n")
     echo(f"Table {name}: alice, bob, carol and dave, 100 Money each, ante 5, on the local forum.\n"
          "Below is the story post's thread as a reader sees it, then the dealer's verdicts and the GNDT.\n")
     echo(reader_view(forum, started.thread))
