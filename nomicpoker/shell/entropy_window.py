@@ -116,8 +116,9 @@ def commitment_text(table: str, number: int, commitments: dict[str, str], w: Win
     lines += [f"- {name}: `{value}`" for name, value in commitments.items()]
     lines += ["", f"Entropy window: open until {w.close_at}. Every comment posted in this thread before "
               "then (its first text) is mixed into the deck, the dice and the decks with the Dealer's "
-              "secrets, so nobody, the Dealer included, can choose a card. Nobody has to comment: the "
-              "hand is dealt when the window closes, whoever spoke."]
+              "secrets, so nobody, the Dealer included, can choose a card: say anything (for instance "
+              "`SEED` and whatever you like). Nobody has to comment: the hand is dealt when the window "
+              "closes, whoever spoke."]
     if w.beacon_round is not None:
         when = datetime.fromtimestamp(round_time(w.beacon_round), parse_time(w.close_at).tzinfo)
         lines += ["", f"Beacon: drand {QUICKNET.name} round {w.beacon_round} (published {iso(when)}, just "
