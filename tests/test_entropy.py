@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nomicpoker.core.dealing import HandSecrets, board_cards, issue_deck, roll, shared_holes
-from nomicpoker.core.entropy import (
+from nomicpoker.core.fairness.dealing import HandSecrets, board_cards, issue_deck, roll, shared_holes
+from nomicpoker.core.fairness.entropy import (
     QUICKNET, BeaconRound, Contribution, Entropy, EntropyError, Posted, from_json, mix,
     round_due_after, round_time, select_window, verify_beacon, window_digest,
 )

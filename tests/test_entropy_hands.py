@@ -16,9 +16,10 @@ from typer.testing import CliRunner
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
-from nomicpoker.shell import entropy_window, ledger, secrets_store, service
-from nomicpoker.shell.demo import Player
-from nomicpoker.shell.paths import forum_db_path
+from nomicpoker.shell.dealer import entropy_window, service
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.jobs.demo import Player
+from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table, fixed_secrets
 from _reference import REF
@@ -141,7 +142,7 @@ def test_a_blognomic_hand_deals_from_the_players_entropy_and_verifies_from_its_r
 
 
 def _words():
-    from nomicpoker.core import printers
+    from nomicpoker.core.fairness import printers
     return (printers.INITIALS, printers.SURNAMES, printers.TRADES, printers.TOWNS)
 
 
@@ -254,7 +255,7 @@ def test_a_roberts_hand_deals_hole_cards_after_the_window_closes_and_verifies(tm
 
 
 def _pretty(card: str) -> str:
-    from nomicpoker.core.cards import pretty
+    from nomicpoker.core.poker.cards import pretty
     return pretty(card)
 
 
@@ -272,7 +273,7 @@ def _to_act(t: Table):
 @pytest.fixture
 def relay(httpserver):
     """A loopback drand relay serving real quicknet rounds as drand's HTTP API does."""
-    from nomicpoker.core.entropy import QUICKNET
+    from nomicpoker.core.fairness.entropy import QUICKNET
 
     for r, rnd, sig in REAL_ROUNDS:
         httpserver.expect_request(f"/{QUICKNET.hash}/public/{r}").respond_with_json(
@@ -306,7 +307,7 @@ def test_the_beacon_round_due_after_the_close_is_fetched_verified_and_mixed_in(t
 
 
 def test_a_forged_round_from_the_relay_is_refused_and_nothing_is_dealt(tmp_path, httpserver):
-    from nomicpoker.core.entropy import QUICKNET
+    from nomicpoker.core.fairness.entropy import QUICKNET
 
     r, rnd, sig = REAL_ROUNDS[2]
     forged = bytearray.fromhex(sig)
@@ -325,7 +326,7 @@ def test_a_forged_round_from_the_relay_is_refused_and_nothing_is_dealt(tmp_path,
 
 
 def test_a_round_not_yet_published_says_so_and_the_dealer_can_paste_it(tmp_path, httpserver):
-    from nomicpoker.core.entropy import QUICKNET
+    from nomicpoker.core.fairness.entropy import QUICKNET
 
     r, rnd, sig = REAL_ROUNDS[2]
     httpserver.expect_request(f"/{QUICKNET.hash}/public/{r}").respond_with_data("", status=425)
@@ -396,8 +397,8 @@ def test_verify_from_the_ledger_checks_the_window_against_the_archive(tmp_path):
 def test_the_relay_client_says_why_a_round_cannot_be_had(httpserver):
     import socket
 
-    from nomicpoker.core.entropy import QUICKNET
-    from nomicpoker.shell import beacon
+    from nomicpoker.core.fairness.entropy import QUICKNET
+    from nomicpoker.shell.cycle import beacon
 
     r, rnd, sig = REAL_ROUNDS[0]
     path = f"/{QUICKNET.hash}/public/{r}"

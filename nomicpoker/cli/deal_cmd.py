@@ -58,7 +58,7 @@ def audit_verify(table: Optional[str] = typer.Option(None, "--table", help="Tabl
                  record: Optional[Path] = typer.Option(None, "--record", help="A hand record file (audit export, or ledger --format json)."),
                  state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Recompute every community card, die, issued deck and reveal from public data."""
-    from nomicpoker.shell import entropy_window
+    from nomicpoker.shell.dealer import entropy_window
     from nomicpoker.shell.audit.audit import pinned_rulesets, records, verify_hands
     from nomicpoker.shell.dealer.service import list_tables
 
@@ -126,7 +126,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")
             forum = default_forum_factory(t.forum_kind, ledger.forum_settings(t), st)
-        from nomicpoker.core import entropy
+        from nomicpoker.core.fairness import entropy
 
         # the decks are dealt from the committed secret with the hand's entropy mixed in
         secret = entropy.mix(secrets_store.load(st, table, h.number), h.number,

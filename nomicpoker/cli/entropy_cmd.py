@@ -20,7 +20,7 @@ def hand_open(table: str = typer.Option(..., "--table", help="Table name."),
               beacon_url: Optional[str] = typer.Option(None, "--beacon-url", help="drand HTTP relay for the beacon round (default NOMICPOKER_DRAND_URL, else https://api.drand.sh)."),
               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Commit to the next hand's secrets and open its entropy window (tables with entropy on)."""
-    from nomicpoker.shell.entropy_window import open_window
+    from nomicpoker.shell.dealer.entropy_window import open_window
 
     with opened(state, db) as (st, engine):
         w = open_window(engine, st, table, minutes, thread=thread, relay=beacon_url)
@@ -37,8 +37,8 @@ def hand_beacon(table: str = typer.Option(..., "--table", help="Table name."),
     """Paste the drand round the next hand waits for; it is verified before it is kept."""
     from sqlmodel import Session
 
-    from nomicpoker.shell import ledger
-    from nomicpoker.shell.entropy_window import paste_beacon
+    from nomicpoker.shell.storage import ledger
+    from nomicpoker.shell.dealer.entropy_window import paste_beacon
 
     with opened(state, db) as (st, engine):
         with Session(engine) as s:

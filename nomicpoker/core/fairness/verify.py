@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from nomicpoker.core.poker.cards import CardError, parse_card
-from nomicpoker.core import entropy as _entropy
+from nomicpoker.core.fairness import entropy as _entropy
 from nomicpoker.core.fairness.dealing import (
     BOARD_STREETS, SECRET_NAMES, DealingError, board_cards, checksums_match, dice_pair_ok,
     hole_cards, issue_deck, normalise_checksum, roll, shared_holes,

@@ -24,7 +24,7 @@ from nomicpoker.core.poker.engine import Rejection, apply
 from nomicpoker.core.fairness.money import deal_recorded, event_of, start_from_record
 from nomicpoker.core.phh.phh import PhhError, PhhHand
 from nomicpoker.core.rules.ruleset import Ruleset
-from nomicpoker.core.entropy import record_secret
+from nomicpoker.core.fairness.entropy import record_secret
 
 
 def _order(seats: list[str], button: str) -> list[str]:

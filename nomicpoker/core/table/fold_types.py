@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.fairness.dealing import HandSecrets
-from nomicpoker.core.entropy import Entropy, mix
+from nomicpoker.core.fairness.entropy import Entropy, mix
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.reading.lookalike import account_skeleton, case_skeleton
 from nomicpoker.core.table.table_settings import TableSettings
@@ -110,7 +110,7 @@ class HandStart:
     #: the pinned ruleset the hand is played under (``None``: the table's, ``TableConfig.ruleset``)
     ruleset: Ruleset | None = field(default=None, repr=False)
     #: the players' entropy (and beacon round) mixed into the secrets (``None``: dealt from
-    #: the committed secrets, as every hand before the ``entropy`` setting; core/entropy.py)
+    #: the committed secrets, as every hand before the ``entropy`` setting; core/fairness/entropy.py)
     entropy: Entropy | None = None
 
     @property

@@ -53,7 +53,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.rules.limits import MAX_CHIPS, MAX_FLOOD_THRESHOLD, MAX_HOURS, MAX_REMINDERS, MAX_TIMEOUTS
 from nomicpoker.core.table.office_hours import Calendar, CalendarError
 
-#: The ``entropy`` setting's values (the same as :data:`nomicpoker.core.entropy.MODES`, which
+#: The ``entropy`` setting's values (the same as :data:`nomicpoker.core.fairness.entropy.MODES`, which
 #: a test keeps equal: this module stays below the dealing code it configures).
 ENTROPY_MODES: tuple[str, ...] = ("off", "players", "players+beacon")
 

@@ -30,7 +30,7 @@ from sqlmodel import Session, select
 
 from nomicpoker.shell import faults
 from nomicpoker.shell.storage import ledger, pinned, secrets_store
-from nomicpoker.shell import entropy_window
+from nomicpoker.shell.dealer import entropy_window
 from nomicpoker.ports import ForumError
 from nomicpoker.shell.cycle.archive import archive, archive_table
 from nomicpoker.shell.cycle.deadlines import iso, utcnow

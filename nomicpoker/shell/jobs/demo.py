@@ -134,7 +134,7 @@ DEMO_WINDOW = timedelta(seconds=30)
 
 def _entropy_start(engine: Engine, state: Path, name: str, forum: LocalForum) -> service.HandStarted:
     """``hand open``, three players' comments in the window (dave stays silent), ``hand start``."""
-    from nomicpoker.shell import entropy_window
+    from nomicpoker.shell.dealer import entropy_window
 
     now = datetime.now(timezone.utc)
     w = entropy_window.open_window(engine, state, name, 60,

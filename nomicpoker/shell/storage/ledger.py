@@ -20,7 +20,7 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from nomicpoker.shell.storage import pinned, secrets_store
-from nomicpoker.core import entropy
+from nomicpoker.core.fairness import entropy
 from nomicpoker.core.table.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
 from nomicpoker.core.words.gndt import GndtRow
 from nomicpoker.core.table.table_settings import TableSettings, settings_from

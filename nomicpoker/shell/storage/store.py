@@ -117,7 +117,7 @@ class HandRow(SQLModel, table=True):
     after: int = 0  # archive position (np_comment.id) the hand starts after
     started_at: str
     commitments: str  # JSON {deck, dice, decks}
-    #: JSON: the players' entropy and beacon round mixed into the deal (core/entropy.py's
+    #: JSON: the players' entropy and beacon round mixed into the deal (core/fairness/entropy.py's
     #: ``Entropy.as_json``), or "" for a hand dealt from the committed secrets alone (0010)
     entropy: str = ""
 

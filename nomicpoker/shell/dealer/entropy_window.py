@@ -11,7 +11,7 @@ two steps (docs/fair-dealing.md, "Players' entropy"):
 2. Players comment in the thread (anything: each comment after the commitment comment and
    before the close is mixed in; a player who says nothing delays nothing).
 3. ``nomicpoker hand start --table T`` after the close: the thread is archived, the window's
-   comments are taken from the archive (:func:`nomicpoker.core.entropy.select_window`), the
+   comments are taken from the archive (:func:`nomicpoker.core.fairness.entropy.select_window`), the
    beacon round is fetched (or was pasted with ``hand beacon``) and verified, and the hand
    row records it all; the fold deals from the mixed secrets. Hole cards (``roberts-nlhe``)
    and issued decks go out at that moment, after the window has closed.
@@ -32,17 +32,17 @@ from typing import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from nomicpoker.core.entropy import (
+from nomicpoker.core.fairness.entropy import (
     MODES, QUICKNET, BeaconRound, Entropy, Posted, parse_time, round_due_after, round_time, select_window,
 )
 from nomicpoker.core.errors import CodedError
-from nomicpoker.core.fold_types import same_account
-from nomicpoker.core.render import reference_tag
-from nomicpoker.shell import beacon as beacons
-from nomicpoker.shell import ledger, secrets_store
-from nomicpoker.shell.deadlines import iso, utcnow
-from nomicpoker.shell.locks import Busy, run_lock
-from nomicpoker.shell.store import CommentRow
+from nomicpoker.core.table.fold_types import same_account
+from nomicpoker.core.words.render import reference_tag
+from nomicpoker.shell.cycle import beacon as beacons
+from nomicpoker.shell.storage import ledger, secrets_store
+from nomicpoker.shell.cycle.deadlines import iso, utcnow
+from nomicpoker.shell.storage.locks import Busy, run_lock
+from nomicpoker.shell.storage.store import CommentRow
 
 #: The window's default and largest length, minutes (a week: a game over days may want long).
 DEFAULT_MINUTES = 60
@@ -100,7 +100,7 @@ def forget(state: Path, table: str, number: int) -> None:
 
 def story_key(table: str, number: int) -> str:
     """The story post's reference-tag key: the one ``hand start`` gives it
-    (:func:`nomicpoker.shell.service.story_key`, which a test keeps equal), so a start after
+    (:func:`nomicpoker.shell.dealer.service.story_key`, which a test keeps equal), so a start after
     an interrupted open finds the post instead of making a second one."""
     return f"{table}-h{number}-story"
 
@@ -133,8 +133,8 @@ def open_window(engine: Engine, state: Path, table_name: str, minutes: int = DEF
 
     Safe to re-run: the secrets file, the story post and the commitment comment made by an
     interrupted run are found and reused, so the commitments never change once posted."""
-    from nomicpoker.shell.poll import default_forum_factory
-    from nomicpoker.shell.replay import fold_for
+    from nomicpoker.shell.cycle.forums import default_forum_factory
+    from nomicpoker.shell.cycle.replay import fold_for
 
     if not 1 <= minutes <= MAX_MINUTES:
         raise WindowError("bad_minutes", f"--minutes must be from 1 to {MAX_MINUTES:,}, not {minutes}")
@@ -251,7 +251,7 @@ def archive_checks(engine: Engine, table: str, records: list[dict]) -> dict[int,
     comments the archive has in it? (The record alone proves the deal follows from what it
     lists; only the archive, a copy of the thread, shows that nothing was left out.)
     Hand number -> its one check."""
-    from nomicpoker.core.verify import Check
+    from nomicpoker.core.fairness.verify import Check
 
     out: dict[int, list] = {}
     with Session(engine) as s:

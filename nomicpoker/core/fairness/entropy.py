@@ -25,7 +25,7 @@ has it byte by byte with a worked example)::
                                  || lp(decimal hand) || window || beacon_part)
 
 Strings are UTF-8; the comments are sorted by forum order (:func:`comment_order`); ``name`` is
-``deck``, ``dice`` or ``decks``. Everything :mod:`nomicpoker.core.dealing` does then runs on
+``deck``, ``dice`` or ``decks``. Everything :mod:`nomicpoker.core.fairness.dealing` does then runs on
 the mixed secrets unchanged, so the board, the dice and the decks keep their documented
 construction. The committed (unmixed) secrets are what the hand-start comment commits to and
 the payout publishes.
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
-from nomicpoker.core.dealing import SECRET_NAMES, HandSecrets
+from nomicpoker.core.fairness.dealing import SECRET_NAMES, HandSecrets
 from nomicpoker.core.errors import CodedError
 
 #: The table setting's values: no entropy (hands as before), the players' comments, the
@@ -91,7 +91,7 @@ QUICKNET = Chain(
 
 def comment_order(comment_id: str) -> tuple[int, str]:
     """Forum order of comment ids: shorter first, then lexicographic (decimal and base-36
-    ids alike; the same key as :func:`nomicpoker.core.verify.comment_order`)."""
+    ids alike; the same key as :func:`nomicpoker.core.fairness.verify.comment_order`)."""
     return (len(comment_id), comment_id)
 
 

@@ -1,6 +1,6 @@
 """The drand quicknet beacon over HTTP (shell): fetch the round a hand's deal waits for.
 
-WHY only here: the core checks a round (:func:`nomicpoker.core.entropy.verify_beacon`), the
+WHY only here: the core checks a round (:func:`nomicpoker.core.fairness.entropy.verify_beacon`), the
 shell fetches it. A table asks for the beacon with ``entropy = players+beacon``; ``hand start``
 then fetches the round due just after the entropy window closed from a drand HTTP relay
 (``GET <relay>/<chain hash>/public/<round>``, drand's public API), or the Dealer pastes it
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from nomicpoker.core.entropy import QUICKNET, BeaconRound, Chain, verify_beacon
+from nomicpoker.core.fairness.entropy import QUICKNET, BeaconRound, Chain, verify_beacon
 from nomicpoker.core.errors import CodedError
 
 #: The League of Entropy's HTTP relay; ``NOMICPOKER_DRAND_URL`` or ``--beacon-url`` replace it.
