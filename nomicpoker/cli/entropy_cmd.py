@@ -51,5 +51,7 @@ def hand_beacon(table: str = typer.Option(..., "--table", help="Table name."),
 
 def register(app: typer.Typer) -> None:
     """Add the commands to the hand group."""
-    hand_app.command("open")(hand_open)
-    hand_app.command("beacon")(hand_beacon)
+    s = "--state /srv/poker/state"
+    hand_app.command("open", example=f"nomicpoker hand open --table T --minutes 60 {s}")(hand_open)
+    hand_app.command("beacon", example=f"nomicpoker hand beacon --table T --round 657413 --signature "
+                     f"b713718a38ae...89cd97b {s}")(hand_beacon)

@@ -85,6 +85,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "blinds": "The blinds, smallest first (JSON list).", "seats": "The seats: [player, Money] in GNDT order (JSON).",
         "after": "The archive position (Comments.id) the hand starts after.", "started_at": "When the hand started (UTC).",
         "commitments": "SHA-256 commitments to the hand's secrets (deck, dice, decks), published before any card.",
+        "entropy": "What the deal mixed into those secrets (tables with players' entropy, JSON): each comment of "
+                   "the entropy window with its SHA-256, the window digest, the drand beacon round; empty: none.",
     },
     "np_comment": {
         "id": "The archive position: the order in which the Dealer read the comments.", "table_name": _TABLE,
