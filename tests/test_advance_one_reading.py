@@ -218,13 +218,15 @@ def test_an_advance_form_at_ones_own_turn_is_announced_as_the_players_action():
     assert to_act(r) == "alice"
 
 
-def test_an_advance_form_at_ones_own_turn_that_waits_is_confirmed_as_kept():
-    """A conditional written at one's own turn whose condition is not met acts as nothing now:
-    the player is told it was kept (it is an advance action for later) and that it is his turn."""
+def test_an_advance_form_at_ones_own_turn_that_does_not_act_is_told_and_not_kept():
+    """A conditional written at one's own turn whose condition is not met acts as nothing: it
+    is not kept (so no confirmation says it is), the player is told why privately, and it is
+    still his turn."""
     r = fold([("carol", "IF/O:4 CALL *")])  # "if dave is out": he is not
-    bodies = [b["body"] for b in r.rows["outbox"]]
-    assert to_act(r) == "carol"
-    assert any("It did not act now and it is still your turn; it is kept" in b for b in bodies), bodies
+    assert to_act(r) == "carol" and r.state.current.advance == {}
+    to_carol = [b for b in r.rows["outbox"] if b["kind"] == "private" and b["recipient"] == "carol"]
+    assert len(to_carol) == 2, to_carol  # her hole cards, then why it did not act
+    assert not any("carol's advance action" in b for b in _bodies(r)), _bodies(r)
 
 
 def test_a_table_of_edition_1_keeps_its_old_announcement_of_an_advance_form_at_ones_turn():
@@ -240,3 +242,13 @@ def test_a_table_of_edition_1_keeps_its_old_announcement_of_an_advance_form_at_o
     bodies = [b for b in _bodies(r) if b.startswith("carol")]
     assert bodies[0].startswith("carol's advance action: CALL") and "It is tried at your next turn" in bodies[0], bodies
     assert bodies[1].startswith("carol (advance action): calls 2"), bodies
+
+
+def test_a_sticky_advance_form_at_ones_own_turn_acts_and_says_it_is_kept():
+    """A sticky action written at one's own turn acts now (announced as the player's own) and
+    stays for the hand: the confirmation says it acted and is kept, not that it did not act."""
+    r = fold([("carol", "CALL/S *")])
+    bodies = [b for b in _bodies(r) if b.startswith("carol")]
+    assert any(b.startswith("carol: calls 2") for b in bodies), bodies
+    mine = [b for b in bodies if b.startswith("carol's advance action")]
+    assert mine and "It acted now and is kept" in mine[0] and "did not act" not in mine[0], bodies

@@ -213,7 +213,7 @@ class Advance:
         if (not my_turn and not secret and not p.arms and p.otherwise is not None
                 and p.otherwise.kind == "check"):
             barred = self.checked_out_of_turn(h, rev.author)
-        now = my_turn and h.edition >= 2
+        now, acted = my_turn and h.edition >= 2, False
         if now:  # it acts now, made by this message (a private one names no message)
             h.step = ("" if secret else rev.forum_id, rev.created)
             # "you can also use them when it is your turn to bet": then it is the player's own
@@ -225,15 +225,15 @@ class Advance:
                 acted = self.fire(h, "a private advance action" if secret else f"{ref}", h.start.thread)
             finally:
                 self._own_turn = False
-            if acted and rev.author not in h.advance:
-                return True
+            if rev.author not in h.advance:
+                return True  # it acted (announced as his action), or he was told why it did not
         if not p.quiet or barred:
             rt = h.hand.ruleset.raise_amount == "raise_to"
             amounts = ("MAKE $x and $x make your total for the round x (raise-to)" if rt else
                        "MAKE $x and $x put x chips in at your turn (raise Z adds Z)")
             self.reply(rev, number,
                         f"{md_escape(rev.author)}'s advance action: {md_escape(text)}. "
-                        f"{'It did not act now and it is still your turn; it is kept and tried ' if now else 'It is tried '}"
+                        f"{'It is tried ' if not now else 'It acted now and is kept: it is tried again ' if acted else 'It did not act now and it is still your turn; it is kept and tried '}"
                         f"at your next turn in hand {number}"
                         f"{'' if not p.sticky else ' and stays for the hand while it fires'}; "
                         f"{amounts} under {h.hand.ruleset.name}"
