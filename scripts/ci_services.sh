@@ -23,6 +23,17 @@ apt_install() {
 if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium fonts-dejavu-core
 fi
+# Start it once before the tests, so the font cache and the first-run files exist: a cold first
+# start under two busy test workers once took over 30 s on CI (tests/_cdp.py also waits longer
+# for a first answer and retries once). Best effort: a failure here is not the tests' failure.
+if command -v chromium >/dev/null 2>&1; then
+    command -v fc-cache >/dev/null 2>&1 && fc-cache >/dev/null 2>&1 || true
+    _warm=$(mktemp -d)
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --disable-dev-shm-usage \
+        --user-data-dir="$_warm" --dump-dom about:blank >/dev/null 2>&1 || true
+    rm -rf "$_warm"
+fi
 
 # PostgreSQL for the `postgres` tests (pytest -m postgres: ledger, poll, audit and crash suites
 # on PostgreSQL): the server binaries only. No cluster is created and no service is left

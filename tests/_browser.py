@@ -27,7 +27,7 @@ def chromium() -> str | None:
     return None
 
 
-def _run(args: list[str], timeout: float = 60) -> subprocess.CompletedProcess:
+def _run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
     exe = chromium()
     assert exe is not None
     with tempfile.TemporaryDirectory(prefix="np-chromium-") as profile:
