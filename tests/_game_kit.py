@@ -1,11 +1,15 @@
 """A multi-hand game on the real local forum, shared by the money, site, PHH and public-db
 tests: three players, one of them named with HTML, Markdown and a right-to-left override (a
 hostile name must show as text everywhere), two hands of blognomic-2008 (a showdown, then a
-hand won when the others fold), and a roberts-nlhe table with blinds played to a showdown."""
+hand won when the others fold), and a roberts-nlhe table with blinds played to a showdown;
+and a hand under an amended ruleset (tests/e2e/test_amended_record.py, test_hand_kinds_phh.py)."""
 
 from __future__ import annotations
 
+import shutil
+
 from _bot_kit import Table
+from _ruleset_kit import P42_SENTENCE, replace
 
 #: a player name a careless page would run or render: HTML, Markdown, an RTL override
 HOSTILE = "<script>alert(1)</script>*em*\u202eevil"
@@ -53,6 +57,14 @@ def advance_table(tmp, name: str = "T", players: tuple[str, ...] = ("alice", "bo
     t.start(ante=0, blinds=(1, 2))
     t.new_dealer()
     return t
+
+
+def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:
+    """``who`` sends the Dealer a private message (an advance action) and the Dealer runs:
+    what the Dealer said in the thread."""
+    t.forum.send_private_as(who, t.forum.dealer, subject, body)
+    t.run()
+    return t.new_dealer()
 
 
 def order_from_turn(t: Table) -> list[str]:
@@ -114,3 +126,40 @@ def ledger_cells_holding(db, needle: str) -> list[str]:
         return where
     finally:
         con.close()
+
+
+# --- a hand under an amended ruleset
+
+def _showdown(t: Table) -> None:
+    t.act("alice", "HAND1 ROUND1 raise 10")
+    t.act("bob", "HAND1 ROUND1 call")
+    for r in (2, 3, 4):
+        t.act("alice", f"HAND1 ROUND{r} check")
+        t.act("bob", f"HAND1 ROUND{r} check")
+    for p in ("alice", "bob"):
+        t.act(p, "HAND1 reveal " + " ".join(t.p[p].hole()))
+
+
+def _amended_hand(tmp_path) -> Table:
+    """Hand 1 of a blognomic-2008 table amended by ``table amend`` (an edited sentence), played
+    to a showdown; the Dealer's folder of the amended rules is then gone."""
+    from typer.testing import CliRunner
+
+    from nomicpoker.cli import app
+
+    _run = CliRunner().invoke
+    t = Table(tmp_path, players=("alice", "bob"))
+    st = ["--state", str(t.state)]
+    d = tmp_path / "p1"
+    res = _run(app, ["rules", "export", str(d), "--table", "T", *st])
+    assert res.exit_code == 0, res.output
+    replace(d, 'name = "blognomic-2008"', 'name = "blognomic-p1"')
+    with (d / "rule.txt").open("a", encoding="utf-8") as f:
+        f.write(P42_SENTENCE + "\n")  # an edited sentence: the text's hash changes
+    res = _run(app, ["table", "amend", "--table", "T", "--ruleset", str(d), "--note", "Proposal 1", *st])
+    assert res.exit_code == 0, res.output
+    t.start(ante=5)
+    t.draw(1)
+    _showdown(t)
+    shutil.rmtree(d)  # the Dealer's folder is gone: the ledger's copy is the one
+    return t

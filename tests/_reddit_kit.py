@@ -9,9 +9,12 @@ of its own) and tests the config's defaults, so it must not inherit these."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from nomicpoker.adapters.reddit import RedditForum
+from nomicpoker.core.poker.cards import parse_card
 from nomicpoker.adapters.registry import open_forum
 
 from fixtures.reddit_api import CREDENTIALS, USER, FakeReddit, serving
@@ -37,3 +40,17 @@ def forum_for(fake: FakeReddit, **extra) -> RedditForum:
     forum = open_forum("reddit", config_for(fake, **extra), state=None)  # type: ignore[arg-type]
     assert isinstance(forum, RedditForum)
     return forum
+
+
+_LISTING = re.compile(r"^- *(\d+): (\S+) \(")
+
+
+def inbox_deck(fake: FakeReddit, player: str, hand: int) -> tuple[dict[int, str], str]:
+    """The deck a player received privately for ``hand``: position -> card, and its checksum."""
+    for msg in reversed(fake.messages):
+        if msg["to"] == player and f"hand {hand}" in msg["text"].split("\n", 1)[0]:
+            lines = msg["text"].splitlines()
+            deck = {int(m.group(1)): parse_card(m.group(2)) for m in map(_LISTING.match, lines) if m}
+            checksum = next(line.strip() for line in lines if line.startswith("Cards printed by:"))
+            return deck, checksum
+    raise AssertionError(f"no deck for {player} in the messages the fake received")

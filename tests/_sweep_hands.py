@@ -21,14 +21,14 @@ from nomicpoker.core.fairness.dealing import deck_checksum
 from nomicpoker.shell.storage import secrets_store
 from nomicpoker.shell.dealer import service
 
+from _blog_kit import SimClock, deck_with
 from _bot_kit import fixed_secrets
-from _reddit_kit import config_for
+from _reddit_kit import config_for, inbox_deck
 from _reference import REF
 from _sweep_kit import Sweep
 from fixtures.reddit_api import CREDENTIALS, SUB, USER, FakeReddit, serving
 from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
-from test_blognomic_real_theme_hand import SimClock, deck_with
-from test_forum_reddit_hand import inbox_deck
+
 
 @pytest.fixture
 def reddit(monkeypatch):

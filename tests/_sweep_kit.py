@@ -25,6 +25,7 @@ posted or sent twice, the same dice, cards and money; and ``audit`` stays clean.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,6 +37,8 @@ from nomicpoker.shell.dealer import service
 from nomicpoker.shell.jobs import poll as poll_mod
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.store import open_engine
+
+from fixtures.http_faults import KINDS
 
 from _crash_kit import copy_state, die_at, ledger_view
 
@@ -195,3 +198,73 @@ class Sweep:
                     if got.get(t) != step.after.get(t)}
             raise AssertionError(f"step {i} ({step.kind}) after {what}: {sorted(diff)} differ from the "
                                  f"fault-free run: {diff}")
+
+
+# --------------------------------------------------------------------------- the sweeps
+# What the network-fault and crash tests run: a sample in tests/e2e (the default run), every
+# request with every kind and every crash point in tests/slow (docs/testing.md).
+
+#: the sample network-fault run faults request n with kind j when (n + j) % FAULT_SAMPLE_STRIDE
+#: == 0: every FAULT_SAMPLE_STRIDE-th request of the hand gets each kind in turn
+FAULT_SAMPLE_STRIDE = 7
+#: the every-request run (every request, every kind) is cut into FAULT_PARTS tests by step (part
+#: p takes the steps i with i % FAULT_PARTS == p), so the test workers share it instead of one
+#: of them running it alone while the other idles; together the parts fault every request
+FAULT_PARTS = 4
+#: the sample crash run crashes at every CRASH_SAMPLE_STRIDE-th point (a different offset per step)
+CRASH_SAMPLE_STRIDE = 6
+
+
+def sweep_faults(sweep: Sweep, stride: int, part: int | None = None) -> dict:
+    """Fault the recorded steps' requests (all of them with every kind when ``stride`` is 1);
+    ``part``: only those of the steps ``i % FAULT_PARTS == part``."""
+    requests = [(i, k) for i, step in enumerate(sweep.steps) for k in range(1, step.requests + 1)
+                if part is None or i % FAULT_PARTS == part]
+    done: dict[str, int] = {}
+    hit: set[str] = set()
+    began = time.monotonic()
+    for n, (i, k) in enumerate(requests):
+        for j, kind in enumerate(KINDS):
+            if (n + j) % stride:
+                continue
+            fired = sweep.fault_step(i, kind, k)
+            done[kind] = done.get(kind, 0) + 1
+            hit.add(f"{fired[0][1]} {fired[0][2]}")
+    return {"steps": len(sweep.steps), "requests": len(requests), "faults": done,
+            "endpoints": sorted(hit), "seconds": round(time.monotonic() - began, 1),
+            "hand requests": sum(s.requests for s in sweep.steps)}
+
+
+def check_faults(figures: dict, stride: int) -> None:
+    """A sample run: every kind fired, on about one request in ``stride`` of a whole hand."""
+    print(f"\nnetwork faults: {figures}")
+    assert figures["requests"] >= 40 and figures["steps"] >= 14
+    assert set(figures["faults"]) == set(KINDS)
+    assert sum(figures["faults"].values()) >= figures["requests"] * len(KINDS) // stride - len(KINDS)
+
+
+def check_fault_part(figures: dict, part: int) -> None:
+    """One part of the every-request run: each of its requests got each kind once."""
+    print(f"\nnetwork faults, part {part} of {FAULT_PARTS}: {figures}")
+    assert figures["hand requests"] >= 40 and figures["steps"] >= 14
+    assert figures["requests"] > 0 and figures["faults"] == {k: figures["requests"] for k in KINDS}
+
+
+def sweep_crashes(sweep: Sweep, stride: int) -> dict:
+    """Crash each recorded step at every ``stride``-th crash point (every one when 1)."""
+    began = time.monotonic()
+    crashes: dict[str, int] = {}
+    points: dict[str, int] = {}
+    for i, step in enumerate(sweep.steps):
+        points[step.kind] = points.get(step.kind, 0) + step.points
+        for k in range(1 + i % stride, step.points + 1, stride):
+            sweep.crash_step(i, k)
+            crashes[step.kind] = crashes.get(step.kind, 0) + 1
+    return {"steps": len(sweep.steps), "points": points, "crashes": crashes,
+            "seconds": round(time.monotonic() - began, 1)}
+
+
+def check_crashes(figures: dict, stride: int) -> None:
+    print(f"\ncrashes: {figures}")
+    assert figures["points"]["start"] >= 10 and figures["points"]["poll"] >= 100
+    assert sum(figures["crashes"].values()) >= sum(figures["points"].values()) // stride - figures["steps"]

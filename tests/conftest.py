@@ -80,47 +80,13 @@ def any_ledger(request, monkeypatch):
 
 # --------------------------------------------------------------------------- test levels
 
-#: What a test file imports at its top decides its level (README, "Running the tests"): a whole game or
-#: command through the real poll cycle, service or CLI is end-to-end; anything else that
-#: touches the shell (ledger, forums, adapters, a database) is integration; the rest (the pure
-#: core, the ports) is unit. A file may say its level itself with ``pytestmark``.
-E2E_IMPORTS = ("_bot_kit", "_game_kit", "nomicpoker.cli", "typer.testing", "nomicpoker.shell.jobs.poll",
-               "nomicpoker.shell.dealer.service", "nomicpoker.shell.jobs.demo")
-INTEGRATION_IMPORTS = ("nomicpoker.shell", "nomicpoker.adapters", "adapters", "sqlmodel", "sqlalchemy",
-                       "sqlite3", "subprocess", "_pg_kit", "_chromium", "alembic")
-LEVELS = ("unit", "integration", "e2e")
-_level_of: dict[str, str] = {}
+# Each level is a folder (tests/unit, tests/integration, tests/e2e, tests/slow) whose conftest.py
+# marks its tests with the level (tests/_paths.py, mark_level); tests/unit/test_levels.py keeps
+# every test file in one of them (docs/testing.md).
 
 
-def test_level(path) -> str:
-    """``unit``, ``integration`` or ``e2e`` for the test file at ``path``, by its module-level
-    imports (an import inside one test does not make the whole file a higher level)."""
-    import ast
-
-    key = str(path)
-    if key not in _level_of:
-        names: set[str] = set()
-        for node in ast.parse(open(path, encoding="utf-8").read()).body:
-            if isinstance(node, ast.Import):
-                names.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names.add(node.module)
-                names.update(f"{node.module}.{a.name}" for a in node.names)
-
-        def uses(prefixes: tuple[str, ...]) -> bool:
-            return any(n == p or n.startswith(p + ".") for n in names for p in prefixes)
-
-        _level_of[key] = "e2e" if uses(E2E_IMPORTS) else "integration" if uses(INTEGRATION_IMPORTS) else "unit"
-    return _level_of[key]
-
-
-test_level.__test__ = False  # a helper, not a test
-
-
+@pytest.hookimpl(trylast=True)  # after the levels' conftests have marked tests/slow's tests
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if not any(item.get_closest_marker(level) for level in LEVELS):
-            item.add_marker(getattr(pytest.mark, test_level(item.path)))
     # The long sweeps first (a stable sort: the order is otherwise kept): pytest-xdist
     # (pyproject.toml) hands the first tests out in turn, so the two workers share the sweeps
     # from the start, the short tests fill in at the end, and ``--dist worksteal`` lets an idle

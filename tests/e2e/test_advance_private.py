@@ -8,17 +8,11 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from _bot_kit import Table
-from _game_kit import _to_act, advance_table, order_from_turn
+from _game_kit import _pm, _to_act, advance_table, order_from_turn
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.audit.public_db import export_public_db
 from nomicpoker.shell.storage.store import CommentRow, open_engine
 from nomicpoker.shell.storage import ledger
-
-
-def _pm(t: Table, who: str, body: str, subject: str = "advance (T)") -> list[str]:
-    t.forum.send_private_as(who, t.forum.dealer, subject, body)
-    t.run()
-    return t.new_dealer()
 
 
 def _from_dealer(t: Table, who: str) -> list[str]:

@@ -17,38 +17,11 @@ from pokerkit import HandHistory
 from typer.testing import CliRunner
 
 from _bot_kit import Table
-from _ruleset_kit import P42_SENTENCE, copy_ruleset, replace
+from _ruleset_kit import P42_SENTENCE, copy_ruleset
+from _game_kit import _amended_hand
 from nomicpoker.cli import app
 
 run = CliRunner().invoke
-
-
-def _showdown(t: Table) -> None:
-    t.act("alice", "HAND1 ROUND1 raise 10")
-    t.act("bob", "HAND1 ROUND1 call")
-    for r in (2, 3, 4):
-        t.act("alice", f"HAND1 ROUND{r} check")
-        t.act("bob", f"HAND1 ROUND{r} check")
-    for p in ("alice", "bob"):
-        t.act(p, "HAND1 reveal " + " ".join(t.p[p].hole()))
-
-
-def _amended_hand(tmp_path) -> Table:
-    t = Table(tmp_path, players=("alice", "bob"))
-    st = ["--state", str(t.state)]
-    d = tmp_path / "p1"
-    res = run(app, ["rules", "export", str(d), "--table", "T", *st])
-    assert res.exit_code == 0, res.output
-    replace(d, 'name = "blognomic-2008"', 'name = "blognomic-p1"')
-    with (d / "rule.txt").open("a", encoding="utf-8") as f:
-        f.write(P42_SENTENCE + "\n")  # an edited sentence: the text's hash changes
-    res = run(app, ["table", "amend", "--table", "T", "--ruleset", str(d), "--note", "Proposal 1", *st])
-    assert res.exit_code == 0, res.output
-    t.start(ante=5)
-    t.draw(1)
-    _showdown(t)
-    shutil.rmtree(d)  # the Dealer's folder is gone: the ledger's copy is the one
-    return t
 
 
 def test_a_hand_under_an_amended_ruleset_verifies_from_its_record_alone(tmp_path):

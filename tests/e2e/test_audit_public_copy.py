@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 from nomicpoker.shell.audit.public_db import export_public_db
 
-from _game_kit import advance_table, order_from_turn
-from test_advance_private import _pm
+from _game_kit import _pm, advance_table, order_from_turn
 
 runner = CliRunner()
 

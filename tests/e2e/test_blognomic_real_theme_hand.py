@@ -22,7 +22,6 @@ from bs4 import BeautifulSoup
 from pytest_httpserver import HTTPServer
 from sqlmodel import Session
 
-from nomicpoker.core.poker.cards import FULL_DECK
 from nomicpoker.core.fairness.dealing import deck_checksum
 from nomicpoker.core.words.tags import find_tags
 from nomicpoker.shell.storage import ledger, secrets_store
@@ -34,6 +33,7 @@ from sqlmodel import select
 
 from pathlib import Path
 
+from _blog_kit import SimClock, deck_with
 from _bot_kit import fixed_secrets
 from _chromium import chromium, rendered_text, screenshot
 from _reference import REF
@@ -41,31 +41,6 @@ from fixtures.wp_theme_site import BASE, THREAD, WordPressSite, serve
 
 PLAYERS = {"kevan": "Kevan", "josh": "Josh", "zoe": "Zoë"}  # login -> display name
 SECRETS = fixed_secrets("real-theme-hand")
-
-
-class SimClock:
-    """The site's clock, shared with the Dealer's pacing: sleeping moves the site's time."""
-
-    def __init__(self, site: WordPressSite):
-        self.site = site
-        self.slept: list[float] = []
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.site.clock += max(1, round(seconds + 0.5))
-
-    def now(self) -> float:
-        return float(self.site.clock)
-
-
-def deck_with(first: str, second: str, p1: int, p2: int) -> tuple[str, ...]:
-    """A 52-card deck with ``first`` at position ``p1`` and ``second`` at ``p2`` (1-based),
-    the other cards in FULL_DECK order: what a player brings to get those hole cards."""
-    rest = [c for c in FULL_DECK if c not in (first, second)]
-    deck: list[str | None] = [None] * 52
-    deck[p1 - 1], deck[p2 - 1] = first, second
-    it = iter(rest)
-    return tuple(c if c is not None else next(it) for c in deck)
 
 
 @pytest.fixture

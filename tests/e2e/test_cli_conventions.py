@@ -22,8 +22,6 @@ import pytest
 
 from _cli_kit import cli, one_line
 
-pytestmark = pytest.mark.e2e
-
 SCRIPT = Path(sys.executable).with_name("nomicpoker")
 
 

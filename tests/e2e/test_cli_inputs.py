@@ -12,8 +12,6 @@ import pytest
 
 from _cli_kit import CLI, cli, one_line
 
-pytestmark = pytest.mark.e2e
-
 FORMATS = {
     "json": json.dumps({"forum": {"kind": "local", "dealer": "Croupier"}}),
     "toml": '[forum]\nkind = "local"\ndealer = "Croupier"\n',

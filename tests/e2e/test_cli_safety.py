@@ -18,8 +18,6 @@ from filelock import FileLock
 from _bot_kit import Table
 from _cli_kit import cli, one_line, raise_to_poll
 
-pytestmark = pytest.mark.e2e
-
 
 def a_home(tmp: Path) -> Path:
     """A folder a Dealer might point --state at by mistake: a note and a web folder."""

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-import pytest
-
 from _bot_kit import Table
 from _cli_kit import cli
-
-pytestmark = pytest.mark.e2e
 
 
 def test_score_says_awol_for_a_player_who_timed_out(tmp_path):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import subprocess
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from sqlmodel import Session
@@ -32,6 +31,7 @@ from nomicpoker.shell.storage.secrets_store import HandSecrets, secret_path
 
 from _bot_kit import Table
 from _cli_kit import cli as run_cli
+from _safety_net_kit import ready
 
 PLAYERS = ("alice", "bob", "carol")
 SECRETS = HandSecrets(*(hashlib.sha256(x).digest() for x in (b"deck", b"dice", b"decks")))
@@ -134,14 +134,6 @@ def test_gone_or_protest_outside_a_hand_thread_on_a_forum_with_private_messages(
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     # NOMICPOKER_DB passes: the any_ledger fixture points the CLI at PostgreSQL with it
     return run_cli(*args, env=env, inherit=("NOMICPOKER_DB",))
-
-
-def ready(tmp: Path, db: str | None = None) -> Table:
-    t = Table(tmp, players=("alice", "bob"), db=db)
-    t.start(ante=5)
-    t.draw(1)
-    t.new_dealer()
-    return t
 
 
 def test_poll_answers_logs_and_goes_on_and_audit_replays_it_identically(tmp_path):
@@ -423,31 +415,3 @@ def test_the_site_and_the_verdicts_command_show_the_recorded_answer(tmp_path):
     lines = cli("verdicts", "--state", str(t.state), "--table", "T").stdout.splitlines()
     at = next(i for i, x in enumerate(lines) if f"#{bad} alice: rejected internal_error" in x)
     assert lines[at + 1].startswith("    recorded: nomicpoker 0.1.0 failed on it at ") and "(RuntimeError)" in lines[at + 1]
-
-
-@pytest.mark.slow
-def test_a_crash_at_every_io_boundary_of_the_poll_that_records_an_answer(tmp_path, ledger_url, monkeypatch):
-    """The answer and its record are one transaction: a crash at each I/O boundary of the poll
-    that meets a failing comment and a failing private message, then a normal run, leaves the
-    ledger (answers, records, snapshot) and the forum as the run that never crashed."""
-    from nomicpoker.shell.jobs import poll as poll_mod
-    from _crash_kit import Backend, Recorder, check_every_point
-
-    pg = not ledger_url.startswith("sqlite")
-    backend = Backend(ledger_url, admin_url=ledger_url.rsplit("/", 1)[0] + "/postgres" if pg else None)
-    t = ready(tmp_path / "reference", db=ledger_url if pg else None)
-    monkeypatch.setenv("NOMICPOKER_FAIL_READING", "BOOM")  # the crashed child and the rerun inherit it
-    t.p["alice"].say("HAND1 ROUND1 raise 20, BOOM")
-    t.forum.send_private_as("bob", t.forum.dealer, "advance (T)", "CALL BOOM")
-    real_poll = poll_mod.poll
-    rec = Recorder(backend, tmp_path / "scratch", real_poll)
-    url = lambda: t.engine.url.render_as_string(hide_password=False)  # noqa: E731
-    with monkeypatch.context() as m:
-        m.setattr(poll_mod, "poll", rec.wrap("poll", real_poll, url, t.engine.dispose))
-        t.run()
-    (step,) = rec.steps
-    events = [e for e in step.after["np_dealer_event"] if e["kind"] == INTERNAL_ERROR_EVENT]
-    assert len(events) == 2 and len(step.points) >= 10
-    figures = check_every_point(rec, real_poll, only_every=3 if pg else 1)
-    print(f"\ncrash points of the recording poll: {figures}")
-    assert figures["crashes"] >= (len(step.points) // 3 if pg else len(step.points))

@@ -12,8 +12,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
+from _paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", ROOT / "docs" / "dealer-guide.md", ROOT / "docs" / "forums.md"]
 
 

@@ -22,7 +22,7 @@ from nomicpoker.shell.dealer.service import ServiceError
 
 from _bot_kit import Table
 from _ruleset_kit import copy_ruleset, replace
-from test_play_over_days import Clock, hole, ny, poll, say, start
+from _clock_kit import Clock, hole, ny, poll, say, start
 
 #: office hours 9-18 New York, Monday to Friday; 4 of them to act; no reminders
 SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,

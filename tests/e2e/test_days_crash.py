@@ -26,7 +26,7 @@ from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.store import open_engine
 
 from _crash_kit import copy_state
-from test_play_over_days import events, ny, poll, start, table
+from _clock_kit import events, ny, poll, start, table
 
 REMINDER_AT = ny(7, 10)
 DEADLINE_AT = ny(7, 12)

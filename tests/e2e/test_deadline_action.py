@@ -14,7 +14,7 @@ first; when he calls, alice (the big blind) may check for free.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 from typer.testing import CliRunner
@@ -26,53 +26,7 @@ from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table
 from _ruleset_kit import copy_ruleset, replace
-from test_play_over_days import Clock
-
-T0 = datetime(2026, 12, 7, 14, 0, tzinfo=timezone.utc)  # a Monday
-#: what a house that always folds writes into its rules, and cites for deadline_action = "fold"
-FOLD_SENTENCE = "A player whose time runs out folds, whether or not a bet faces him."
-
-
-def at(hours: float) -> datetime:
-    return T0 + timedelta(hours=hours)
-
-
-def nlhe(tmp_path, action: str) -> Table:
-    """roberts-nlhe as bundled (``check_or_fold``), or amended by a house to ``fold``."""
-    ruleset = "roberts-nlhe"
-    if action == "fold":
-        rules = copy_ruleset(tmp_path / "nlhe-fold", "roberts-nlhe")
-        with (rules / "rule.txt").open("a", encoding="utf-8") as f:
-            f.write(f"\n{FOLD_SENTENCE}\n")
-        replace(rules, '[params.deadline_action]\nvalue = "check_or_fold"\nsource = "Dead hands, rule 1(e)"\n'
-                'cite = "(e) You have the clock on you when facing a bet or raise and exceed the specified time limit."',
-                f'[params.deadline_action]\nvalue = "fold"\nsource = "House rule"\ncite = "{FOLD_SENTENCE}"')
-        ruleset = str(rules)
-    return Table(tmp_path / "t", players=("alice", "bob"), ruleset=ruleset, issue_decks=False,
-                 settings={"deadline_hours": 4, "reminders": 0})
-
-
-def run(t: Table, clock: Clock, moment: datetime) -> list[str]:
-    clock.t = moment
-    report = t.poll(now=clock)
-    assert report.ok, [x.error for x in report.tables]
-    return t.new_dealer()
-
-
-def started(tmp_path, action: str) -> tuple[Table, Clock, str]:
-    clock = Clock(T0)
-    t = nlhe(tmp_path, action)
-    t.forum = LocalForum(forum_db_path(t.state), clock=clock)
-    t.start(ante=0, blinds=(1, 2), now=clock)
-    notice = t.new_dealer()[-1]
-    assert "**bob** to act" in notice
-    return t, clock, notice
-
-
-NOTICE = {"check_or_fold": "After it the dealer checks for you if that is legal, otherwise folds.",
-          "fold": "After it the dealer folds for you."}
-RULE = {"check_or_fold": "(the deadline rule: check if that is legal, otherwise fold)",
-        "fold": "(the deadline rule: fold)"}
+from _clock_kit import at, Clock, FOLD_SENTENCE, NOTICE, RULE, run, started, T0
 
 
 @pytest.mark.parametrize("action", ["check_or_fold", "fold"])

@@ -25,9 +25,7 @@ from nomicpoker.shell.dealer.controls import control
 from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table
-from test_deadline_action import RULE, T0, at, run, started
-from test_draw_deadline import poll_at, started_at
-from test_play_over_days import Clock
+from _clock_kit import at, Clock, poll_at, RULE, run, started, started_at, T0
 
 CARD = r"(?:10|[2-9JQKA])[♠♥♦♣]"
 FLOP = rf"({CARD}) ({CARD}) ({CARD})"

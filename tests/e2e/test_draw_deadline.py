@@ -10,11 +10,10 @@ plus the table's hours.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from nomicpoker.shell.storage import ledger
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.core.fairness.dealing import roll
@@ -22,26 +21,16 @@ from nomicpoker.shell.storage.paths import forum_db_path
 from nomicpoker.shell.storage.store import DealerEventRow
 
 from _bot_kit import Table, fixed_secrets
+from _clock_kit import poll_at, started_at
 
 #: the rule sentence obliging every seated player to make a Hole Card Draw (rule.txt, word for word)
 DRAW_SENTENCE = ("Each Seated Player shall obtain a new Deck of Cards from the BlogNomic Poker Deck "
                  "Trading Post for use in that Hand, and shall make a comment of")
 
 
-def started_at(t: Table) -> datetime:
-    with Session(t.engine) as s:
-        return datetime.fromisoformat(ledger.hand_rows(s, t.name)[-1].started_at)
-
-
 def events(t: Table) -> list[tuple[str, str, str]]:
     with Session(t.engine) as s:
         return [(e.kind, e.player, e.at) for e in s.exec(select(DealerEventRow).order_by(DealerEventRow.id))]
-
-
-def poll_at(t: Table, moment: datetime) -> list[str]:
-    report = t.poll(now=lambda: moment)
-    assert report.ok, [x.error for x in report.tables]
-    return t.new_dealer()
 
 
 def test_a_player_without_a_draw_at_the_deadline_is_folded_out_and_round_one_opens(tmp_path):

@@ -29,7 +29,7 @@ from nomicpoker.shell.storage.store import CommentRow, open_engine
 from _bot_kit import fixed_secrets
 from _mail_kit import PLAYERS, USERS, MailTable, flags, start_servers
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
+pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")]
 
 @pytest.fixture
 def servers(tmp_path):

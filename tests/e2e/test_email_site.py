@@ -24,11 +24,10 @@ from nomicpoker.shell.audit.public_db import export_public_db
 from nomicpoker.shell.audit.site import build_site
 
 from _bot_kit import fixed_secrets
-from test_email_hand import PLAYERS, USERS, MailTable  # noqa: F401  (servers is a fixture)
 from _game_kit import ledger_cells_holding
-from _mail_kit import start_servers
+from _mail_kit import USERS, MailTable, start_servers
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
+pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")]
 
 SECRET = "RAISE/S $77"  # bob's advance action: nobody but the Dealer may read it before the end
 TALK = "my cards are great"

@@ -12,7 +12,7 @@ import pytest
 
 from _mail_kit import PLAYERS, USERS, MailTable, start_servers
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
+pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")]
 
 
 @pytest.fixture

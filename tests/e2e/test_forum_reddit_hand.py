@@ -21,30 +21,15 @@ from nomicpoker.shell.storage import ledger, secrets_store
 from nomicpoker.shell.jobs import poll
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
-from nomicpoker.core.poker.cards import parse_card
 from nomicpoker.core.words.render import find_tag
 from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import fixed_secrets
 from _reference import REF
-from _reddit_kit import config_for, fake  # noqa: F401 (fixture)
+from _reddit_kit import config_for, fake, inbox_deck  # noqa: F401 (fixture)
 from fixtures.reddit_api import SUB, USER, FakeComment, FakeReddit
 
 PLAYERS = ("alice", "bob", "carol")
-_LISTING = re.compile(r"^- *(\d+): (\S+) \(")
-
-
-def inbox_deck(fake: FakeReddit, player: str, hand: int) -> tuple[dict[int, str], str]:
-    """The deck a player received privately for ``hand``: position -> card, and its checksum."""
-    for msg in reversed(fake.messages):
-        if msg["to"] == player and f"hand {hand}" in msg["text"].split("\n", 1)[0]:
-            lines = msg["text"].splitlines()
-            deck = {int(m.group(1)): parse_card(m.group(2)) for m in map(_LISTING.match, lines) if m}
-            checksum = next(line.strip() for line in lines if line.startswith("Cards printed by:"))
-            return deck, checksum
-    raise AssertionError(f"no deck for {player} in the messages the fake received")
-
-
 def dealer_replies(fake: FakeReddit, comment: FakeComment) -> list[str]:
     return [c.body for c in fake.comments if c.author == USER and c.parent == f"t1_{comment.id}"]
 

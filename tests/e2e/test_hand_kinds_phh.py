@@ -188,7 +188,7 @@ def test_side_pots_at_the_showdown(tmp_path):
 
 
 def test_a_hand_under_an_amended_ruleset(tmp_path):
-    from test_amended_record import _amended_hand
+    from _game_kit import _amended_hand
 
     t = _amended_hand(tmp_path)
     rec = _record(t, 1)

@@ -36,8 +36,6 @@ from nomicpoker.shell.storage.store import open_engine
 
 from _bot_kit import Table
 
-pytestmark = pytest.mark.e2e
-
 SKIPPED = "the full poll is skipped"
 DEFERRED = "running the full poll"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ")

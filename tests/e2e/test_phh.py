@@ -6,7 +6,6 @@ the same files (pokerkit is a test-only dependency).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,8 +13,8 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 from nomicpoker.core.phh.phh import PhhError, parse_phh, parse_phhs, replay, write_phh, write_phhs
 from nomicpoker.shell.storage.rulesets import load_ruleset
+from _paths import SHARED
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 PHH_DIR = SHARED / "data" / "phh"
 needs_corpus = pytest.mark.skipif(not PHH_DIR.is_dir(), reason=f"shared PHH corpus not found at {PHH_DIR}")
 

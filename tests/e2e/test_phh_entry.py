@@ -14,10 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _paths import SHARED
 
-pytestmark = pytest.mark.e2e
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
+CORPUS = SHARED / "data" / "phh"
 if not CORPUS.is_dir():  # a worktree of the main checkout: /work/wt/NAME -> /work/shared
     CORPUS = Path("/work/shared/data/phh")
 

@@ -23,8 +23,9 @@ from nomicpoker.shell.storage.store import RulesetRow
 
 from _ruleset_kit import RULES_DIR, copy_ruleset, recipe_hash, replace
 from _bot_kit import Table
+from _paths import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 ROUND1_CHECK = "[params.check_in_first_round]\nvalue = false"
 runner = CliRunner()
 

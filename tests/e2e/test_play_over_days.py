@@ -10,36 +10,14 @@ by hand from those settings (4 December 2026 is a Friday).
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
-from zoneinfo import ZoneInfo
-
-from sqlmodel import Session, select
 
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.ports import ForumError
-from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.dealer.controls import control
 from nomicpoker.shell.storage.paths import forum_db_path
-from nomicpoker.shell.storage.store import DealerEventRow
 
-from _bot_kit import Table
-
-NY = ZoneInfo("America/New_York")
-SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,
-            "weekends_off": True, "reminders": 1, "max_timeouts": 3, "flood_threshold": 2}
-
-
-def ny(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, day, hour, minute, tzinfo=NY).astimezone(timezone.utc)
-
-
-class Clock:
-    def __init__(self, moment: datetime):
-        self.t = moment
-
-    def __call__(self) -> datetime:
-        return self.t
+from _clock_kit import events, ny, poll, say, start, table
 
 
 class CrashingForum(LocalForum):
@@ -47,44 +25,6 @@ class CrashingForum(LocalForum):
 
     def post_comment(self, *a, **kw):
         raise ForumError("network", "connection reset (simulated)")
-
-
-def events(t: Table) -> list[tuple[str, str, int]]:
-    with Session(t.engine) as s:
-        return [(e.kind, e.player, e.hand) for e in s.exec(select(DealerEventRow).where(
-            DealerEventRow.table_name == t.name).order_by(DealerEventRow.id))]
-
-
-def poll(t: Table, clock: Clock, moment: datetime, **kw) -> list[str]:
-    clock.t = moment
-    report = t.poll(now=clock, **kw)
-    assert report.ok, [x.error for x in report.tables]
-    return t.new_dealer()
-
-
-def say(t: Table, clock: Clock, who: str, moment: datetime, body: str) -> list[str]:
-    clock.t = moment
-    t.p[who].say(body)
-    return poll(t, clock, moment)
-
-
-def hole(t: Table, who: str, number: int) -> str:
-    msg = next(m for m in reversed(t.forum.inbox(who)) if f"hand {number}," in m.body)
-    return re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body).group(1)
-
-
-def table(tmp_path) -> tuple[Table, Clock]:
-    clock = Clock(ny(4, 16))
-    t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False,
-              seed="days", settings=dict(SETTINGS))
-    t.forum = LocalForum(forum_db_path(t.state), clock=clock)
-    return t, clock
-
-
-def start(t: Table, clock: Clock, moment: datetime) -> list[str]:
-    clock.t = moment
-    t.start(ante=0, blinds=(1, 2), now=clock)
-    return t.new_dealer()
 
 
 def test_two_weeks_of_play_over_days(tmp_path):

@@ -12,6 +12,7 @@ from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import issue_deck
 from nomicpoker.core.reading.htmltext import html_to_text
 from nomicpoker.core.words.notices import hole_message
+from _paths import ROOT
 
 NAMES = ["under_score_name", "*star*", "__dunder__", "[x](http://evil.example/)", "<b>bold</b>",
          "a|b", "`tick`", "~~gone~~", "&amp;", "#1"]
@@ -30,12 +31,11 @@ def test_a_players_name_reads_literally_in_the_deck_and_hole_card_messages() -> 
 # --------------------------------------------------------------------------- every private message
 
 import ast  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from nomicpoker.core.words import days_notices, render  # noqa: E402
 from nomicpoker.core.fold.advance_private import unnamed_answer  # noqa: E402
 
-CORE = Path(__file__).resolve().parents[1] / "nomicpoker" / "core"
+CORE = ROOT / "nomicpoker" / "core"
 
 #: every place the fold sends a private message (module, the function it is sent from), and
 #: how this file checks the names in it: a new kind fails the inventory until it is covered

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from nomicpoker.cli import app
 from nomicpoker.shell.storage.store import SCHEMA_HEAD
+from _paths import FIXTURES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema-0007-running-hands"
+FIXTURE = FIXTURES / "schema-0007-running-hands"
 PRIVATE = "CALL $37"
 
 

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 
 from _ruleset_kit import recipe_hash
+from _paths import ROOT
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+RULES_DIR = ROOT / "rules"
 runner = CliRunner()
 
 

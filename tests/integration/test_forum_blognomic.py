@@ -25,7 +25,8 @@ from nomicpoker.adapters.blog.http import PageCache, PoliteSession
 from nomicpoker.adapters.registry import open_forum
 from nomicpoker.adapters.blog.siteprofile import load_profile
 
-from fixtures.blog_sites import (  # tests/ is on sys.path (pytest's rootdir-relative import)
+from _paths import ROOT
+from fixtures.blog_sites import (  # tests/ is on sys.path (pyproject.toml: pythonpath)
     EE_ENTRY, PAGED_PROFILE, PASSWORD, THREAD, USER, Site, conditional, serve_ee, serve_wordpress, wp_page,
 )
 
@@ -449,7 +450,7 @@ def test_registry_names_the_bad_blognomic_key(tmp_path, config, named) -> None:
 def test_registry_builds_a_blognomic_forum_with_a_custom_profile_file(tmp_path, wp) -> None:
     site, base = wp
     site.add("Kevan", "<p>hi</p>")
-    text = (Path(__file__).parents[1] / "adapters" / "blog" / "profiles" / "wordpress.toml").read_text()
+    text = (ROOT / "adapters" / "blog" / "profiles" / "wordpress.toml").read_text()
     custom = tmp_path / "mytheme.toml"
     custom.write_text(text.replace('name = "wordpress"', 'name = "mytheme"'))
     forum = open_forum("blognomic", {"base_url": base + "/", "profile": str(custom), "delay": 0, "dealer": USER}, tmp_path)

@@ -16,7 +16,7 @@ from nomicpoker.ports import Forum, ForumError
 from nomicpoker.adapters.reddit import RedditForum
 from nomicpoker.adapters.registry import open_forum
 
-from fixtures.reddit_api import (  # tests/ is on sys.path (pytest's rootdir-relative import)
+from fixtures.reddit_api import (  # tests/ is on sys.path (pyproject.toml: pythonpath)
     CLIENT_SECRET, CREDENTIALS, PASSWORD, SUB, T0, USER, FakeReddit, serving,
 )
 

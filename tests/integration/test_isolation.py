@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from nomicpoker.shell.storage.paths import db_url, state_dir
+from _paths import ROOT
 
 
 def test_no_nomicpoker_or_praw_variable_is_visible():
@@ -15,7 +16,7 @@ def test_no_nomicpoker_or_praw_variable_is_visible():
 
 
 def test_the_default_state_is_under_a_temporary_directory_not_the_checkout():
-    checkout = Path(__file__).resolve().parents[1]
+    checkout = ROOT
     default = state_dir()
     assert default.name == "state" and default.parent == Path.cwd().resolve()
     assert checkout not in default.parents

@@ -15,8 +15,9 @@ from nomicpoker.core.rules.validate import RulesetError, RulesetErrors
 from nomicpoker.shell.storage.rulesets import bundled_rulesets, load_ruleset, load_ruleset_file
 
 from _ruleset_kit import recipe_hash, replace as edit
+from _paths import ROOT
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+RULES_DIR = ROOT / "rules"
 SEEDS = Path("/work/shared/seeds")
 BUNDLED = ("blognomic-2008", "roberts-nlhe")
 

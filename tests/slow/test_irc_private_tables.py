@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from nomicpoker.adapters.irc.forum import split_table_tag
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.paths import sqlite_url
@@ -28,18 +27,6 @@ from nomicpoker.shell.dealer import service
 
 from _game_kit import ledger_cells_holding
 from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
-
-
-@pytest.mark.parametrize("line, split", [
-    ("(T) CALL *", ("(T)", "CALL *")),
-    ("  [alpha]CALL/S *", ("[alpha]", "CALL/S *")),
-    ("CALL *", ("", "CALL *")),
-    ("(T)", ("", "(T)")),                      # a tag with nothing after it is the message
-    ("(just kidding) fold", ("", "(just kidding) fold")),  # words in brackets are no tag
-    ("call (T)", ("", "call (T)")),             # only at the start
-])
-def test_a_table_tag_at_the_start_of_a_private_line_is_its_subject(line, split):
-    assert split_table_tag(line) == split
 
 
 def irc_config(port: int, channel: str) -> dict:

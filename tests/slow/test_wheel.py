@@ -19,11 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-pytestmark = pytest.mark.e2e
-
-
-ROOT = Path(__file__).resolve().parents[1]
+from _paths import ROOT
 
 
 def run(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -70,12 +66,3 @@ def test_the_wheel_installs_in_a_fresh_venv_and_runs_from_another_folder(tmp_pat
     assert run(script, "audit", "--state", "st", cwd=elsewhere).stdout.endswith("identical to the ledger\n")
     cron = run(script, "cron", "--state", "st", cwd=elsewhere).stdout
     assert f"{script} poll --quiet --state {elsewhere / 'st'} --log-file {elsewhere / 'st'}/poll.log" in cron, cron
-
-
-def test_no_machine_path_is_given_as_the_interpreter_in_the_benchmarks():
-    """docs/benchmarks.md and the bench scripts' usage say ``python scripts/...`` (the
-    project's venv active), not one machine's interpreter."""
-    texts = [ROOT / "docs" / "benchmarks.md", *sorted((ROOT / "scripts").glob("bench_*.py"))]
-    for path in texts:
-        for line in path.read_text("utf-8").splitlines():
-            assert "/work/" not in line and "/root/" not in line and "/home/" not in line, f"{path.name}: {line}"

@@ -6,8 +6,6 @@ over generated all-ins under both rulesets (side pots, uncalled bets, dead antes
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
@@ -116,11 +114,3 @@ def test_the_pots_counted_are_the_pots_the_showdown_pays(which, stacks, bb_ante)
             assert not isinstance(hand, Rejection), hand
     assert hand.result is not None
     assert counted == tuple((a.amount, a.eligible) for a in hand.result.awards)
-
-
-def test_numpy_is_loaded_only_when_an_equity_is_computed():
-    """A process that computes no equity must not pay for numpy (~0.1 s to import)."""
-    code = ("import sys, nomicpoker.core.poker.equity, nomicpoker.core.words.chances; "
-            "print('numpy' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"

@@ -13,7 +13,6 @@ import hmac
 import itertools
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -27,8 +26,8 @@ from nomicpoker.core.fairness.dealing import (
 from nomicpoker.core.words.notices import deck_listing
 
 from _reference import REF
+from _paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "fair-dealing.md"
 SECRET = bytes(range(32))
 WORDS = (printers.INITIALS, printers.SURNAMES, printers.TRADES, printers.TOWNS)

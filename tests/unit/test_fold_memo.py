@@ -16,7 +16,7 @@ from nomicpoker.core.reading import grammar
 from nomicpoker.core.fold.fold_run import fold_table
 from nomicpoker.core.table.fold_types import Revision
 from nomicpoker.shell.storage.rulesets import load_ruleset
-from test_poll_fold_properties import CONFIG, START, build, step
+from _fold_kit import CONFIG, START, build, step
 
 BARE = replace(CONFIG, ruleset=load_ruleset("roberts-nlhe"), ruleset_name="roberts-nlhe")
 CHAT = ["nice hand", "call", "I fold", "good luck all", "raise 20", "HAND1 ROUND1 call"]

@@ -35,10 +35,8 @@ from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, pa
 from nomicpoker.core.fold.advance_private import first_line
 from nomicpoker.core.reading.mail_text import read_mail
 from nomicpoker.core.reading.markup import read_visible
+from _paths import ROOT
 
-ROOT = Path(__file__).resolve().parent
-while not (ROOT / "docs").is_dir():
-    ROOT = ROOT.parent
 SOURCES = ("test_grammar.py", "test_reading_conditionals.py", "test_reading_amounts_names.py",
            "test_reading_mentions.py", "test_reading_rule_readings.py", "test_advance_manual.py",
            "test_advance_fold.py", "test_player_commands.py", "test_grammar_properties.py")

@@ -8,7 +8,6 @@ path actually taken (or the speed-up is gone without a test noticing).
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,8 +15,9 @@ from hypothesis import strategies as st
 
 from nomicpoker.core.phh.phh import hand_from_table, parse_phh
 from nomicpoker.core.phh.toml_subset import loads_subset
+from _paths import SHARED
 
-PHH_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "phh"
+PHH_DIR = SHARED / "data" / "phh"
 needs_corpus = pytest.mark.skipif(
     not PHH_DIR.is_dir(),
     reason=f"the shared PHH corpus is not at {PHH_DIR} (../shared/data/phh from the checkout)")

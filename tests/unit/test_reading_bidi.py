@@ -23,8 +23,6 @@ from hypothesis import given, settings, strategies as st
 from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, parse_comment
 from nomicpoker.core.reading.markup import BIDI_CONTROLS
 
-pytestmark = pytest.mark.unit
-
 LRE, RLE, PDF, LRO, RLO = "\u202a\u202b\u202c\u202d\u202e"
 LRI, RLI, FSI, PDI = "\u2066\u2067\u2068\u2069"
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
 from nomicpoker.core.reading.grammar import GrammarError, Intent, NoAction, canonical, parse_comment
-from test_grammar_properties import intents
+from _grammar_kit import intents
 
 MD = MarkdownIt("commonmark", {"html": True}).enable(["strikethrough", "table"])
 

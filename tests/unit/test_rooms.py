@@ -11,9 +11,10 @@ import pytest
 from nomicpoker.core.fold.fold_run import fold_table
 from nomicpoker.core.table.fold_types import DealerEvent, FoldError
 
-from test_poll_fold_properties import CONFIG, START, build
+from _fold_kit import CONFIG, START, build
+from _paths import ROOT
 
-PACKAGE = Path(__file__).resolve().parent.parent / "nomicpoker"
+PACKAGE = ROOT / "nomicpoker"
 
 
 #: The layers of each side, lowest first. A package may import the packages of the layers

@@ -5,11 +5,11 @@ must reach the page a Dealer amends a ruleset from)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from nomicpoker.core.rules.ruleset import PARAM_SPECS
+from _paths import ROOT
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
+DOC = ROOT / "docs" / "rulesets.md"
 
 
 def test_the_allowed_column_matches_the_loader_for_choices_and_booleans():

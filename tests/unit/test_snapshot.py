@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from nomicpoker.core.table import snapshot
 from nomicpoker.core.fold.fold_run import fold_stream, fold_table, input_stream
 
-from test_poll_fold_properties import CONFIG, START, build, step
+from _fold_kit import CONFIG, START, build, step
 
 
 def _resume_at(revs, events, cut):

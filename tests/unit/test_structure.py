@@ -12,8 +12,9 @@ import ast
 from pathlib import Path
 
 import pytest
+from _paths import ROOT
 
-PACKAGE = Path(__file__).resolve().parent.parent / "nomicpoker"
+PACKAGE = ROOT / "nomicpoker"
 ROOT = PACKAGE.parent
 CORE_DIR = PACKAGE / "core"
 SHELL_DIR = PACKAGE / "shell"

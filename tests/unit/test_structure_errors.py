@@ -1,13 +1,11 @@
 """The error structure: one CodedError base, each subclass keeping its own public attributes
-and the text its callers print; and the coded refusals of account names that only differ in
-case (forums treat account names case-insensitively, so the ledger must too)."""
+and the text its callers print. The coded refusal of account names that only differ in case:
+tests/e2e/test_account_names_case.py."""
 
 from __future__ import annotations
 
 import copy
 import pickle
-
-import pytest
 
 from nomicpoker.ports import ForumError
 from nomicpoker.core.errors import CodedError
@@ -37,17 +35,3 @@ def test_phh_error_is_coded_and_still_a_value_error():
     e = PhhError("missing field 'actions'")
     assert isinstance(e, CodedError) and isinstance(e, ValueError)
     assert (e.code, str(e)) == ("bad_phh", "missing field 'actions'")
-
-
-@pytest.mark.parametrize("players,dealer", [(["alice", "Alice"], "Dealer"), (["alice", "dealer"], "Dealer")])
-def test_table_create_refuses_account_names_that_differ_only_in_case(tmp_path, players, dealer):
-    from nomicpoker.shell.dealer import service
-    from nomicpoker.shell.dealer.service import ServiceError
-    from nomicpoker.shell.storage.store import open_engine
-
-    state = tmp_path / "state"
-    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
-    with pytest.raises(ServiceError) as err:
-        service.create_table(engine, state, "T", players, 100, dealer=dealer)
-    assert err.value.code == "bad_players"
-    assert service.list_tables(engine) == []  # refused before anything is written
