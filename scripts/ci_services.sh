@@ -16,9 +16,9 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@"
 }
 
-# Chromium (headless) for the auditors' site tests (tests/test_site_browser.py): they load
+# Chromium (headless) for the auditors' site tests (tests/slow/test_site_browser.py): they load
 # every page of a built site with --dump-dom and skip, saying so, when it is absent locally.
-# Also for the BlogNomic real-theme page test (tests/test_blognomic_real_theme_hand.py, via
+# Also for the BlogNomic real-theme page test (tests/e2e/test_blognomic_real_theme_hand.py, via
 # tests/_chromium.py): the dealer comments' rendered text, as a reader sees it.
 if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium fonts-dejavu-core
@@ -55,8 +55,8 @@ if ! have_pg || ! id postgres >/dev/null 2>&1; then
     fi
 fi
 
-# ngIRCd for the IRC adapter's tests (tests/test_forum_irc.py, tests/test_irc_hand.py): the
-# server binary only. The tests start their own ngircd in the foreground (-n) on a free
+# ngIRCd for the IRC adapter's tests (tests/integration/test_forum_irc.py,
+# tests/slow/test_irc_hand.py): the server binary only. The tests start their own ngircd in the foreground (-n) on a free
 # loopback port with a generated config in a temp dir (tests/_ircd.py), and skip with the
 # reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
 if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then

@@ -1,7 +1,7 @@
 """Test kit for running ``nomicpoker`` as cron or a Dealer would: a real process, a clean
 environment, and the "one clear line and a non-zero exit" check that issue 13's sweeps make
-of every failure (tests/test_cli_exit_codes.py, tests/test_resources.py,
-tests/test_comment_safety_net.py). WHY one kit: each of those files had its own copy of the
+of every failure (tests/e2e/test_cli_exit_codes.py, tests/e2e/test_resources.py,
+tests/e2e/test_comment_safety_net.py). WHY one kit: each of those files had its own copy of the
 runner and the check, and the copies had begun to differ in what they accepted."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ players as hand-written IRC clients (:class:`_ircd.Player`).
 
 Why serve in a thread and not a process: these tests look at many small exchanges, and the
 real loop in-process answers them in a fraction of a second; the whole-hand tests
-(tests/test_irc_hand.py) run ``serve`` as its own process.
+(tests/slow/test_irc_hand.py) run ``serve`` as its own process.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Random no-limit hands played by PokerKit, written by PokerKit's own PHH writer, replayed
-through our engine and classified (the kit of tests/test_phh_pokerkit.py).
+through our engine and classified (the kit of tests/unit/test_phh_pokerkit.py).
 
 Why: PokerKit is the reference implementation of PHH. Files it writes must replay through
 ``nomicpoker phh replay``; where PokerKit departs from Robert's Rules the engine keeps to the

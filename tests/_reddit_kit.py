@@ -4,7 +4,7 @@ the adapter the registry builds from that config. WHY one kit: the Reddit test f
 inbox, refusals, story) each defined the same fixture and config, so a change to how the
 Dealer reaches Reddit had to be made four times.
 
-tests/test_forum_reddit.py keeps its own: it sets the credentials in several ways (a fixture
+tests/integration/test_forum_reddit.py keeps its own: it sets the credentials in several ways (a fixture
 of its own) and tests the config's defaults, so it must not inherit these."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ on the local forum, the real clock): ``table create --setting``, ``table show``,
 printed by ``poll --quiet``, ``table pause``/``resume``, ``hand fold``, ``hand void``,
 ``table unseat``/``seat`` and ``table set``; each refused with one line and a non-zero exit
 when it makes no sense, and ``audit`` finding the replay identical. (The moments of deadlines
-and reminders are pinned with a fake clock in tests/test_play_over_days.py.)
+and reminders are pinned with a fake clock in tests/e2e/test_play_over_days.py.)
 
 Expected values worked out by hand: roberts-nlhe, alice, bob, carol with 100, blinds 1/2; the
 first button is the last player (carol), who acts first three-handed; alice posts the small

@@ -9,7 +9,7 @@ commit that records the alarm as a dealer event (before it: the event is recorde
 is posted; after it: posted, not yet marked as sent). Then the poll runs again, as the next
 cron run would, and once more later.
 
-The table is the two-weeks table of tests/test_play_over_days.py: hand 1 starts on Friday
+The table is the two-weeks table of tests/e2e/test_play_over_days.py: hand 1 starts on Friday
 4 December 2026 at 17:00 New York with carol to act; 4 office hours (9:00-18:00, weekends off)
 put her deadline on Monday at 12:00 and her one reminder (halfway) at Monday 10:00.
 """

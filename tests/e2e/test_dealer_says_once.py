@@ -6,7 +6,7 @@ before it ("carol calls." when alice's advance action fires at once, with no tur
 between).
 
 End to end through the real poll on the local forum and SQLite ledger with a fake clock, as
-tests/test_deadline_action.py; every expected text is written out by hand from
+tests/e2e/test_deadline_action.py; every expected text is written out by hand from
 docs/dealer-comments.md. ``audit`` replays each table identically; a table whose ledger holds
 the older wording (a table started before this change) keeps playing and audits with
 "wording only" differences (docs/dealer-guide.md, known limits).

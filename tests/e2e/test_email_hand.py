@@ -8,7 +8,7 @@ alone and must find nothing different. A poll that dies at each of its crash poi
 (reading done, ledger not yet committed; committed, mail not yet marked) loses nothing and
 doubles nothing.
 
-Fixed secrets ("nlhe:1", as tests/test_bot_roberts.py): alice J♥ K♥, bob 4♣ 5♠, carol 10♥ 3♠;
+Fixed secrets ("nlhe:1", as tests/e2e/test_bot_roberts.py): alice J♥ K♥, bob 4♣ 5♠, carol 10♥ 3♠;
 board J♦ 4♦ A♣ A♠ 7♥; alice wins a pot of 6 with two pair, aces and jacks.
 """
 

@@ -5,7 +5,7 @@ site, nor in the public copy of the ledger, while the hand runs; an in-turn bet 
 the broadcast said it ("carol calls 2"); once the hand has ended every message is shown.
 
 Real servers (tests/_mail_kit.py: Dovecot and an SMTP server on loopback), the real poll and
-the real site build. Secrets and the hand are those of tests/test_email_hand.py.
+the real site build. Secrets and the hand are those of tests/e2e/test_email_hand.py.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert [n for n in (TALK, "As Ad", mail) if n.encode() in live] == []
     assert ledger_cells_holding(t.state / "ledger.db", SECRET) == ["np_verdict.canonical"]
     assert "hello all" in public  # about no hand: never withheld (it would be forever)
-    # an auditor audits the public copy up to the running hand (tests/test_audit_public_copy.py)
+    # an auditor audits the public copy up to the running hand (tests/e2e/test_audit_public_copy.py)
     (tmp_path / "auditor").mkdir()
     res = CliRunner().invoke(app, ["audit", "--db", f"sqlite:///{tmp_path / 'public.db'}", "--state",
                                    str(tmp_path / "auditor")])

@@ -39,7 +39,7 @@ REVERSED = tuple(reversed(FULL_DECK))
 DECKS = {"Kevan": ORDERED, "Josh": REVERSED, "Zoë": ORDERED}
 
 
-# BlogNomic's WordPress is tests/test_blognomic_real_theme_hand.py (its real theme, bot dice);
+# BlogNomic's WordPress is tests/e2e/test_blognomic_real_theme_hand.py (its real theme, bot dice);
 # this one keeps ExpressionEngine, whose profile reads a dice roller's results in comments.
 @pytest.mark.parametrize("profile", ["expressionengine"])
 def test_a_complete_hand_plays_through_the_blog(profile, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:

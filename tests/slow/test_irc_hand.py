@@ -3,7 +3,7 @@
 The Dealer runs as it would in production: ``nomicpoker serve`` in its own process (the real
 CLI, the credentials from the environment), ``hand start`` from another "shell" (here the
 test process), and the players are real IRC connections typing lines. The same fixed secrets
-as tests/test_bot_roberts.py deal the same cards (worked out by hand there): alice J♥ K♥,
+as tests/e2e/test_bot_roberts.py deal the same cards (worked out by hand there): alice J♥ K♥,
 bob 4♣ 5♠, carol 10♥ 3♠; board J♦ 4♦ A♣ A♠ 7♥; alice wins with aces and jacks.
 
 What it pins: the game is announced in pokprot's ``newgame`` format; hole cards arrive

@@ -3,7 +3,7 @@ subject names it on the other forums (``(T) CALL *``, ``[T] CALL *``); a private
 tag gets a private answer naming the player's tables and the form, and nothing is applied.
 
 On a real ngIRCd (tests/_ircd.py) with ``nomicpoker serve`` in its own process, as
-tests/test_irc_hand.py: tables ``T`` (#poker: alice, bob) and ``alpha`` (#alpha: alice,
+tests/slow/test_irc_hand.py: tables ``T`` (#poker: alice, bob) and ``alpha`` (#alpha: alice,
 carol) share the Dealer's connection.
 """
 
