@@ -14,5 +14,5 @@ I/O boundaries, and :mod:`.logs`, what the Dealer's jobs say):
    controls); neither imports the other.
 4. :mod:`.jobs`: what runs them: the cron poll, ``serve``, the demo, ``db upgrade``.
 
-The CLI (:mod:`nomicpoker.cli`) sits above them all. tests/test_rooms.py checks the layers.
+The CLI (:mod:`nomicpoker.cli`) sits above them all. tests/unit/test_rooms.py checks the layers.
 """

@@ -12,6 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from nomicpoker.cli import app
+
 from _paths import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "docs" / "dealer-guide.md", ROOT / "docs" / "forums.md"]

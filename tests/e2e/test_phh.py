@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 from nomicpoker.core.phh.phh import PhhError, parse_phh, parse_phhs, replay, write_phh, write_phhs
 from nomicpoker.shell.storage.rulesets import load_ruleset
+
 from _paths import SHARED
 
 PHH_DIR = SHARED / "data" / "phh"

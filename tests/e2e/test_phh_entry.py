@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from _paths import SHARED
 
 CORPUS = SHARED / "data" / "phh"

@@ -12,6 +12,7 @@ from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import issue_deck
 from nomicpoker.core.reading.htmltext import html_to_text
 from nomicpoker.core.words.notices import hole_message
+
 from _paths import ROOT
 
 NAMES = ["under_score_name", "*star*", "__dunder__", "[x](http://evil.example/)", "<b>bold</b>",

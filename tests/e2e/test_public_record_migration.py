@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from nomicpoker.cli import app
 from nomicpoker.shell.storage.store import SCHEMA_HEAD
+
 from _paths import FIXTURES
 
 FIXTURE = FIXTURES / "schema-0007-running-hands"

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from nomicpoker.cli import app
 from nomicpoker.shell.jobs import schema
 from nomicpoker.shell.storage.store import SCHEMA_HEAD, SCHEMA_REVISIONS, StoreError, metadata, open_engine
+
 from _paths import FIXTURES
 
 FIXTURE = FIXTURES / "release-0.1.0"

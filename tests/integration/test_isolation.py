@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from nomicpoker.shell.storage.paths import db_url, state_dir
+
 from _paths import ROOT
 
 

@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from _paths import ROOT
 
 

@@ -35,11 +35,13 @@ from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, pa
 from nomicpoker.core.fold.advance_private import first_line
 from nomicpoker.core.reading.mail_text import read_mail
 from nomicpoker.core.reading.markup import read_visible
+
 from _paths import ROOT
 
 SOURCES = ("test_grammar.py", "test_reading_conditionals.py", "test_reading_amounts_names.py",
            "test_reading_mentions.py", "test_reading_rule_readings.py", "test_advance_manual.py",
-           "test_advance_fold.py", "test_player_commands.py", "test_grammar_properties.py")
+           "test_advance_fold.py", "test_player_commands.py", "test_grammar_properties.py",
+           "_grammar_kit.py")  # the grammar properties' strategies
 #: the WRGPT manual's advance examples (seed 000_), written out here as the manual prints them
 MANUAL = ("$0", "$500", "CALL/S $0", "FOLD", "FOLD/S", "POT/S", "IF/P<=2500/B<=500/N=3/I:3/O:2 POT",
           "IF/N=2/I:1 JAM", "IF/B=0 POT IF/B<=1000 CALL *", "IF/N=2 $100", "IF/N=2 CALL/S * IF/N=3 CALL *",

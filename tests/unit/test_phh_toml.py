@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from nomicpoker.core.phh.phh import hand_from_table, parse_phh
 from nomicpoker.core.phh.toml_subset import loads_subset
+
 from _paths import SHARED
 
 PHH_DIR = SHARED / "data" / "phh"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from nomicpoker.core.rules.ruleset import PARAM_SPECS
+
 from _paths import ROOT
 
 DOC = ROOT / "docs" / "rulesets.md"

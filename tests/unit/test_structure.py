@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from _paths import ROOT
 
 PACKAGE = ROOT / "nomicpoker"

@@ -80,7 +80,7 @@ class DrawHost(Protocol):
     the table's configuration and rules, the hands, and the fold's ways to write a row, queue
     a dealer comment, give a verdict or a rejection, log GNDT changes and move a hand on. All
     public names: the fold's other rooms (over days, dealer controls, advance actions, SCORE)
-    call the same methods, and tests/test_rooms.py checks no room reaches into another's
+    call the same methods, and tests/unit/test_rooms.py checks no room reaches into another's
     ``_`` names."""
 
     c: TableConfig
