@@ -56,9 +56,9 @@ if ! have_pg || ! id postgres >/dev/null 2>&1; then
 fi
 
 # ngIRCd for the IRC adapter's tests (tests/integration/test_forum_irc.py,
-# tests/slow/test_irc_hand.py): the server binary only. The tests start their own ngircd in the foreground (-n) on a free
-# loopback port with a generated config in a temp dir (tests/_ircd.py), and skip with the
-# reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
+# tests/slow/test_irc_hand.py): the server binary only. The tests start their own ngircd in
+# the foreground (-n) on a free loopback port with a generated config in a temp dir
+# (tests/_ircd.py), and skip with the reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
 if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
     apt_install ngircd
     if command -v invoke-rc.d >/dev/null 2>&1; then
@@ -66,8 +66,8 @@ if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
     fi
 fi
 
-# Dovecot (IMAP) for the e-mail adapter's tests (tests/test_forum_email*.py, tests/_mail_kit.py):
-# the binaries only. No service is configured or left running: the tests start their own
+# Dovecot (IMAP) for the e-mail adapter's tests (tests/integration/test_forum_email.py,
+# tests/_mail_kit.py): the binaries only. No service is configured or left running: the tests start their own
 # dovecot in the foreground (-F) with a generated config in a temporary directory (passwd-file
 # auth, maildirs, 127.0.0.1 only) and skip, saying so, when it is absent locally. The SMTP side
 # is aiosmtpd, a PyPI test dependency.

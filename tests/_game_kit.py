@@ -49,7 +49,7 @@ def _to_act(t: Table) -> str:
 
 def advance_table(tmp, name: str = "T", players: tuple[str, ...] = ("alice", "bob", "carol"),
                   **settings) -> Table:
-    """Where the advance-action tests (tests/test_advance_*.py) begin: a roberts-nlhe table,
+    """Where the advance-action tests (tests/e2e/test_advance_*.py) begin: a roberts-nlhe table,
     blinds 1/2, no reminders (``settings`` add to or override the table's settings), hand 1
     started and the dealer's opening comments already read."""
     t = Table(tmp, name=name, players=players, ruleset="roberts-nlhe",
