@@ -19,8 +19,10 @@ from typer.testing import CliRunner
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
 
+from _paths import FIXTURES
+
 ANTE_RULE = "All Seated Players then Ante, which occurs only once per Hand."
-FIXTURE = Path(__file__).parent / "fixtures" / "edition-1-ledger"
+FIXTURE = FIXTURES / "edition-1-ledger"
 
 
 def cli(state: Path, *args: str):

@@ -28,7 +28,9 @@ from typer.testing import CliRunner
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
 
-FIXTURE = Path(__file__).parent / "fixtures" / "edition-1-ledger"
+from _paths import FIXTURES
+
+FIXTURE = FIXTURES / "edition-1-ledger"
 #: the GNDT after hand 3 as the previous release posted it (the fixture's hand-3 payout)
 MONEY_AS_PLAYED = {"alice": 115, "bob": 105, "carol": 110, "dave": 70}
 
