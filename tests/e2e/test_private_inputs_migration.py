@@ -21,7 +21,9 @@ from nomicpoker.adapters.local import LocalForum
 from nomicpoker.cli import app
 from nomicpoker.shell.storage.store import SCHEMA_HEAD
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema-0008-private-inputs"
+from _paths import FIXTURES
+
+FIXTURE = FIXTURES / "schema-0008-private-inputs"
 RUNNING = "CALL $37"  # hand 2, still running
 ENDED = "RAISE $29"  # hand 1, ended: public
 NO_HAND = "my secret plan xyzzy"  # between hands: about no hand, public at once
