@@ -26,7 +26,7 @@ UNIT_FORBIDDEN = ("sqlite3", "sqlalchemy", "sqlmodel", "alembic", "psycopg", "su
                   "socket", "socketserver", "http.server", "requests", "praw", "prawcore", "pytest_httpserver",
                   "typer", "nomicpoker.cli", "nomicpoker.__main__", "nomicpoker.shell", "nomicpoker.adapters.registry",
                   "_bot_kit", "_game_kit", "_cli_kit", "_crash_kit", "_mail_kit", "_irc_kit", "_ircd", "_pg_kit",
-                  "_reddit_kit", "_sweep_hands", "_sweep_kit", "_browser", "_chromium", "_clock_kit",
+                  "_reddit_kit", "_sweep_hands", "_sweep_kit", "_browser", "_chromium", "_cdp", "_clock_kit",
                   "_safety_net_kit", "_public_record_kit")
 #: the shell's modules a unit test may use: loading a bundled ruleset (a read of the checkout,
 #: as a unit test may read its own fixtures) and the hand's secrets as a value
