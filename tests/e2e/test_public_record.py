@@ -42,8 +42,8 @@ def test_every_way_into_the_archive_seals_a_private_input() -> None:
     it is stored: a thread's comments (``archive``: every player's message at a table whose
     players do not read the thread, e-mail) and the Dealer's inbox (``archive_private``: the
     local forum, Reddit, IRC ``/msg``). A new way in fails here until it is covered (the
-    kinds themselves: the hypothesis game above, tests/test_email_site.py on Dovecot,
-    tests/test_irc_private_tables.py on ngIRCd, tests/test_forum_reddit_inbox.py)."""
+    kinds themselves: the hypothesis game above, tests/e2e/test_email_site.py on Dovecot,
+    tests/slow/test_irc_private_tables.py on ngIRCd, tests/e2e/test_forum_reddit_inbox.py)."""
     import ast
 
     import nomicpoker

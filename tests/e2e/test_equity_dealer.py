@@ -18,7 +18,6 @@ import sqlite3
 from collections import Counter
 from itertools import combinations
 from math import comb
-from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -28,10 +27,11 @@ from nomicpoker.core.poker.evaluator import best_hand, value7
 from nomicpoker.shell.audit.audit import audit
 
 from _bot_kit import Table
+from _paths import FIXTURES
 from _reference import REF
 
 LINE = re.compile(r"^- (\S+?)(?: \(([^)]*)\))?: wins ([\d,]+) \([^)]*\)(?:, ties ([\d,]+))?", re.M)
-FIXTURE = Path(__file__).parent / "fixtures" / "release-0.1.0"
+FIXTURE = FIXTURES / "release-0.1.0"
 
 
 def figures(paragraph: str) -> dict[str, tuple[int, int]]:
@@ -129,9 +129,9 @@ def roberts_holes(t: Table, hand: int, order) -> dict[str, tuple[str, ...]]:
 
 def test_hands_are_public_from_the_moment_the_betting_closes_at_an_all_in_and_not_before(tmp_path):
     """Robert's rule 27 makes the hands still in public when the betting closes at an all-in:
-    before that, no artefact holds a hole card (the leak scan of tests/test_public_record.py);
+    before that, no artefact holds a hole card (the leak scan of tests/e2e/test_public_record.py);
     after it, the street comments show those two hands, and still never the folded one."""
-    from test_public_record import check_nothing_leaks, tabled
+    from _public_record_kit import check_nothing_leaks, tabled
 
     t = Table(tmp_path, players=("alice", "bob", "carol"), ruleset="roberts-nlhe", issue_decks=False, seed="tab")
     t.start(ante=0, blinds=(1, 2))  # carol has the button: alice posts 1, bob 2, carol acts first
