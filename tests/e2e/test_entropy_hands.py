@@ -23,7 +23,7 @@ from nomicpoker.shell.storage.paths import forum_db_path
 
 from _bot_kit import Table, fixed_secrets
 from _reference import REF
-from test_entropy import REAL_ROUNDS, REF as EREF
+from _entropy_kit import REAL_ROUNDS, REF as EREF
 
 T0 = datetime(2023, 9, 15, 10, 0, 0, tzinfo=timezone.utc)  # the window closes at 11:00:00: round 657413 is due
 
