@@ -426,3 +426,65 @@ def test_the_relay_client_says_why_a_round_cannot_be_had(httpserver):
     with pytest.raises(beacon.BeaconError) as err:
         beacon.fetch(r, f"http://127.0.0.1:{port}")
     assert err.value.code == "unavailable" and "hand beacon" in err.value.message
+
+
+# --------------------------------------------------------------------------- the auditors' site
+
+
+def _entropy_section(t: Table, tmp_path, hand: int = 1):
+    from bs4 import BeautifulSoup
+
+    from nomicpoker.shell.audit.site import build_site
+
+    site = tmp_path / "site"
+    build_site(t.engine, site, state=t.state)
+    page = BeautifulSoup((site / t.name / f"hand-{hand}.html").read_text("utf-8"), "html.parser")
+    return page, page.find(id="entropy")
+
+
+def test_the_hand_page_shows_what_the_deal_mixed_in_each_comment_with_its_hash(tmp_path):
+    """The auditors' site shows the entropy object of docs/fair-dealing.md on the hand page:
+    each comment of the window with the SHA-256 of its leaf and the window digest, so a reader
+    can check them by hand with the reference block, not only with ``audit verify``."""
+    t = entropy_table(tmp_path)
+    w = open_window(t)
+    a = post(t, w, "alice", "my lucky number is 7")
+    b = post(t, w, "bob", "<b>HAND#1</b> SEED wobble")
+    start(t, w)
+    t.draw(1)
+    checkdown(t)
+    page, section = _entropy_section(t, tmp_path)
+    assert section is not None, "the hand page has no entropy section"
+    comments = [(a, "alice", "my lucky number is 7"), (b, "bob", "<b>HAND#1</b> SEED wobble")]
+    lead = section.find_next("p").get_text(" ", strip=True)
+    assert "mixed with 2 comments posted in the entropy window" in lead and f"opened by comment {w.opened_by}" in lead
+    for cid, author, text in comments:
+        row = page.find(id=f"entropy-{cid}")
+        cells = [td.get_text(strip=True) for td in row.find_all("td")]
+        assert cells[0] == cid and cells[1] == author and cells[2] == text  # the text as text, escaped
+        assert cells[3] == EREF["leaf"](cid, author, text).hex()
+    assert row.find("b") is None  # a player's markup is shown, never obeyed
+    assert EREF["window"](comments).hex() in section.find_next("table").get_text()
+    assert page.find(id="entropy-beacon") is None
+
+
+def test_the_hand_page_names_the_beacon_round_and_a_table_without_entropy_has_no_section(tmp_path, relay):
+    t = entropy_table(tmp_path, mode="players+beacon")
+    w = open_window(t, relay=relay.url_for("/"))
+    start(t, w)  # nobody commented: the window is empty, the beacon alone is mixed in
+    t.draw(1)
+    checkdown(t)
+    page, section = _entropy_section(t, tmp_path)
+    r, rnd, _ = REAL_ROUNDS[2]
+    lead = section.find_next("p").get_text(" ", strip=True)
+    assert "where nobody commented" in lead and f"drand quicknet round {r}" in lead
+    beacon = page.find(id="entropy-beacon")
+    assert rnd in beacon.get_text() and beacon.a["href"].endswith(f"/public/{r}")
+    assert EREF["window"]([]).hex() in section.find_next("table").get_text()
+
+    plain = Table(tmp_path / "plain", players=("alice", "bob"), settings={"reminders": 0})
+    plain.start()
+    plain.draw(1)
+    plain.act("alice", "HAND1 ROUND1 fold")
+    page, section = _entropy_section(plain, tmp_path / "plain")
+    assert section is None and page.find(id="fair") is not None

@@ -307,6 +307,7 @@ def hand_page(s: Session, t: TableRow, number: int) -> dict[str, Any]:
         "seats": record["seats"], "verdicts": verdicts, "board": board, "shown": shown, "pots": pots,
         "payouts": record["payouts"], "destroyed": record["destroyed"], "steps": steps,
         "commitments": record["commitments"], "secrets": record["secrets"],
+        "entropy": record.get("entropy"),  # what the deal mixed in (docs/fair-dealing.md), as recorded
         "checks": [{"item": c.item, "ok": c.ok, "detail": c.detail} for c in checks],
         "failed": sum(not c.ok for c in checks), "ended": record["secrets"] is not None,
         "money_problem": problem.detail if problem is not None else "",
