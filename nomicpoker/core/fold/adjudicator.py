@@ -34,6 +34,7 @@ from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_or
 from nomicpoker.core.fold.advance_fold import Advance
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
 from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS, Controls
+from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
 from nomicpoker.core.fold.score_fold import SCORE
@@ -341,11 +342,10 @@ class _Folder:
         """Read and adjudicate one comment revision (no safety net: :meth:`comment`)."""
         if self.c.is_dealer(rev.author):
             return
-        name = self.c.seat_name(rev.author)
-        if name != rev.author:  # account names are case-insensitive: act as the seat's spelling
-            rev = replace(rev, author=name)
         number = self.st.by_thread.get(rev.thread)
         h = self.st.hands.get(number) if number is not None else None
+        # as the seat's spelling (account names are case-insensitive), read as its edition reads
+        rev = replace(rev, author=self.c.seat_name(rev.author), body_format=editions.body_format(rev, self.st, h))
         if rev.revision > 1:
             self._edit(rev, h)
             return

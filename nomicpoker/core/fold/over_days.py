@@ -35,6 +35,7 @@ from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, first_line
 from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.days_state import REMINDER, Alarm, DaysState, wait_alarms
+from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.draws import draw_clock, waiting_for_draws
 from nomicpoker.core.table.fold_types import DRAW_TIMEOUT, STALLED, TURN_TIMEOUT, DealerEvent, Revision
 from nomicpoker.core.reading.markup import table_talk
@@ -180,7 +181,7 @@ class Days:
         if sat_out:
             d.sitting_out.pop(p, None)
         self._verdict(rev, number, cmd)
-        if unheard and self.f.c.answers_privately():
+        if unheard and editions.mails_like_wrgpt(self.f.c, self.f.st, self.f.st.hands.get(number)):
             seal = self._sealing_hand(number)
             if seal is not None:
                 self.f.send_private(seal, p, f"Back at {self.f.c.name}",
@@ -232,7 +233,7 @@ class Days:
         self._verdict(rev, number, cmd)
         h = self.f.st.hands.get(number) if number is not None else None
         lines = self._state_lines(p, h)
-        if self.f.c.answers_privately():  # e-mail: WRGPT answers WHAT to the asker alone
+        if editions.mails_like_wrgpt(self.f.c, self.f.st, h):  # e-mail: WRGPT answers WHAT to the asker alone
             self.f.send_private(number if h is not None else None, p, f"Your state at {self.f.c.name}",
                                 words.what_public(p, ref, lines, f"{self.f.c.name}-h{number or 0}-answer"))
         else:
@@ -271,7 +272,7 @@ class Days:
     def note_talk(self, rev: Revision, h: "HandState | None") -> None:
         """Keep the table talk a comment of hand ``h`` came with, for the payout (WRGPT: "all
         table talk is shown interspersed with action in the showdown messages")."""
-        talk = table_talk(rev.body, rev.body_format) if h is not None else ()
+        talk = table_talk(rev.body, rev.body_format) if editions.shows_talk(h) else ()
         if h is not None and any(t.strip() for t in talk):
             h.talk.append([rev.author, rev.created, first_line(rev.body, rev.body_format), "\n".join(talk).strip()])
 
@@ -279,7 +280,7 @@ class Days:
         """Whether the table knows ``player`` is away: announced at the end of a hand (WRGPT),
         or written where every player reads it (a GONE comment in a thread; only e-mail keeps
         a player's GONE between the player and the Dealer)."""
-        return player in self.d.announced or not self.f.c.answers_privately()
+        return player in self.d.announced or not editions.mails_like_wrgpt(self.f.c, self.f.st)
 
     def _say(self, number: int | None, body_fn, thread: str, reply_to: str | None = None) -> None:
         self.f.post(number, body_fn, thread, reply_to=reply_to)

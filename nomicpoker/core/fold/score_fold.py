@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.advance_private import first_line
 from nomicpoker.core.table.fold_types import DealerEvent
 from nomicpoker.core.words.gndt import md_escape
@@ -66,7 +67,7 @@ class Score:
         body = lambda k: (f"{md_escape(author)} asked for the {what}: "  # noqa: E731
                           f"standings across every table at {md_escape(ev.at)}, Money plus chips in a "
                           f"running pot.\n\n```\n{table}```\n\n{reference_tag(k)}\n")
-        if self.f.c.answers_privately():  # e-mail: WRGPT answers SCORE to the asker alone
+        if editions.mails_like_wrgpt(self.f.c, self.f.st, self.f.st.hands.get(int(hand))):  # e-mail: to the asker alone
             self.f.send_private(None, author, f"Standings ({self.f.c.name})",
                                 body(f"{self.f.c.name}-h{int(hand)}-answer"))
             return

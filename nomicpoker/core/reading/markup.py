@@ -38,7 +38,7 @@ from nomicpoker.core.reading.htmltext import html_to_text
 from nomicpoker.core.reading.invisibles import BIDI_CONTROLS, format_characters
 
 __all__ = ["Reading", "read_visible", "visible_text", "html_to_text", "clean", "strip_forum_quotes",
-           "MAX_CHARS", "MAX_WEIGHT", "MAX_LINES", "storable"]
+           "MAX_CHARS", "MAX_WEIGHT", "MAX_LINES", "storable", "read_as", "EDITION_1"]
 
 #: The most characters of a comment the Dealer reads (Reddit's own limit for a comment).
 MAX_CHARS = 10_000
@@ -170,6 +170,12 @@ _LAZY = re.compile(r"^([ \t]{0,3}>[^\n]*\n)(?=[ \t]*[^\s>])", re.MULTILINE)
 #: lone marker (``CALL *``, ``5*2``, ``IF/N=2 CALL/S * ...``) is the text the reader sees.
 _MD_EMPHASIS = MarkdownIt("zero").enable(["emphasis", "strikethrough"])
 _PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")
+#: Edition 1 of the Dealer's reading (``TableSettings.edition``) in plain text and blog HTML:
+#: every ``*``, ``_`` and ``~`` run at a word's edge stripped, so ``CALL *`` reads ``CALL`` and
+#: ``~~fold~~ call`` reads ``fold call``. Kept for the tables whose hands were played so.
+_EDGE_EMPHASIS = re.compile(r"(?<![0-9A-Za-z])[*_~]+|[*_~]+(?![0-9A-Za-z])")
+#: The suffix of a body format read as edition 1 read it (:func:`read_as`).
+EDITION_1 = "@1"
 _REDDIT_ENTITIES = re.compile(r"&(gt|lt|amp);")
 #: A complete HTML tag (counted at C speed: ``subn`` returns how many).
 _HTML_TAG = re.compile(r"<[^<>]*>")
@@ -220,6 +226,18 @@ def read_emphasis(text: str) -> str:
     return "".join(out)
 
 
+def read_as(body_format: str, edition: int) -> str:
+    """The body format to read a comment of a hand of ``edition`` in: ``text`` and ``html``
+    get :data:`EDITION_1`'s suffix below edition 2, where their emphasis was read by stripping
+    the markers at a word's edge (``CALL *`` was ``CALL``, ``~~fold~~ call`` was ``fold call``).
+    WHY a format, not a flag: every reader of a comment (the grammar, the advance actions, the
+    players' commands, SCORE) already takes the format, so the edition reaches all of them and
+    a table of the previous release replays as it was read. Markdown's reading did not change."""
+    if edition < 2 and body_format in ("text", "html"):
+        return body_format + EDITION_1
+    return body_format
+
+
 @dataclass(frozen=True)
 class Reading:
     """A comment as the grammar may read it. ``complete`` is false when the comment was too
@@ -252,6 +270,8 @@ def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = T
     ``lazy=False`` ends every Markdown quote at the end of its last ``>`` line, as if a blank
     line followed it: the grammar uses it only to tell a player that an action typed right
     under a quote was swallowed by it (CommonMark's lazy continuation)."""
+    body_format, edition_1, _ = body_format.partition(EDITION_1)
+    emphasis = (lambda t: _EDGE_EMPHASIS.sub("", t)) if edition_1 else read_emphasis
     raw = body if isinstance(body, str) else str(body)
     if len(raw) > MAX_CHARS and len(text := clean(raw[:2 * MAX_CHARS])) > MAX_CHARS:
         return Reading("", False, f"it is {len(raw):,} characters long and the Dealer reads at "
@@ -279,9 +299,9 @@ def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = T
         # parser's reading (tests/unit/test_markup_fast_path.py cross-checks the two).
         text = f"\n{text}\n\n" if plain else html_to_text(_MD.render(text))
     elif body_format == "html":
-        text = read_emphasis(html_to_text(text))
+        text = emphasis(html_to_text(text))
     else:
-        text = read_emphasis(text)
+        text = emphasis(text)
     # Text typed as "> ..." that no renderer made a quote (a blog comment, an escaped "\>")
     # looks like one to a reader: it does not act either.
     text = _QUOTE_LINE.sub("", text)

@@ -65,12 +65,16 @@ ENTROPY_MODES: tuple[str, ...] = ("off", "players", "players+beacon")
 EDITIONS: Mapping[int, str] = {
     1: "as released before issue 22: an ordinary action posted before one's turn is read as "
        "WRGPT's advance action, an advance action at one's turn by the ordinary grammar, a "
-       "timed-out player gets a new deadline at each later turn, no bar after checking out of turn",
+       "timed-out player gets a new deadline at each later turn, no bar after checking out of turn, "
+       "emphasis markers at a word's edge dropped in plain text and blog HTML (CALL * read CALL), "
+       "and an e-mail table tells the whole table of vacations at once, of BACK, WHAT and SCORE",
     2: "one reading whatever the turn (an ordinary action posted before one's turn is kept for it, "
        "an advance action acts the same at one's turn, where it is announced as the player's own "
        "action), a timed-out player is on vacation at once "
        "(WRGPT), a player who checked out of turn may not bet or raise at his next turn where the "
-       "ruleset says so (Robert's rule 7)",
+       "ruleset says so (Robert's rule 7), emphasis read as Markdown reads it on every channel, "
+       "and an e-mail table announces as WRGPT's manual does (vacations at the end of the hand, "
+       "BACK, WHAT and SCORE to the player alone, table talk in the showdown mail)",
 }
 CURRENT_EDITION = max(EDITIONS)
 
