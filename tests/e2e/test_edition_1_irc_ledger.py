@@ -19,14 +19,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
+from _paths import FIXTURES
 from nomicpoker.cli import app
 
-pytestmark = [pytest.mark.e2e]
-
-FIXTURE = Path(__file__).parent / "fixtures" / "edition-1-irc-ledger"
+FIXTURE = FIXTURES / "edition-1-irc-ledger"
 #: the GNDT after hand 1 as the previous release posted it (alice wins 6 with aces and jacks)
 MONEY_AS_PLAYED = {"alice": 104, "bob": 98, "carol": 98}
 DERIVED = ("np_verdict", "np_entry", "np_outbox", "np_action", "np_reveal", "np_board", "np_hand_end")

@@ -26,11 +26,12 @@ import pytest
 from typer.testing import CliRunner
 
 from _mail_kit import dealer_config, start_servers
+from _paths import FIXTURES
 from nomicpoker.cli import app
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning"), pytest.mark.e2e]
+pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")]
 
-FIXTURE = Path(__file__).parent / "fixtures" / "edition-1-email-ledger"
+FIXTURE = FIXTURES / "edition-1-email-ledger"
 PLAYERS = ("alice", "bob", "carol", "dave")
 USERS = {"dealer": "dealer-pw", "alice": "a-pw", "bob": "b-pw", "carol": "c-pw", "dave": "d-pw"}
 #: each player's ID as the welcome mail of the previous release gave it (README)

@@ -1,7 +1,7 @@
 """Plain text and blog HTML read as the table's edition reads them (``TableSettings.edition``):
 edition 2 reads emphasis by CommonMark's rules on every channel (issue 28), edition 1 stripped
 every ``*``, ``_`` and ``~`` at a word's edge, and its tables replay as they were read
-(tests/test_edition_1_email_ledger.py plays a whole table of it)."""
+(tests/e2e/test_edition_1_email_ledger.py plays a whole table of it)."""
 
 from __future__ import annotations
 
