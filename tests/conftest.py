@@ -31,6 +31,38 @@ settings.load_profile("nomicpoker")
 #: prefixes of environment variables the code under test (or praw) reads
 ISOLATED_PREFIXES = ("nomicpoker_", "praw_")
 
+#: where the tests' temporary files go when the machine has it and ``TMPDIR`` does not say
+#: otherwise: a RAM-backed tmpfs (see :func:`pytest_configure`)
+RAM_TMP = "/dev/shm"
+#: the free space that tmpfs must have (a Docker container's default /dev/shm is 64 MiB)
+RAM_TMP_MIN_FREE = 2 << 30
+
+
+def pytest_configure(config):
+    """Every temporary file of the run (``tmp_path``, ``tempfile``, the CLI's child processes)
+    on a RAM-backed tmpfs, unless ``TMPDIR`` or ``--basetemp`` says where.
+
+    WHY: a ledger is SQLite in WAL mode with ``synchronous=FULL``, so each commit and each last
+    close of a ledger ``fdatasync``s; the end-to-end tests make ~200 of them a test (1,794 in
+    tests/test_bot_flows.py's 9 tests, 2.3 ms each on this machine's disk when it is idle,
+    far more when it is busy), and that disk wait, not the CPU, was most of their time. On
+    tmpfs an fsync returns at once; what the tests check (the rows, their order, the refusals)
+    does not depend on the disk. Set ``TMPDIR`` to run them on a disk again. The controller
+    sets it before pytest-xdist starts its workers, so they and their children inherit it."""
+    import shutil
+    import tempfile
+
+    if os.environ.get("TMPDIR") or config.getoption("basetemp", None):
+        return
+    try:
+        ram = os.path.isdir(RAM_TMP) and os.access(RAM_TMP, os.W_OK | os.X_OK) \
+            and shutil.disk_usage(RAM_TMP).free >= RAM_TMP_MIN_FREE
+    except OSError:
+        ram = False
+    if ram:
+        os.environ["TMPDIR"] = RAM_TMP
+        tempfile.tempdir = None  # computed again from TMPDIR on its next use
+
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(tmp_path_factory, monkeypatch):
