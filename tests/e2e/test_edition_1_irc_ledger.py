@@ -3,9 +3,10 @@
 Issue 28 read emphasis in plain text by CommonMark's rules on every channel: ``CALL *`` by
 ``/msg`` or in the channel became an advance action and ``~~fold~~ call`` a call, where the
 previous release read ``CALL`` (refused ``advance_missing_amount`` privately, ``not_your_turn``
-out of turn) and ``fold call`` (refused). Schema 0008 replays every table from its first input,
-so without editions the first poll after an upgrade failed on such a table ("verdict row seq 22
-differs from the replay") at every run. A table of edition 1 keeps the previous reading.
+out of turn) and ``fold call`` (refused); and the hand-end list of private advance actions gave
+their times in words ("2026-11-28 10:57 UTC", was ISO). Schema 0008 replays every table from its
+first input, so without editions every poll after an upgrade failed on such a table ("verdict
+row seq 22 differs from the replay"). A table of edition 1 keeps the previous reading and words.
 
 The fixture ``tests/fixtures/edition-1-irc-ledger`` was made by nomicpoker at commit 77b725a with
 the script in its README, on a real ngIRCd with ``nomicpoker serve``: table T (roberts-nlhe,
@@ -69,6 +70,9 @@ def test_the_fixture_holds_each_changed_reading_as_the_previous_release_read_it(
                                                    ("#poker/1", "accepted", "", "call")]
     assert _verdicts(state, "bob", "CALL *") == [("#poker/1", "rejected", "not_your_turn", "")]
     assert _verdicts(state, "carol", "~~fold~~ call") == [("#poker/1", "rejected", "advance_extra", "")]
+    assert _verdicts(state, "bob", "CHECK") == [("~private", "accepted", "", "")]  # his private advance action
+    published = _rows(state / "ledger.db", "SELECT body FROM np_outbox WHERE instr(body, 'sent privately') > 0")
+    assert len(published) == 1 and "bob at 2026-11-28T10:57:50.390831+00:00: CHECK." in published[0][0]
     assert _money(state) == MONEY_AS_PLAYED
 
 

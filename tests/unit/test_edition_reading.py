@@ -44,3 +44,16 @@ def test_the_grammar_gets_the_edition_s_reading():
     read = parse_comment("CALL *\n", read_as("text", 1), bare=True)
     assert isinstance(read, Intent) and read.kind == "call"  # then a plain call
     assert isinstance(parse_comment("CALL *\n", read_as("text", 2), bare=True), NoAction)  # an advance form
+
+
+def test_the_which_table_answer_gives_the_time_as_each_edition_did():
+    """The answer to a private message naming no table: edition 1 gave the time as stored
+    (ISO, as the release at 77b725a wrote it), edition 2 in words."""
+    from nomicpoker.core.fold.advance_private import unnamed_answer
+
+    args = ("alice", "2026-11-23T14:05:09+00:00", ["A", "B"], [], True)
+    _, old = unnamed_answer(*args, edition=1)
+    _, new = unnamed_answer(*args, edition=2)
+    assert "your private message of 2026-11-23T14:05:09+00:00 names no table" in old, old
+    assert "your private message of 2026-11-23 14:05 UTC names no table" in new, new
+    assert unnamed_answer(*args)[1] == new  # a new table's

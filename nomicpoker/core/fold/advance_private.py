@@ -22,6 +22,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from nomicpoker.core.fold import editions
 from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, parse
 from nomicpoker.core.poker.cards import pretty
 from nomicpoker.core.fairness.dealing import hole_cards
@@ -40,11 +41,13 @@ PRIVATE_THREAD = "~private"
 UNNAMED_PRIVATE = "unnamed_private"
 
 
-def unnamed_answer(player: str, received: str, tables: list[str], named: list[str], by_line: bool) -> tuple[str, str]:
+def unnamed_answer(player: str, received: str, tables: list[str], named: list[str], by_line: bool,
+                   edition: int = 2) -> tuple[str, str]:
     """The private answer to a message that reached no table: which tables the player sits
     at and how to name one (``by_line``: a chat, whose private lines have no subject, names
     it with a tag at the start of the line). It never repeats the message (it may be an
-    advance action): only when it came. Nothing was applied."""
+    advance action): only when it came (in words from ``edition`` 2, in ISO form before: a
+    table of edition 1 replays its answers as they were sent). Nothing was applied."""
     listed = ", ".join(f"`{t}`" for t in tables)
     if named:
         why = "names no table you sit at now (it names " + ", ".join(f"`{t}`" for t in named) + ")"
@@ -58,7 +61,7 @@ def unnamed_answer(player: str, received: str, tables: list[str], named: list[st
         how = (f"Send it again with the table in the subject: the table's name alone (`{example}`), "
                f"or anywhere in the subject as `({example})`, `[{example}]` or `table {example}` "
                "(a reply to one of the Dealer's private messages for that table keeps its tag).")
-    body = (f"{md_escape(player)}: your private message of {md_escape(_moment(received))} {why}, and you sit at "
+    body = (f"{md_escape(player)}: your private message of {md_escape(_moment(received) if edition >= 2 else received)} {why}, and you sit at "
             f"{len(tables)} table{'s' if len(tables) != 1 else ''}: {listed}. Nothing was done with it. {how}\n")
     return "Your message to the Dealer: which table?", body
 
@@ -105,7 +108,8 @@ class Private:
         holds nothing of a hand (no seal needed, so it goes even between hands)."""
         d = ev.data
         subject, body = unnamed_answer(ev.player, str(d.get("received", ev.at)), list(d.get("tables", [])),
-                                       list(d.get("named", [])), bool(d.get("by_line")))
+                                       list(d.get("named", [])), bool(d.get("by_line")),
+                                       editions.edition_of(self.f.st))
         self.f.send_private(None, ev.player, subject, body)
 
     def comment(self, rev) -> bool:
@@ -148,7 +152,8 @@ def _known_cards(h: HandState, p: str) -> tuple[str, ...] | None:
 
 
 def shown_on_request(h: HandState) -> str:
-    """The hand-end words for ``/R`` and private advance actions ("" when there are none)."""
+    """The hand-end words for ``/R`` and private advance actions ("" when there are none); a
+    hand of edition 1 gives each private action's time in ISO form, as it was posted."""
     lines: list[str] = []
     shown = {r["player"] for r in h.record.get("reveals", [])}
     for p in sorted(h.reveal_asked - shown):
@@ -162,7 +167,7 @@ def shown_on_request(h: HandState) -> str:
             lines.append(f"{md_escape(p)} asked for their cards to be shown (/R): "
                          f"{' '.join(pretty(c) for c in cards)} ({how}).")
     if h.private_advance:
-        sent = "; ".join(f"{md_escape(p)} at {md_escape(_moment(when))}: {md_escape(text)}"
+        sent = "; ".join(f"{md_escape(p)} at {md_escape(_moment(when) if h.edition >= 2 else when)}: {md_escape(text)}"
                          for p, when, text in h.private_advance)
         lines.append(f"Advance actions sent privately in hand {h.start.number}: {sent}.")
     return "\n\n".join(lines)

@@ -16,6 +16,9 @@ announcement), edition 2 changed, for tables whose players do not read the threa
   :func:`mails_like_wrgpt`;
 - the table talk a mail carries is shown with its action when the hand ends (edition 1 showed
   it nowhere): :func:`shows_talk`.
+- the time of a private message in the Dealer's words (the hand-end list of private advance
+  actions, the "which table?" answer) reads "2026-11-23 14:05 UTC" where edition 1 gave ISO
+  (:mod:`.advance_private`, on every forum with a private inbox).
 
 WHY per comment: the fold replays a table from its first input, so an e-mail table of the
 previous release must be read and answered exactly as it was, or ``audit`` finds differences
