@@ -73,13 +73,13 @@ def test_a_mailed_advance_action_stays_off_the_site_until_the_hand_ends(servers,
     assert "calls" in running  # carol's call, in words, as the broadcast said it
     public = public_text(t, tmp_path / "public.db")
     assert SECRET not in public and "RAISE" not in public and TALK not in public
-    # nor the live ledger itself (file and write-ahead log): the mails are archived sealed. The
-    # one exception left: the fold's verdict names the advance action it held (np_verdict's
-    # canonical), as it does at every table whose answers go privately (docs/fair-dealing.md)
+    # nor the live ledger itself (file and write-ahead log): the mails are archived sealed, and
+    # from edition 2 the fold's verdict does not name the advance action it holds (before, its
+    # np_verdict.canonical did: docs/fair-dealing.md)
     live = b"".join((t.state / n).read_bytes() for n in ("ledger.db", "ledger.db-wal") if (t.state / n).exists())
     mail = f"{SECRET}\n\n> {TALK}\n"
-    assert [n for n in (TALK, "As Ad", mail) if n.encode() in live] == []
-    assert ledger_cells_holding(t.state / "ledger.db", SECRET) == ["np_verdict.canonical"]
+    assert [n for n in (TALK, "As Ad", mail, SECRET, "$77") if n.encode() in live] == []
+    assert ledger_cells_holding(t.state / "ledger.db", SECRET) == []
     assert "hello all" in public  # about no hand: never withheld (it would be forever)
     # an auditor audits the public copy up to the running hand (tests/e2e/test_audit_public_copy.py)
     (tmp_path / "auditor").mkdir()

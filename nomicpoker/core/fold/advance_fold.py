@@ -173,11 +173,16 @@ class Advance:
         it at once when it is his turn."""
         ref = rev.permalink or rev.forum_id
         secret = rev.thread == PRIVATE_THREAD
+        # WHY: where players write to the Dealer alone (e-mail), the message is as private as a
+        # private-inbox one, so from edition 2 its verdict does not name the action it holds
+        # (the live ledger keeps no running hand's secret, docs/fair-dealing.md); a hand of
+        # edition 1 stored it, and replays as it was played
+        unnamed = secret or (self.f.c.answers_privately() and h.edition >= 2)
         if isinstance(p, Undo):
             had = h.advance.pop(rev.author, None)
             asked = rev.author in h.reveal_asked
             h.reveal_asked.discard(rev.author)
-            self.f.give_verdict(rev, number, "accepted", canonical="" if secret else "UNDO")
+            self.f.give_verdict(rev, number, "accepted", canonical="" if unnamed else "UNDO")
             if secret:
                 h.private_advance.append([rev.author, rev.created, "UNDO"])
             what = f"your advance action {md_escape(shown(had))} is withdrawn" if had else "you had no advance action"
@@ -205,7 +210,7 @@ class Advance:
         h.advance[rev.author] = text
         if p.reveal:
             h.reveal_asked.add(rev.author)
-        self.f.give_verdict(rev, number, "accepted", canonical="" if secret else text,
+        self.f.give_verdict(rev, number, "accepted", canonical="" if unnamed else text,
                         message="a private advance action: published when the hand ends" if secret else "")
         if secret:
             h.private_advance.append([rev.author, rev.created, text])

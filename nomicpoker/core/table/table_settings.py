@@ -74,7 +74,8 @@ EDITIONS: Mapping[int, str] = {
        "(WRGPT), a player who checked out of turn may not bet or raise at his next turn where the "
        "ruleset says so (Robert's rule 7), emphasis read as Markdown reads it on every channel, "
        "and an e-mail table announces as WRGPT's manual does (vacations at the end of the hand, "
-       "BACK, WHAT and SCORE to the player alone, table talk in the showdown mail)",
+       "BACK, WHAT and SCORE to the player alone, table talk in the showdown mail, and no advance "
+       "action mailed to the Dealer named in the ledger before the hand ends)",
 }
 CURRENT_EDITION = max(EDITIONS)
 
