@@ -239,12 +239,20 @@ def recover(step: Recorded, url: str, state: Path, poll: Callable) -> None:
         engine.dispose()
 
 
-def check_every_point(recorder: Recorder, poll: Callable, only_every: int = 1) -> dict:
-    """Crash each recorded step at each of its points; return figures for the docs."""
+def check_every_point(recorder: Recorder, poll: Callable, only_every: int = 1, part: int = 0,
+                      parts: int = 1) -> dict:
+    """Crash each recorded step at each of its points; return figures for the docs.
+    ``parts``/``part``: of the (step, point) pairs in order, only every ``parts``-th one from
+    the ``part``-th, so ``parts`` tests (each recording its own reference run) together crash
+    every point while the test workers run them side by side."""
     crashes = 0
     by_step: dict[str, int] = {}
+    pairs = [(i, k) for i, step in enumerate(recorder.steps) for k in range(1, len(step.points) + 1, only_every)]
+    mine = set(pairs[part::parts])
     for i, step in enumerate(recorder.steps):
         for k in range(1, len(step.points) + 1, only_every):
+            if (i, k) not in mine:
+                continue
             work = recorder.scratch / "work"
             copy_state(step.before, work)
             url = recorder.backend.copy(step.before_db, work)

@@ -71,6 +71,8 @@ def blog(monkeypatch):
 #: the client's timeout in the sweeps; a "timeout" fault answers after FaultPlan.stall (0.8 s)
 CLIENT_TIMEOUT = 0.5
 STALL = 0.8
+#: a "429" fault's Retry-After in the sweeps: 0, no idle second per fault (fixtures/http_faults.py)
+RETRY_AFTER = "0"
 
 
 def reddit_view(fake: FakeReddit) -> dict:
@@ -87,7 +89,7 @@ def play_reddit(fake: FakeReddit, tmp: Path) -> Sweep:
     """alice and bob, 100 each, ante 5 (pot 10). The bot rolls each DICE52 and sends each deck
     privately. alice asks WHAT twice (two private answers with the same words). Round 1: bob out of turn is rejected; alice raises 10 (85), bob calls (85, pot
     30); rounds 2-4 all checks; both reveal; the better hand takes 30 (115 / 85)."""
-    fake.faults.stall = STALL
+    fake.faults.stall, fake.faults.retry_after = STALL, RETRY_AFTER
     state = tmp / "state"
     sweep = Sweep(fake, state, tmp / "scratch", lambda: reddit_view(fake))
     config = config_for(fake, timeout=CLIENT_TIMEOUT)
@@ -138,7 +140,7 @@ def play_blognomic(site: WordPressSite, base: str, tmp: Path) -> Sweep:
     roller); each player brings a deck with the cards this test wants at the rolled positions
     (Kevan A♠ A♥, Josh 9♥ 9♦). Round 1: Josh out of turn is rejected; Kevan raises 10, Josh
     calls (pot 30); rounds 2-4 all checks; both reveal; 115 / 85 either way."""
-    site.faults.stall = STALL
+    site.faults.stall, site.faults.retry_after = STALL, RETRY_AFTER
     clock = SimClock(site)
     state = tmp / "state"
     sweep = Sweep(site, state, tmp / "scratch", lambda: wp_view(site),

@@ -144,10 +144,12 @@ def any_ledger(request, monkeypatch):
 # every test file in one of them (docs/testing.md).
 
 
-@pytest.hookimpl(trylast=True)  # after the levels' conftests have marked tests/slow's tests
+@pytest.hookimpl(trylast=True)  # after the levels' conftests have marked their tests
 def pytest_collection_modifyitems(config, items):
-    # The long sweeps first (a stable sort: the order is otherwise kept): pytest-xdist
-    # (pyproject.toml) hands the first tests out in turn, so the two workers share the sweeps
-    # from the start, the short tests fill in at the end, and ``--dist worksteal`` lets an idle
-    # worker take queued tests from the busy one instead of one sweep running alone at the end.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The order of tests/_schedule.py: each pytest-xdist worker's first share starts with its
+    part of the long sweeps and ends with unit tests, so the workers finish together. Every
+    worker collects the same tests and computes the same order (pytest-xdist checks it)."""
+    from _schedule import shares
+
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = shares(items, workers)

@@ -40,8 +40,15 @@ def play_two_hands(t: Table) -> None:
     assert sum(t.money().values()) == 200 and len(t.dealer_bodies()) > 3
 
 
+#: each sweep is cut into CRASH_PARTS tests (each plays the reference hands again, ~2% of a
+#: part's time): together they crash every point, and the test workers run them side by side
+#: instead of one worker running a 3-minute sweep alone
+CRASH_PARTS = 3
+
+
 @pytest.mark.slow
-def test_a_crash_at_every_io_boundary_of_whole_hands_loses_and_doubles_nothing(tmp_path, ledger_url, monkeypatch):
+@pytest.mark.parametrize("part", range(CRASH_PARTS))
+def test_a_crash_at_every_io_boundary_of_whole_hands_loses_and_doubles_nothing(tmp_path, ledger_url, monkeypatch, part):
     pg = not ledger_url.startswith("sqlite")
     backend = Backend(ledger_url, admin_url=ledger_url.rsplit("/", 1)[0] + "/postgres" if pg else None)
     t = Table(tmp_path / "reference", players=("alice", "bob"), db=ledger_url if pg else None)
@@ -56,7 +63,7 @@ def test_a_crash_at_every_io_boundary_of_whole_hands_loses_and_doubles_nothing(t
     assert names == ["T"] and diffs == []
     # PostgreSQL: every third point (a database copy per crash makes each ~1.5 s); the code
     # path is the same, only the ledger's database differs. SQLite: every point.
-    figures = check_every_point(rec, real_poll, only_every=3 if pg else 1)
-    FIGURES[ledger_url.split(":")[0]] = figures
-    print(f"\ncrash points: {figures}")
+    figures = check_every_point(rec, real_poll, only_every=3 if pg else 1, part=part, parts=CRASH_PARTS)
+    FIGURES[(ledger_url.split(":")[0], part)] = figures
+    print(f"\ncrash points, part {part} of {CRASH_PARTS}: {figures}")
     assert figures["points"].get("start", 0) >= 40 and figures["points"].get("poll", 0) >= 100
