@@ -5,8 +5,9 @@ module kept at this root: the coded-error base every layer raises):
 
 1. :mod:`.rules`: the ruleset model, its validation, what an amendment changes.
 2. :mod:`.poker`: cards, the evaluator, pots, betting, showdown, the hand engine.
-3. :mod:`.reading` (what a comment or an e-mail says) and :mod:`.fairness` (dealing from
-   committed secrets, verifying a published hand and its money).
+3. :mod:`.reading` (what a comment or an e-mail says), :mod:`.fairness` (dealing from
+   committed secrets, verifying a published hand and its money) and :mod:`.tournament`
+   (structures, seat draws, balancing and breaking tables, places).
 4. :mod:`.table` (the fold's values and state) and :mod:`.phh` (hand histories).
 5. :mod:`.words`: the text of every dealer message.
 6. :mod:`.fold`: the table fold itself.

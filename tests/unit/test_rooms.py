@@ -21,7 +21,7 @@ PACKAGE = ROOT / "nomicpoker"
 #: below its own and the shared modules at its side's root, never a package of its own layer
 #: or of a layer above (the ``__init__`` docstring of each package says the same in words).
 LAYERS = {
-    "core": (("rules",), ("poker",), ("reading", "fairness"), ("table", "phh"), ("words",), ("fold",)),
+    "core": (("rules",), ("poker",), ("reading", "fairness", "tournament"), ("table", "phh"), ("words",), ("fold",)),
     "shell": (("storage",), ("cycle",), ("audit", "dealer"), ("jobs",)),
 }
 ROOT_MODULES = {"core": {"errors"}, "shell": {"faults", "logs"}}
