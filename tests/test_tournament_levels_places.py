@@ -98,8 +98,12 @@ def test_players_out_on_the_same_hand_rank_by_their_starting_stacks():
     position." c started hand 9 with 80, b with 120: b is 3rd, c 4th."""
     rows = standings({"a": 500, "d": 100}, [Elimination("e", 2, 40), Elimination("c", 9, 80),
                                            Elimination("b", 9, 120)], payouts=[60, 30, 10])
-    assert [(r.place, r.player, r.prize) for r in rows] == [(1, "a", 60), (2, "d", 30), (3, "b", 10),
+    assert [(r.place, r.player, r.prize) for r in rows] == [(1, "a", 0), (2, "d", 0), (3, "b", 10),
                                                             (4, "c", 0), (5, "e", 0)]
+    # a and d still play: their places (and prizes) are not final until one of them is out
+    rows = standings({"a": 600}, [Elimination("e", 2, 40), Elimination("c", 9, 80), Elimination("b", 9, 120),
+                                  Elimination("d", 11, 100)], payouts=[60, 30, 10])
+    assert [(r.place, r.player, r.prize) for r in rows][:3] == [(1, "a", 60), (2, "d", 30), (3, "b", 10)]
 
 
 def test_equal_stacks_out_on_one_hand_share_the_place_and_its_prizes():
@@ -112,5 +116,5 @@ def test_a_disqualified_player_takes_no_place():
     """Robert's: "Chips from a disqualified participant will be removed from play." """
     rows = standings({"a": 500, "b": 100}, [Elimination("x", 4, 300, disqualified=True),
                                            Elimination("c", 5, 10)], payouts=[10, 5, 1])
-    assert [(r.place, r.player, r.prize) for r in rows] == [(1, "a", 10), (2, "b", 5), (3, "c", 1), (None, "x", 0)]
+    assert [(r.place, r.player, r.prize) for r in rows] == [(1, "a", 0), (2, "b", 0), (3, "c", 1), (None, "x", 0)]
     assert format_standings(rows).splitlines()[-1] == "DQ x (disqualified)"

@@ -86,10 +86,10 @@ def version() -> None:
 
 def _register() -> None:
     from nomicpoker.cli import (bot_cmd, days_cmd, db_cmd, deal_cmd, deploy_cmd, entropy_cmd, forum_cmd, phh_cmd, rules_cmd,
-                                score_cmd, serve_cmd, site_cmd)
+                                score_cmd, serve_cmd, site_cmd, tournament_cmd)
 
     for module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, entropy_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd,
-                   serve_cmd, deploy_cmd):
+                   serve_cmd, deploy_cmd, tournament_cmd):
         module.register(app)
 
 

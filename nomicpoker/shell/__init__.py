@@ -12,7 +12,8 @@ I/O boundaries, and :mod:`.logs`, what the Dealer's jobs say):
 3. :mod:`.audit` (checking and publishing the record: audit, verdicts, the site, public
    copies, PHH files) and :mod:`.dealer` (the Dealer's commands: tables, hands, amendments,
    controls); neither imports the other.
-4. :mod:`.jobs`: what runs them: the cron poll, ``serve``, the demo, ``db upgrade``.
+4. :mod:`.jobs` (what runs them: the cron poll, ``serve``, the demo, ``db upgrade``) and
+   :mod:`.tournament` (the tournament director's commands); neither imports the other.
 
 The CLI (:mod:`nomicpoker.cli`) sits above them all. tests/unit/test_rooms.py checks the layers.
 """

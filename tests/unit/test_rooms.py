@@ -22,7 +22,7 @@ PACKAGE = ROOT / "nomicpoker"
 #: or of a layer above (the ``__init__`` docstring of each package says the same in words).
 LAYERS = {
     "core": (("rules",), ("poker",), ("reading", "fairness", "tournament"), ("table", "phh"), ("words",), ("fold",)),
-    "shell": (("storage",), ("cycle",), ("audit", "dealer"), ("jobs",)),
+    "shell": (("storage",), ("cycle",), ("audit", "dealer"), ("jobs", "tournament")),
 }
 ROOT_MODULES = {"core": {"errors"}, "shell": {"faults", "logs"}}
 

@@ -47,7 +47,8 @@ def standings(chips: Mapping[str, int], eliminations: Sequence[Elimination],
               payouts: Sequence[int] = ()) -> tuple[Standing, ...]:
     """Every entrant's place: live players by chips (most first), then the eliminated in
     reverse order of elimination (same hand: larger starting stack first; equal: one place),
-    then the disqualified without a place. ``chips`` holds the live players only."""
+    then the disqualified without a place. ``chips`` holds the live players only. Prizes go
+    to the places that are final: the eliminated, and the winner once he is the last left."""
     out_names = {e.player for e in eliminations}
     live = sorted((p for p in chips if p not in out_names), key=lambda p: (-chips[p], p))
     rows: list[tuple[int, str, int, bool]] = []  # (place, player, chips, out)
@@ -69,6 +70,8 @@ def standings(chips: Mapping[str, int], eliminations: Sequence[Elimination],
             place += len(tied)
             i += len(tied)
     prizes = _prizes([r[0] for r in rows], [r[1] for r in rows], payouts)
+    if len(live) > 1:  # a live player's place is not final: no prize shown until he is out or has won
+        prizes = {p: v for p, v in prizes.items() if p not in live}
     table = [Standing(pl, p, c, o, prizes.get(p, 0)) for pl, p, c, o in rows]
     table += [Standing(None, e.player, 0, True, 0, True) for e in eliminations if e.disqualified]
     return tuple(table)

@@ -47,6 +47,10 @@ TABLES: dict[str, tuple[str, str]] = {
     "np_unsealed": ("Private messages, published", "The text of each player's private message to the Dealer, "
                     "published when its hand ended; its Comments row held only a commitment to it while the "
                     "hand ran: SHA-256 of the nonce then the text."),
+    "np_tournament": ("Tournaments", "Each tournament: its structure file verbatim, the ruleset its tables play, "
+                      "the commitment to its seed and, once it started, the seed (docs/tournaments.md)."),
+    "np_tournament_event": ("Tournament events", "The tournament director's decisions in order: entrants, the "
+                            "start with its seat draw, pauses, disqualifications."),
 }
 
 _ID = "Row number (its place in this table)."
@@ -176,6 +180,23 @@ COLUMNS: dict[str, dict[str, str]] = {
         "nonce": "The commitment's nonce (hex): SHA-256(nonce bytes, then the text in UTF-8) is the commitment.",
         "body": "The private message's text, exactly as archived.",
         "published_at": "When the Dealer's poll saw its hand ended and published it (UTC).",
+    },
+    "np_tournament": {
+        "id": _ID, "name": "The tournament's name; its tables are named NAME-t1, NAME-t2, ...",
+        "title": "Its title.", "structure": "The structure file (TOML), verbatim: levels, table size, breaking "
+        "order, vacation limit, payouts.", "structure_hash": "SHA-256 of the structure file's bytes.",
+        "ruleset": "The ruleset every table of the tournament is created under.",
+        "seed_hash": "SHA-256 of the seed, published when the tournament was created, before any draw.",
+        "seed": "The seed every seat draw is computed from (empty until the tournament starts).",
+        "status": "registering, running, paused or finished.", "forum_kind": "The forum its tables play on.",
+        "dealer": "The Dealer's name on that forum.", "created": "When it was created (UTC).",
+        "started": "When it started (UTC; empty before).",
+    },
+    "np_tournament_event": {
+        "id": _ID, "tournament": "The tournament (Tournaments.name).", "seq": "Its place in the tournament's events.",
+        "kind": "enter, start, pause, resume or disqualify.", "player": "The player it concerns, if any.",
+        "at": "When it happened (UTC).", "note": "The director's reason, as given.",
+        "data": "Details (JSON): for start, the tables drawn (seats and button) and their names.",
     },
 }
 

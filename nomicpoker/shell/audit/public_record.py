@@ -108,6 +108,9 @@ ALLOW: dict[str, Published] = {
     "np_snapshot": Published({}, rows=False),
     # the text of a private input, written only once its hand has ended
     "np_unsealed": Published(_all(_model("np_unsealed"))),
+    # the seed is written only when the tournament starts (until then only its hash)
+    "np_tournament": Published(_all(_model("np_tournament"))),
+    "np_tournament_event": Published(_all(_model("np_tournament_event"))),
 }
 
 

@@ -305,9 +305,7 @@ class SnapshotRow(SQLModel, table=True):
 
 #: Derived models, in the order audit compares them, with the fields it ignores.
 DERIVED: tuple[type[SQLModel], ...] = (
-    VerdictRow, EntryRow, OutboxRow, DiceRow, DeckRow, DrawRow, RevealRow, BoardRow, HandEndRow,
-    ActionRow,
-)
+    VerdictRow, EntryRow, OutboxRow, DiceRow, DeckRow, DrawRow, RevealRow, BoardRow, HandEndRow, ActionRow)
 SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 
 
@@ -317,7 +315,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/storage/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
@@ -594,7 +592,8 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 from nomicpoker.shell.storage.unsealed import UnsealedRow  # noqa: E402 (a model of its own module)
+from nomicpoker.shell.storage.tournament_rows import TOURNAMENT_MODELS  # noqa: E402 (likewise)
 
 #: Input models: what ``audit`` copies and replays from.
 INPUTS: tuple[type[SQLModel], ...] = (TableRow, RulesetRow, HandRow, CommentRow, DealerEventRow)
-ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED + (SnapshotRow, UnsealedRow)
+ALL_MODELS: tuple[type[SQLModel], ...] = INPUTS + DERIVED + (SnapshotRow, UnsealedRow) + TOURNAMENT_MODELS

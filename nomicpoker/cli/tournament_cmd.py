@@ -1,0 +1,207 @@
+"""``nomicpoker tournament``: the tournament director's commands (docs/tournaments.md).
+
+check (a structure file, as ``rules check`` checks a ruleset), create, enter, start, show,
+seatlog, pause, resume, disqualify. The work is :mod:`nomicpoker.shell.tournament`'s; this
+module reads the options and prints. A structure file's problems are printed one per line
+(``error: FILE: KEY: what is allowed``) and exit 1; every other refusal is one line and exit 1.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import NoReturn, Optional
+
+import typer
+
+from nomicpoker.cli import options
+from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, opened
+from nomicpoker.cli.options import fail
+
+tournament_app = options.Typer(help="Tournaments: many tables, one event (docs/tournaments.md).", no_args_is_help=True)
+
+NameOpt = typer.Option(..., "--name", help="The tournament's name.")
+S = "--state /srv/poker/state"
+
+
+def _structure_errors(exc) -> NoReturn:  # type: ignore[no-untyped-def]
+    for e in exc.errors:
+        typer.echo(f"error: {e}", err=True)
+    raise typer.Exit(1)
+
+
+def _where(state: Optional[str], db: Optional[str]) -> str:
+    return "".join(f" {flag} {shlex.quote(v)}" for flag, v in (("--state", state), ("--db", db)) if v)
+
+
+@tournament_app.command("check", example="nomicpoker tournament check --structure spring.toml")
+def check(structure: Path = typer.Option(..., "--structure", help="The structure file (TOML).")) -> None:
+    """Validate a structure file and print the structure as it will be announced."""
+    from nomicpoker.core.tournament.structure_file import StructureError, check_against_ruleset, parse_structure
+    from nomicpoker.core.rules.validate import RulesetError
+    from nomicpoker.shell.storage.rulesets import load_ruleset
+    from nomicpoker.shell.tournament.views import structure_lines
+
+    try:
+        s = parse_structure(structure.read_bytes(), str(structure))
+        check_against_ruleset(s, load_ruleset(s.ruleset).blinds, str(structure))
+    except OSError as exc:
+        fail(f"--structure {structure}: {exc.strerror or exc}")
+    except StructureError as exc:
+        _structure_errors(exc)
+    except RulesetError as exc:
+        _structure_errors(exc)
+    typer.echo(f"{structure}: ok: tournament {s.name} ({s.title})")
+    for line in structure_lines(s):
+        typer.echo(line)
+
+
+@tournament_app.command("create", example=f"nomicpoker tournament create --structure spring.toml --players alice,bob,carol,dave {S}")
+def create(structure: Path = typer.Option(..., "--structure", help="The structure file (TOML; nomicpoker tournament check)."),
+           players: str = typer.Option("", "--players", help="Comma-separated entrants (more: tournament enter)."),
+           name: Optional[str] = typer.Option(None, "--name", help="The tournament's name (default: the structure's name)."),
+           dealer: str = typer.Option("Dealer", "--dealer", help="The account the Dealer posts as."),
+           state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Create a tournament: the structure validated and stored, the seed committed."""
+    from nomicpoker.core.tournament.structure_file import StructureError
+    from nomicpoker.shell.tournament import director
+
+    if not structure.is_file():
+        fail(f"--structure {structure}: no such file")
+    with opened(state, db, create=True) as (st, engine):
+        try:
+            done = director.create(engine, st, structure, players.split(","), name=name, dealer=dealer)
+        except StructureError as exc:
+            _structure_errors(exc)
+        row = done.row
+        typer.echo(f"tournament {row.name}: {row.title}; {len(done.players)} entrant(s); ruleset {row.ruleset}; "
+                   f"structure sha256 {row.structure_hash}")
+        typer.echo(f"seed committed: sha256 {row.seed_hash} (the seed is published when the tournament starts; "
+                   "every seat draw is computed from it)")
+        if len(done.players) < 2:
+            typer.echo(f"next: nomicpoker tournament enter --name {shlex.quote(row.name)} --player NAME{_where(state, db)}")
+        else:
+            typer.echo(f"next: nomicpoker tournament start --name {shlex.quote(row.name)}{_where(state, db)}")
+
+
+@tournament_app.command("enter", example=f"nomicpoker tournament enter --name spring-open --player erin {S}")
+def enter(name: str = NameOpt, player: str = typer.Option(..., "--player", help="The entrant."),
+          state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Enter a player before the tournament starts."""
+    from nomicpoker.shell.tournament import director
+
+    with opened(state, db) as (_st, engine):
+        director.enter(engine, name, player)
+        from sqlmodel import Session
+
+        with Session(engine) as s:
+            count = len(director.entrants(s, name))
+        typer.echo(f"tournament {name}: {player} entered ({count} entrant(s))")
+
+
+@tournament_app.command("start", example=f"nomicpoker tournament start --name spring-open {S}")
+def start(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Publish the seed, draw the seats and create the tables on the tournament's forum."""
+    from nomicpoker.shell.tournament import director
+    from nomicpoker.shell.tournament.views import structure_lines
+
+    with opened(state, db) as (st, engine):
+        done = director.start(engine, st, name)
+        typer.echo(f"tournament {name} started: seed {done.row.seed} (sha256 {done.row.seed_hash}); "
+                   f"{sum(len(t.players()) for t in done.draw.tables)} players at {len(done.tables)} table(s)")
+        for line in structure_lines(done.structure):
+            typer.echo(line)
+        from nomicpoker.core.tournament.seating import next_positions
+
+        for t, tname in zip(done.draw.tables, done.tables):
+            seats = ", ".join(f"{s} {p}" for s, p in t.occupied())
+            typer.echo(f"table {tname}: {seats}; button {t.player_at(next_positions(t).button)}")
+        typer.echo(f"seat draw: nomicpoker tournament seatlog --name {shlex.quote(name)}{_where(state, db)}")
+        for tname in done.tables:
+            typer.echo(f"next: nomicpoker hand start --table {tname}{_where(state, db)}")
+
+
+@tournament_app.command("show", example=f"nomicpoker tournament show --name spring-open {S}")
+def show(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """The tournament: structure, status, tables with each player's chips, standings."""
+    from datetime import datetime, timezone
+
+    from nomicpoker.core.tournament.places import format_standings
+    from nomicpoker.shell.tournament import director, views
+
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
+        from sqlmodel import Session
+
+        with Session(engine) as s:
+            row = director.get(s, name)
+            typer.echo(f"tournament {row.name}: {row.title}; {row.status}"
+                       + (f" since {row.started}" if row.started else f", created {row.created}"))
+            typer.echo(f"structure sha256 {row.structure_hash}; seed sha256 {row.seed_hash}"
+                       + (f"; seed {row.seed}" if row.seed else " (the seed is published at the start)"))
+            for line in views.structure_lines(director.structure_of(row)):
+                typer.echo(line)
+            players = director.entrants(s, name)
+            if row.status == "registering":
+                typer.echo(f"entrants ({len(players)}): {', '.join(players) or 'none yet'}")
+                return
+            for t in views.tables(s, name, datetime.now(timezone.utc)):
+                seats = ", ".join(f"{p} {m}" for p, m in t.seats)
+                typer.echo(f"table {t.number} ({t.name}): {seats}; {t.hands} hand(s) dealt; level {t.level}")
+            for e in director.events(s, name):
+                if e.kind in ("pause", "resume", "disqualify"):
+                    typer.echo(f"{e.at}: {e.kind}{' ' + e.player if e.player else ''}: {e.note}")
+            typer.echo("standings:")
+            typer.echo(format_standings(views.current_standings(s, name)))
+
+
+@tournament_app.command("seatlog", example=f"nomicpoker tournament seatlog --name spring-open {S}")
+def seatlog(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """WRGPT's SEATLOG: the starting seat draw, recomputed from the published seed."""
+    from nomicpoker.shell.tournament import views
+
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
+        from sqlmodel import Session
+
+        with Session(engine) as s:
+            typer.echo(views.seatlog(s, name))
+
+
+def _pause(name: str, note: str, state, db, resume: bool) -> None:  # type: ignore[no-untyped-def]
+    from nomicpoker.shell.tournament import director
+
+    with opened(state, db) as (st, engine):
+        changed = director.pause(engine, st, name, note, resume=resume)
+        typer.echo(f"tournament {name} {'resumed' if resume else 'paused'}: "
+                   f"{', '.join(changed) or 'no table needed it'}")
+
+
+@tournament_app.command("pause", example=f"nomicpoker tournament pause --name spring-open --note 'the forum is down' {S}")
+def pause(name: str = NameOpt, note: str = typer.Option(..., "--note", help="Why: posted in every table's thread."),
+          state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Pause every table of the tournament (table pause at each, with the reason)."""
+    _pause(name, note, state, db, resume=False)
+
+
+@tournament_app.command("resume", example=f"nomicpoker tournament resume --name spring-open --note 'back up' {S}")
+def resume(name: str = NameOpt, note: str = typer.Option(..., "--note", help="Why: posted in every table's thread."),
+           state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Resume every table of a paused tournament."""
+    _pause(name, note, state, db, resume=True)
+
+
+@tournament_app.command("disqualify", example=f"nomicpoker tournament disqualify --name spring-open --player mallory --note 'collusion' {S}")
+def disqualify(name: str = NameOpt, player: str = typer.Option(..., "--player", help="The player."),
+               note: str = typer.Option(..., "--note", help="Why: posted at the player's table and kept."),
+               state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Disqualify a player: his chips leave play, he takes no place (between his table's hands)."""
+    from nomicpoker.shell.tournament import director
+
+    with opened(state, db) as (st, engine):
+        where = director.disqualify(engine, st, name, player, note)
+        typer.echo(f"tournament {name}: {player} disqualified"
+                   + (f"; he sits out at {where} from the next hand, his chips out of play" if where else ""))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament`` group to the main app."""
+    app.add_typer(tournament_app, name="tournament")

@@ -1,0 +1,308 @@
+"""The tournament director's commands (shell): create, enter, start, pause, resume, disqualify.
+
+Each checks everything it can before it writes, so a refused command leaves nothing behind,
+and records what it decided as a tournament event (``np_tournament_event``) with its time.
+
+- **create**: the structure file validated (every problem at once, like a ruleset), its ruleset
+  loaded and checked against the levels, a secret seed made and kept owner-only in the state's
+  secrets folder; its sha256 is recorded and shown (the commitment).
+- **start**: the seed published in the ledger, the seats drawn from it
+  (:func:`nomicpoker.core.tournament.draw.seat_draw`), one table per drawn table created on the
+  tournament's forum (``NAME-t1``, ``NAME-t2``, ...: the players in seat order, the drawn
+  button, the first level's forced bets, the structure's ruleset and starting money). A start
+  that stopped half-way (a table made, the next refused) is run again: the tables already made
+  for the same draw are kept.
+- **pause** / **resume**: every table of the tournament paused or resumed with the reason
+  (the tables' own ``table pause``, posted in each thread).
+- **disqualify**: Robert's "Chips from a disqualified participant will be removed from play.":
+  the player sits out at his table from the next hand (``table unseat``, posted with the
+  reason) and takes no place; refused while his table's hand runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets as random_source
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from nomicpoker.core.errors import CodedError
+from nomicpoker.core.tournament.draw import Draw, seat_draw
+from nomicpoker.core.tournament.structure import Structure
+from nomicpoker.core.tournament.structure_file import check_against_ruleset, parse_structure, structure_hash
+from nomicpoker.shell.cycle.deadlines import iso, utcnow
+from nomicpoker.shell.dealer.service import ServiceError, create_table, valid_table_name
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.paths import secrets_dir
+from nomicpoker.shell.storage.rulesets import read_ruleset
+from nomicpoker.shell.storage.secrets_store import write_private
+from nomicpoker.shell.storage.store import TableRow, dumps, loads, transaction
+from nomicpoker.shell.storage.tournament_rows import TournamentEventRow, TournamentRow
+
+#: the longest tournament name: its tables are NAME-t<number>, and a table name has at most 40
+MAX_NAME = 34
+
+
+class TournamentError(CodedError):
+    """Codes: ``bad_name``, ``exists``, ``unknown``, ``bad_players``, ``started``,
+    ``not_started``, ``bad_order``, ``seed``, ``bad_player``, ``paused``, ``not_paused``,
+    ``hand_running``."""
+
+
+@dataclass(frozen=True)
+class Created:
+    row: TournamentRow
+    structure: Structure
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Started:
+    row: TournamentRow
+    structure: Structure
+    draw: Draw
+    tables: tuple[str, ...]  # the table names, in draw order
+
+
+def seed_path(state: Path, name: str) -> Path:
+    """Where the secret seed waits for the start (0600; "_" starts no table's folder)."""
+    return secrets_dir(state) / "_tournaments" / f"{name}.seed"
+
+
+def table_name(tournament: str, number: int) -> str:
+    return f"{tournament}-t{number}"
+
+
+def structure_of(row: TournamentRow) -> Structure:
+    return parse_structure(row.structure.encode("utf-8"), f"tournament {row.name}'s structure")
+
+
+def get(session: Session, name: str) -> TournamentRow:
+    row = session.exec(select(TournamentRow).where(TournamentRow.name == name)).first()
+    if row is None:
+        names = [r.name for r in session.exec(select(TournamentRow)).all()]
+        raise TournamentError("unknown", f"no tournament {name!r}" + (f" (there are: {', '.join(names)})" if names
+                                                                      else " (nomicpoker tournament create)"))
+    return row
+
+
+def events(session: Session, name: str, kind: str | None = None) -> list[TournamentEventRow]:
+    q = select(TournamentEventRow).where(TournamentEventRow.tournament == name)
+    rows = list(session.exec(q.order_by(TournamentEventRow.seq)).all())
+    return [r for r in rows if kind is None or r.kind == kind]
+
+
+def entrants(session: Session, name: str) -> list[str]:
+    """The players entered, in the order they entered, less those disqualified."""
+    out: list[str] = []
+    for e in events(session, name):
+        if e.kind == "enter":
+            out.append(e.player)
+        elif e.kind == "disqualify" and e.player in out:
+            out.remove(e.player)
+    return out
+
+
+def _add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
+               data: dict | None = None) -> None:
+    seq = len(events(session, name)) + 1
+    session.add(TournamentEventRow(tournament=name, seq=seq, kind=kind, player=player, at=at, note=note,
+                                   data=dumps(data or {})))
+
+
+def _check_players(players: Sequence[str]) -> list[str]:
+    from nomicpoker.core.table.fold_types import looks_alike, same_account
+
+    out = [p.strip() for p in players if p.strip()]
+    for i, p in enumerate(out):
+        if "," in p or any(c.isspace() for c in p) or len(p) > 40:
+            raise TournamentError("bad_players", f"player name {p!r} is not allowed (no spaces or commas, at most 40)")
+        for q in out[:i]:
+            if looks_alike(p, q):
+                what = "entered twice" if same_account(p, q) else "too like"
+                raise TournamentError("bad_players", f"player {p!r} is {what} {q!r}: seats must not look alike")
+    return out
+
+
+def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[str], name: str | None = None,
+           dealer: str = "Dealer", now: Callable[[], datetime] = utcnow) -> Created:
+    """Create a tournament from a structure file (``StructureErrors`` lists every problem)."""
+    raw = Path(structure_file).read_bytes()
+    structure = parse_structure(raw, str(structure_file))
+    name = name or structure.name
+    if not valid_table_name(name) or len(name) > MAX_NAME:
+        raise TournamentError("bad_name", f"tournament name {name!r}: use letters, digits, '-' and '_' "
+                              f"(max {MAX_NAME}: its tables are named {name}-t1, ...)")
+    files = read_ruleset(structure.ruleset)  # RulesetError names a bad ruleset
+    check_against_ruleset(structure, files.ruleset.blinds, str(structure_file))
+    entered = _check_players(players)
+    seed = random_source.token_hex(32)
+    seed_hash = hashlib.sha256(seed.encode("ascii")).hexdigest()
+    at = iso(now())
+    with transaction(engine) as s:
+        if s.exec(select(TournamentRow).where(TournamentRow.name == name)).first() is not None:
+            raise TournamentError("exists", f"tournament {name!r} already exists (nomicpoker tournament show --name {name})")
+        row = TournamentRow(name=name, title=structure.title, structure=raw.decode("utf-8"),
+                            structure_hash=structure_hash(raw), ruleset=structure.ruleset, seed_hash=seed_hash,
+                            dealer=dealer, created=at)
+        s.add(row)
+        for p in entered:
+            _add_event(s, name, "enter", at, player=p)
+            s.flush()
+        write_private(state, seed_path(state, name), seed)  # before the commit: no row without its seed
+    return Created(row, structure, tuple(entered))
+
+
+def enter(engine: Engine, name: str, player: str, now: Callable[[], datetime] = utcnow) -> TournamentRow:
+    """Enter a player before the start (after it, late entry is not built yet: docs/tournaments.md)."""
+    with transaction(engine) as s:
+        row = get(s, name)
+        if row.status != "registering":
+            raise TournamentError("started", f"tournament {name} has started: a late entrant cannot be seated at "
+                                  "a running table yet (not built: docs/tournaments.md)")
+        [p] = _check_players([player]) or [""]
+        if not p:
+            raise TournamentError("bad_players", "give the player's name (--player NAME)")
+        _check_players(entrants(s, name) + [p])
+        _add_event(s, name, "enter", iso(now()), player=p)
+    return row
+
+
+def draw_of(row: TournamentRow, players: Sequence[str], seed: str) -> Draw:
+    return seat_draw(seed, list(players), structure_of(row).table_size)
+
+
+def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow) -> Started:
+    """Publish the seed, draw the seats and create the tables (module docstring)."""
+    with Session(engine) as s:
+        row = get(s, name)
+        if row.status != "registering":
+            raise TournamentError("started", f"tournament {name} has already started ({row.started})")
+        players = entrants(s, name)
+    structure = structure_of(row)
+    if len(players) < 2:
+        raise TournamentError("bad_players", f"tournament {name} has {len(players)} entrant(s): it needs two "
+                              f"(nomicpoker tournament enter --name {name} --player NAME)")
+    try:
+        seed = seed_path(state, name).read_text("ascii").strip()
+    except OSError as exc:
+        raise TournamentError("seed", f"the seed of tournament {name} is missing from {seed_path(state, name)}: "
+                              f"{exc.strerror or exc} (the state folder this tournament was created in?)") from exc
+    if hashlib.sha256(seed.encode("ascii")).hexdigest() != row.seed_hash:
+        raise TournamentError("seed", f"the seed in {seed_path(state, name)} does not match the commitment "
+                              f"{row.seed_hash[:16]}... recorded at creation: refusing to draw from it")
+    draw = draw_of(row, players, seed)
+    problem = structure.order_problem(len(draw.tables))
+    if problem:
+        raise TournamentError("bad_order", problem)
+    level = structure.levels[0]
+    names = tuple(table_name(name, t.number) for t in draw.tables)
+    with Session(engine) as s:  # the tables already there must be this draw's (a start run again)
+        existing = {r.name: r for r in s.exec(select(TableRow).where(TableRow.name.in_(names))).all()}  # type: ignore[attr-defined]
+    for t, tname in zip(draw.tables, names):
+        if tname in existing and loads(existing[tname].players) != list(t.players()):
+            raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
+                                  "it before starting this tournament")
+    settings: dict = {}
+    if level.ante:
+        settings["ante"] = level.ante
+    if level.big_blind:
+        settings["blinds"] = (level.small_blind, level.big_blind)
+    for t, tname in zip(draw.tables, names):
+        if tname in existing:
+            continue
+        from nomicpoker.core.tournament.seating import next_positions
+
+        button = t.player_at(next_positions(t).button)
+        try:
+            create_table(engine, state, tname, list(t.players()), structure.starting_money, ruleset=row.ruleset,
+                         forum=row.forum_kind, dealer=row.dealer, button=button, settings=dict(settings), now=now)
+        except ServiceError as exc:
+            raise TournamentError(exc.code, f"table {tname}: {exc.message}") from exc
+    at = iso(now())
+    with transaction(engine) as s:
+        row = get(s, name)
+        if row.status != "registering":
+            raise TournamentError("started", f"tournament {name} has already started ({row.started})")
+        row.seed, row.status, row.started = seed, "running", at
+        s.add(row)
+        tables = [{"number": t.number, "table": n, "seats": list(t.seats), "button": t.last.button}
+                  for t, n in zip(draw.tables, names)]
+        _add_event(s, name, "start", at, data={"tables": tables, "level": level.number})
+    return Started(row, structure, draw, names)
+
+
+def tables_of(session: Session, name: str) -> list[str]:
+    """The names of the tournament's tables (from its start event)."""
+    [ev] = events(session, name, "start") or [None]
+    return [] if ev is None else [t["table"] for t in loads(ev.data)["tables"]]
+
+
+def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = False,
+          now: Callable[[], datetime] = utcnow) -> list[str]:
+    """Pause (or resume) every table of a running tournament, each with ``note`` posted in its
+    thread; return the tables changed. Tables already in that state are left as they are, so
+    a pause that stopped half-way is run again."""
+    from nomicpoker.shell.cycle.replay import fold_for
+    from nomicpoker.shell.dealer.controls import control
+
+    kind = "resume" if resume else "pause"
+    if not " ".join((note or "").split()):
+        raise TournamentError("no_note", f"say why with --note \"...\": the {kind} is posted in every table's thread")
+    with Session(engine) as s:
+        row = get(s, name)
+        want = "paused" if resume else "running"
+        if row.status != want:
+            raise TournamentError("not_paused" if resume else "paused",
+                                  f"tournament {name} is {row.status}: only a {want} tournament can be {kind}d")
+        names = tables_of(s, name)
+        todo = []
+        for tname in names:
+            frozen = fold_for(s, ledger.get_table(s, tname), state).frozen
+            if bool(frozen) == resume:
+                todo.append(tname)
+    for tname in todo:
+        control(engine, state, tname, kind, f"tournament {name} {kind}d: {note}", now=now)
+    with transaction(engine) as s:
+        row = get(s, name)
+        row.status = "running" if resume else "paused"
+        s.add(row)
+        _add_event(s, name, kind, iso(now()), note=note)
+    return todo
+
+
+def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
+               now: Callable[[], datetime] = utcnow) -> str | None:
+    """Disqualify a player (module docstring); return the table he sat at (None before the start)."""
+    from nomicpoker.shell.dealer.controls import control
+
+    if not " ".join((note or "").split()):
+        raise TournamentError("no_note", "say why with --note \"...\": a disqualification is posted with its reason")
+    with Session(engine) as s:
+        row = get(s, name)
+        if player not in entrants(s, name):
+            raise TournamentError("bad_player", f"{player!r} is not an entrant of tournament {name} still in play")
+        where = next((t for t in tables_of(s, name) if player in loads(ledger.get_table(s, t).players)), None)
+    if row.status != "registering" and where is not None:
+        try:
+            control(engine, state, where, "unseat", f"disqualified from tournament {name}: {note}", player=player,
+                    now=now)
+        except ServiceError as exc:
+            if exc.code == "hand_running":
+                raise TournamentError("hand_running", f"{player}'s table {where} is playing a hand: disqualify "
+                                      f"between hands (or fold him out first: nomicpoker hand fold --table {where} "
+                                      f"--player {player} --note ...)") from exc
+            if exc.code != "unseated":
+                raise
+    with transaction(engine) as s:
+        _add_event(s, name, "disqualify", iso(now()), player=player, note=note)
+    return where
+
+
+__all__ = ["Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+           "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]

@@ -1,0 +1,120 @@
+"""A tournament as the ledger says (shell): its structure, tables and standings, and the
+SEATLOG, for ``tournament show`` and ``tournament seatlog``.
+
+The standings read each table's GNDT (Money) and its hand starts: a player whose Money is 0
+after the last hand he was dealt into has ended is out, eliminated in that hand, with the stack
+he started it with (Robert's same-hand rule reads it). Hands of different tables are ordered by
+their start time, then table number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from nomicpoker.core.tournament.clock_rules import day_number, level_for
+from nomicpoker.core.tournament.draw import seat_log
+from nomicpoker.core.tournament.places import Elimination, Standing, standings
+from nomicpoker.core.tournament.structure import Structure
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.store import loads
+from nomicpoker.shell.tournament.director import (TournamentError, draw_of, entrants, events, get, structure_of,
+                                                  tables_of)
+
+
+@dataclass(frozen=True)
+class TableView:
+    name: str
+    number: int
+    seats: tuple[tuple[str, int], ...]  # (player, Money) in seat order
+    hands: int
+    level: int
+
+
+def structure_lines(s: Structure) -> list[str]:
+    """The structure as announced at the start ("This will be announced at the start of the
+    tournament.")."""
+    unit = "hands at each table" if s.levels_by == "hands" else "days"
+    out = [f"structure: {s.table_size} seats a table, {s.starting_money} chips each, ruleset {s.ruleset}; "
+           f"antes and blinds go up after each multiple of {s.level_length} {unit}:"]
+    out += [f"  {lv.describe()}" for lv in s.levels]
+    order = s.breaking_order if isinstance(s.breaking_order, str) else ", ".join(map(str, s.breaking_order))
+    limit = s.vacation_hands_per_day
+    out.append(f"tables broken: {order}; hands a day while someone is on vacation: "
+               f"{'no limit' if limit is None else limit}")
+    if s.payouts:
+        out.append("payouts: " + ", ".join(f"{_ordinal(i + 1)} {p}" for i, p in enumerate(s.payouts)))
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def tables(session: Session, name: str, now: datetime) -> list[TableView]:
+    row = get(session, name)
+    structure = structure_of(row)
+    [start] = events(session, name, "start") or [None]
+    if start is None:
+        return []
+    out = []
+    for t in loads(start.data)["tables"]:
+        table = ledger.get_table(session, t["table"])
+        money = ledger.current_money(session, table)
+        hands = len(ledger.hand_rows(session, table.name))
+        day = day_number(datetime.fromisoformat(row.started), now)
+        level = level_for(structure, hands_dealt=hands, day=day).number
+        order = [p for p in t["seats"] if p is not None]
+        out.append(TableView(table.name, t["number"], tuple((p, money.get(p, 0)) for p in order), hands, level))
+    return out
+
+
+def current_standings(session: Session, name: str) -> tuple[Standing, ...]:
+    row = get(session, name)
+    structure = structure_of(row)
+    dq = [e.player for e in events(session, name, "disqualify")]
+    chips: dict[str, int] = {p: structure.starting_money for p in entrants(session, name)}
+    outs: list[tuple[str, int, str, int]] = []  # (started_at, table number, player, stack at start)
+    for number, tname in enumerate(tables_of(session, name), start=1):
+        table = ledger.get_table(session, tname)
+        money = ledger.current_money(session, table)
+        hands = ledger.hand_rows(session, tname)
+        ended = {r.hand for r in ledger.stored_rows(session, tname, "hand_end")}
+        for p in loads(table.players):
+            if p in dq:
+                continue
+            chips[p] = money.get(p, 0)
+            dealt = [h for h in hands if p in dict(loads(h.seats))]
+            if chips[p] == 0 and dealt and dealt[-1].number in ended:
+                last = dealt[-1]
+                outs.append((last.started_at, number, p, int(dict(loads(last.seats))[p])))
+    outs.sort()
+    order = {(a, n): i for i, (a, n) in enumerate(sorted({(a, n) for a, n, _p, _s in outs}), start=1)}
+    elims = [Elimination(p, order[(a, n)], stack) for a, n, p, stack in outs]
+    elims += [Elimination(p, 0, 0, disqualified=True) for p in dq]
+    live = {p: c for p, c in chips.items() if p not in {e.player for e in elims}}
+    return standings(live, elims, structure.payouts)
+
+
+def seatlog(session: Session, name: str) -> str:
+    """WRGPT's SEATLOG for the tournament's starting draw, recomputed from the published seed
+    and checked against the draw recorded at the start."""
+    row = get(session, name)
+    [start] = events(session, name, "start") or [None]
+    if start is None or not row.seed:
+        raise TournamentError("not_started", f"tournament {name} has not started: the seats are drawn by "
+                              f"nomicpoker tournament start (the seed's sha256 is {row.seed_hash})")
+    players = [e.player for e in events(session, name) if e.kind == "enter" and e.seq < start.seq]
+    dq_before = {e.player for e in events(session, name, "disqualify") if e.seq < start.seq}
+    draw = draw_of(row, [p for p in players if p not in dq_before], row.seed)
+    recorded = [(t["number"], t["seats"], t["button"]) for t in loads(start.data)["tables"]]
+    again = [(t.number, list(t.seats), t.last.button) for t in draw.tables]
+    if recorded != again:
+        raise TournamentError("draw_differs", f"the draw recorded at the start of {name} is not the one its seed "
+                              "gives: the ledger was changed, or the entrants were")
+    return seat_log(draw, row.seed_hash, row.seed)
+
+
+__all__ = ["TableView", "current_standings", "seatlog", "structure_lines", "tables"]
