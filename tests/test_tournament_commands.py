@@ -88,7 +88,16 @@ def test_a_bad_structure_lists_every_problem_and_creates_nothing(tmp_path):
     assert any(line.startswith(f"error: {path}: level_lenght: unknown key") and 'did you mean "level_length"' in line
                for line in lines)
     assert f"error: {path}: level_length: missing; how many hands (or days) each level lasts, e.g. level_length = 20" in lines
-    assert not (state / "ledger.db").exists() or rows(state, "SELECT count(*) FROM np_tournament") == [(0,)]
+    assert not state.exists()  # nothing made: no state folder, no ledger
+
+
+def test_a_structure_under_a_ruleset_without_blinds_takes_only_antes(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=9).replace('title = "Spring Open"', 'title = "x"\nruleset = "blognomic-2008"'))
+    res = run("tournament", "check", "--structure", str(path), code=1)
+    assert res.output.strip().splitlines() == [
+        f"error: {path}: levels[1].big_blind: ruleset blognomic-2008 has no blinds: a level may set only an ante "
+        "(level(s) 1, 2 set blinds)"]
 
 
 def test_create_commits_to_a_seed_and_start_publishes_it(made):

@@ -34,23 +34,28 @@ def _where(state: Optional[str], db: Optional[str]) -> str:
     return "".join(f" {flag} {shlex.quote(v)}" for flag, v in (("--state", state), ("--db", db)) if v)
 
 
-@tournament_app.command("check", example="nomicpoker tournament check --structure spring.toml")
-def check(structure: Path = typer.Option(..., "--structure", help="The structure file (TOML).")) -> None:
-    """Validate a structure file and print the structure as it will be announced."""
+def _checked(structure: Path):  # type: ignore[no-untyped-def]
+    """The structure file validated with its ruleset, or its problems printed and exit 1."""
     from nomicpoker.core.tournament.structure_file import StructureError, check_against_ruleset, parse_structure
     from nomicpoker.core.rules.validate import RulesetError
     from nomicpoker.shell.storage.rulesets import load_ruleset
-    from nomicpoker.shell.tournament.views import structure_lines
 
     try:
         s = parse_structure(structure.read_bytes(), str(structure))
         check_against_ruleset(s, load_ruleset(s.ruleset).blinds, str(structure))
     except OSError as exc:
         fail(f"--structure {structure}: {exc.strerror or exc}")
-    except StructureError as exc:
+    except (StructureError, RulesetError) as exc:
         _structure_errors(exc)
-    except RulesetError as exc:
-        _structure_errors(exc)
+    return s
+
+
+@tournament_app.command("check", example="nomicpoker tournament check --structure spring.toml")
+def check(structure: Path = typer.Option(..., "--structure", help="The structure file (TOML).")) -> None:
+    """Validate a structure file and print the structure as it will be announced."""
+    from nomicpoker.shell.tournament.views import structure_lines
+
+    s = _checked(structure)
     typer.echo(f"{structure}: ok: tournament {s.name} ({s.title})")
     for line in structure_lines(s):
         typer.echo(line)
@@ -68,6 +73,7 @@ def create(structure: Path = typer.Option(..., "--structure", help="The structur
 
     if not structure.is_file():
         fail(f"--structure {structure}: no such file")
+    _checked(structure)  # before a state or a ledger is made: a refused create leaves nothing
     with opened(state, db, create=True) as (st, engine):
         try:
             done = director.create(engine, st, structure, players.split(","), name=name, dealer=dealer)
