@@ -206,6 +206,25 @@ def test_show_and_standings_after_an_elimination_and_audit(made):
     assert "1 hand(s) dealt; level 1" in out
     audit = run("audit", "--state", str(state)).output
     assert "identical" in audit
+    assert "tournament spring: the seat draw is the one its published seed gives" in audit
+
+
+def test_audit_finds_a_draw_changed_in_the_ledger(made):
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    con = sqlite3.connect(state / "ledger.db")
+    data = con.execute("SELECT data FROM np_tournament_event WHERE kind = 'start'").fetchone()[0]
+    import json
+    doc = json.loads(data)
+    t = doc["tables"][0]
+    t["seats"] = list(reversed(t["seats"]))
+    con.execute("UPDATE np_tournament_event SET data = ? WHERE kind = 'start'", (json.dumps(doc),))
+    con.commit()
+    con.close()
+    res = run("audit", "--state", str(state), code=1)
+    assert "tournament spring: DIFFERS: the draw recorded at the start of spring is not the one its seed gives" in res.output
+    res = run("tournament", "seatlog", "--name", "spring", "--state", str(state), code=1)
+    assert "is not the one its seed gives" in res.output
 
 
 def test_pause_and_resume_every_table(made):

@@ -546,6 +546,18 @@ def audit_cmd(ctx: typer.Context,
             typer.echo(line)
         for d in diffs:
             typer.echo(d.line())
+        if table is None:  # each tournament's seat draw against its published seed
+            from sqlmodel import Session
+
+            from nomicpoker.shell.tournament.views import audit_draws
+
+            with Session(engine) as s:
+                drawn = audit_draws(s)
+            for line in drawn:
+                typer.echo(line)
+            if any("DIFFERS" in line for line in drawn):
+                typer.echo("audit: a tournament's seat draw is not its seed's", err=True)
+                raise typer.Exit(1)
         if diffs:
             typer.echo(f"audit: {len(diffs)} difference(s) between the ledger and its replay", err=True)
             raise typer.Exit(1)

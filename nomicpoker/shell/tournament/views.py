@@ -117,4 +117,29 @@ def seatlog(session: Session, name: str) -> str:
     return seat_log(draw, row.seed_hash, row.seed)
 
 
-__all__ = ["TableView", "current_standings", "seatlog", "structure_lines", "tables"]
+def audit_draws(session: Session) -> list[str]:
+    """For ``audit``: one line per started tournament, saying whether the draw the ledger
+    recorded at its start is the one its published seed gives (and the seed its commitment)."""
+    import hashlib
+
+    from sqlmodel import select
+
+    from nomicpoker.shell.storage.tournament_rows import TournamentRow
+
+    out = []
+    for row in session.exec(select(TournamentRow).order_by(TournamentRow.id)).all():
+        if not row.seed:
+            continue
+        if hashlib.sha256(row.seed.encode("ascii")).hexdigest() != row.seed_hash:
+            out.append(f"tournament {row.name}: DIFFERS: the published seed is not the one committed at creation")
+            continue
+        try:
+            seatlog(session, row.name)
+        except TournamentError as exc:
+            out.append(f"tournament {row.name}: DIFFERS: {exc.message}")
+        else:
+            out.append(f"tournament {row.name}: the seat draw is the one its published seed gives")
+    return out
+
+
+__all__ = ["TableView", "audit_draws", "current_standings", "seatlog", "structure_lines", "tables"]
