@@ -208,6 +208,27 @@ def disqualify(name: str = NameOpt, player: str = typer.Option(..., "--player", 
                    + (f"; he sits out at {where} from the next hand, his chips out of play" if where else ""))
 
 
+@tournament_app.command("advance", example=f"nomicpoker tournament advance --name spring-open {S}")
+def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Between hands, apply each table's level to its forced bets (announced in its thread)."""
+    from nomicpoker.shell.tournament import director
+
+    with opened(state, db) as (st, engine):
+        done = director.advance(engine, st, name)
+        for a in done:
+            if a.changed:
+                typer.echo(f"{a.table}: {a.said} (posted in its thread)")
+            elif a.running:
+                typer.echo(f"{a.table}: a hand is running: its level is applied once it ends (run this again)")
+            elif not a.playable:
+                typer.echo(f"{a.table}: fewer than two players with chips: no hand to deal")
+            else:
+                typer.echo(f"{a.table}: level {a.level}, as it is")
+        for a in done:
+            if not a.running and a.playable:
+                typer.echo(f"next: nomicpoker hand start --table {a.table}{_where(state, db)}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` group to the main app."""
     app.add_typer(tournament_app, name="tournament")

@@ -270,3 +270,38 @@ def test_disqualify_waits_for_the_hand_to_end(made):
               "--state", str(state), code=1)
     assert "is playing a hand: disqualify between hands" in res.output
     assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'disqualify'") == [(0,)]
+
+
+def test_levels_go_up_between_hands_announced_in_the_thread(tmp_path):
+    """WRGPT: "Antes and blinds go up periodically. They may go up either after each multiple of
+    N hands, or after each multiple of N days." Robert's: "If there is a signal designating the
+    end of a betting level, the new limits apply on the next deal." With N = 1 hand: after hand
+    1 at table 1, `tournament advance` sets level 2 there (announced in its thread, replayed by
+    audit), and hand 2 is dealt with blinds 10/20 and ante 1; table 2, no hand dealt, stays."""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "spring-t1: level 1, as it is" in out and "spring-t2: level 1, as it is" in out
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "spring-t1: a hand is running: its level is applied once it ends" in out
+    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    button = rows(state, "SELECT button FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    run("forum", "post", "--state", str(state), "--as", button, thread, "HAND1 ROUND1 fold")
+    run("poll", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "spring-t1: Level 2 from the next deal (blinds 10/20, ante 1): antes and blinds go up after each " \
+           "multiple of 1 hands. (posted in its thread)" in out
+    assert "spring-t2: level 1, as it is" in out
+    posted = [b for (b,) in rows(state, "SELECT body FROM np_outbox WHERE table_name = 'spring-t1' ORDER BY id")]
+    assert any("tournament spring: Level 2 from the next deal" in b for b in posted)
+    again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "spring-t1: level 2, as it is" in again  # run again: nothing more
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    import json
+    ante, blinds = rows(state, "SELECT ante, blinds FROM np_hand WHERE table_name = 'spring-t1' AND number = 2")[0]
+    assert (ante, json.loads(blinds)) == (1, [10, 20])
+    assert "identical" in run("audit", "--state", str(state)).output

@@ -304,5 +304,66 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
     return where
 
 
-__all__ = ["Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+@dataclass(frozen=True)
+class Advanced:
+    """What :func:`advance` did at one table: the level of its next deal, whether it changed
+    the table's forced bets now, whether a hand is running (nothing changed then)."""
+
+    table: str
+    level: int
+    changed: bool
+    running: bool
+    said: str = ""
+    playable: bool = True  # two players or more have chips: the table can deal
+
+
+def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow) -> list[Advanced]:
+    """Between hands, at each table of a running tournament, the level of its next deal
+    becomes the table's forced bets: WRGPT's "Antes and blinds go up periodically. They may go
+    up either after each multiple of N hands, or after each multiple of N days." and Robert's
+    "the new limits apply on the next deal". The change is the table's own ``table set``
+    (a dealer event, posted in the table's thread with the level's announcement before the
+    next hand is dealt, and replayed by ``audit``). A table playing a hand is left until it
+    ends; run again, a table already at its level is left as it is."""
+    from nomicpoker.core.tournament.clock_rules import day_number, level_changes, level_for
+    from nomicpoker.shell.cycle.replay import fold_for
+    from nomicpoker.shell.dealer.controls import control
+
+    with Session(engine) as s:
+        row = get(s, name)
+        if row.status != "running":
+            raise TournamentError("not_running", f"tournament {name} is {row.status}: levels apply to a running "
+                                  "tournament's tables")
+        structure = structure_of(row)
+        day = day_number(datetime.fromisoformat(row.started), now())
+        plan = []
+        for tname in tables_of(s, name):
+            table = ledger.get_table(s, tname)
+            hands = ledger.hand_rows(s, tname)
+            ended = {r.hand for r in ledger.stored_rows(s, tname, "hand_end")}
+            running = bool(hands) and hands[-1].number not in ended
+            playable = sum(1 for m in ledger.current_money(s, table).values() if m > 0) >= 2
+            settings = fold_for(s, table, state).settings
+            level = level_for(structure, hands_dealt=len(hands), day=day)
+            before = next((lv for lv in structure.levels if (lv.ante, (lv.small_blind, lv.big_blind) if lv.big_blind
+                                                             else None) == (settings.ante or 0, settings.blinds)),
+                          structure.levels[0])
+            plan.append((tname, level, before, running, playable,
+                         (settings.ante or 0, settings.blinds) != (level.ante, (level.small_blind, level.big_blind)
+                                                                   if level.big_blind else None)))
+    out = []
+    for tname, level, before, running, playable, differs in plan:
+        if running or not differs or not playable:
+            out.append(Advanced(tname, level.number, False, running, playable=playable))
+            continue
+        note = level_changes(structure, before, level) or f"Level {level.number} from the next deal."
+        data: dict = {"ante": level.ante or None}
+        if level.big_blind:
+            data["blinds"] = (level.small_blind, level.big_blind)
+        control(engine, state, tname, "settings", f"tournament {name}: {note}", data=data, now=now)
+        out.append(Advanced(tname, level.number, True, False, note))
+    return out
+
+
+__all__ = ["Advanced", "advance", "Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
            "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
