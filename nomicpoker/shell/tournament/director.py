@@ -109,23 +109,30 @@ def entrants(session: Session, name: str) -> list[str]:
 
 
 def _add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
-               data: dict | None = None) -> None:
-    seq = len(events(session, name)) + 1
+               data: dict | None = None, seq: int | None = None) -> None:
+    if seq is None:
+        seq = len(events(session, name)) + 1
     session.add(TournamentEventRow(tournament=name, seq=seq, kind=kind, player=player, at=at, note=note,
                                    data=dumps(data or {})))
 
 
 def _check_players(players: Sequence[str]) -> list[str]:
-    from nomicpoker.core.table.fold_types import looks_alike, same_account
+    """The names, stripped; two that look alike on the page are refused (``looks_alike``'s two
+    skeletons, kept in a dict: a thousand entrants are checked in one pass, not in pairs)."""
+    from nomicpoker.core.reading.lookalike import account_skeleton, case_skeleton
+    from nomicpoker.core.table.fold_types import same_account
 
     out = [p.strip() for p in players if p.strip()]
-    for i, p in enumerate(out):
+    seen: dict[tuple[int, str], str] = {}
+    for p in out:
         if "," in p or any(c.isspace() for c in p) or len(p) > 40:
             raise TournamentError("bad_players", f"player name {p!r} is not allowed (no spaces or commas, at most 40)")
-        for q in out[:i]:
-            if looks_alike(p, q):
+        for key in ((0, account_skeleton(p)), (1, case_skeleton(p))):
+            q = seen.get(key)
+            if q is not None:
                 what = "entered twice" if same_account(p, q) else "too like"
                 raise TournamentError("bad_players", f"player {p!r} is {what} {q!r}: seats must not look alike")
+            seen[key] = p
     return out
 
 
@@ -151,9 +158,8 @@ def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[
                             structure_hash=structure_hash(raw), ruleset=structure.ruleset, seed_hash=seed_hash,
                             dealer=dealer, created=at)
         s.add(row)
-        for p in entered:
-            _add_event(s, name, "enter", at, player=p)
-            s.flush()
+        for seq, p in enumerate(entered, start=1):
+            _add_event(s, name, "enter", at, player=p, seq=seq)
         write_private(state, seed_path(state, name), seed)  # before the commit: no row without its seed
     return Created(row, structure, tuple(entered))
 
