@@ -305,3 +305,17 @@ def test_levels_go_up_between_hands_announced_in_the_thread(tmp_path):
     ante, blinds = rows(state, "SELECT ante, blinds FROM np_hand WHERE table_name = 'spring-t1' AND number = 2")[0]
     assert (ante, json.loads(blinds)) == (1, [10, 20])
     assert "identical" in run("audit", "--state", str(state)).output
+
+
+@pytest.mark.parametrize("players,message", [
+    ("ann,bob,rnike,mike", "player 'mike' is too like 'rnike': seats must not look alike"),
+    ("ann,bob,\u212aevan,kevan", "player 'kevan' is too like '\u212aevan': seats must not look alike"),
+    ("ann,bob,Ann", "player 'Ann' is entered twice 'ann': seats must not look alike"),
+])
+def test_entrants_that_look_alike_are_refused(tmp_path, players, message):
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=9))
+    state = tmp_path / "state"
+    res = run("tournament", "create", "--structure", str(path), "--players", players, "--state", str(state), code=1)
+    assert res.output.strip() == f"error: {message}"
+    assert rows(state, "SELECT count(*) FROM np_tournament") == [(0,)]
