@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nomicpoker.core.tournament.draw import Entrant, card_value, redraw, seat_draw, seat_log
 from nomicpoker.core.tournament.seating import (Positions, SeatingError, TableSeats, after_hand, big_blind_due,
@@ -193,3 +195,36 @@ def test_a_redraw_assigns_the_survivors_to_new_tables_at_random():
     order = sorted((e.player for e in entrants), key=lambda p: auditor_key("seed", "redraw 2", p))
     for i, p in enumerate(order):
         assert p in d.tables[i % 3].players()
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 10), st.lists(st.tuples(st.booleans(), st.integers(0, 100)), min_size=1, max_size=60),
+       st.integers(1, 10))
+def test_nobody_misses_the_big_blind(size, steps, button):
+    """Robert's: "Each round every player must get an opportunity for the button, and meet the
+    total amount of the blind obligations." Hands are dealt with players eliminated between
+    them at random: the big blind always moves to the next player clockwise, so between two big
+    blinds of one player, every other player seated all that time posted it once, and nobody
+    posts it twice in a row while three or more play."""
+    names = [f"p{i}" for i in range(size)]
+    t = drawn_table(1, tuple(names), (button - 1) % size + 1)
+    history: list[tuple[str, frozenset[str]]] = []  # (big blind, who was seated)
+    for eliminate, pick in steps:
+        if eliminate and len(t.players()) > 2:
+            t = t.without(sorted(t.players())[pick % len(t.players())])
+        pos = next_positions(t)
+        bb = t.player_at(pos.big_blind)
+        assert bb is not None and t.player_at(pos.button) != bb
+        if history and len(t.players()) >= 3:
+            assert history[-1][0] != bb
+        history.append((bb, frozenset(t.players())))
+        t = after_hand(t, pos)
+    for i, (p, _) in enumerate(history):
+        j = next((k for k in range(i + 1, len(history)) if history[k][0] == p), None)
+        if j is None:
+            continue
+        always = frozenset.intersection(*(seated for _, seated in history[i:j + 1]))
+        assert always - {p} <= {q for q, _ in history[i + 1:j]}
