@@ -224,8 +224,10 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
                 typer.echo(f"{a.table}: fewer than two players with chips: no hand to deal")
             else:
                 typer.echo(f"{a.table}: level {a.level}, as it is")
+            if a.held and not a.running and a.playable:
+                typer.echo(f"{a.table}: no hand today: {a.held}")
         for a in done:
-            if not a.running and a.playable:
+            if not a.running and a.playable and not a.held:
                 typer.echo(f"next: nomicpoker hand start --table {a.table}{_where(state, db)}")
 
 

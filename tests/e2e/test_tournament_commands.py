@@ -319,3 +319,29 @@ def test_entrants_that_look_alike_are_refused(tmp_path, players, message):
     res = run("tournament", "create", "--structure", str(path), "--players", players, "--state", str(state), code=1)
     assert res.output.strip() == f"error: {message}"
     assert rows(state, "SELECT count(*) FROM np_tournament") == [(0,)]
+
+
+def test_the_vacation_hand_limit_holds_a_table_for_the_day(tmp_path):
+    """WRGPT: "In a given tournament, there may be limits imposed on the number of hands that can
+    be played per day while someone is on vacation". With a limit of 1: after hand 1, in which
+    a player at table 1 went on vacation (GONE), `tournament advance` holds table 1 for the day
+    (no hand start suggested) and still suggests table 2's."""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3).replace("payouts", "vacation_hands_per_day = 1\npayouts"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    button = rows(state, "SELECT button FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    import json
+    other = next(p for p in json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+                 if p != button)
+    run("forum", "post", "--state", str(state), "--as", other, thread, "GONE 13 Sep")
+    run("forum", "post", "--state", str(state), "--as", button, thread, "HAND1 ROUND1 fold")
+    run("poll", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert (f"spring-t1: no hand today: 1 hand(s) dealt today (day 1) and {other} on vacation: at most 1 a day "
+            "while someone is on vacation; the next hand on day 2") in out
+    assert "next: nomicpoker hand start --table spring-t1" not in out
+    assert "next: nomicpoker hand start --table spring-t2" in out

@@ -73,8 +73,8 @@ def vacation_protects(away: Mapping[str, Away]) -> bool:
 
 def vacation_limit_reached(structure: Structure, hands_today: int, away: Mapping[str, Away]) -> bool:
     """True when the table may deal no more hands today: a limit is set, a seated player is
-    on vacation (not AWOL, not resigned), and ``hands_today`` (hands dealt at this table this
-    tournament day while the limit applied) has reached it."""
+    on vacation (not AWOL, not resigned), and ``hands_today`` (the hands dealt at this table
+    this tournament day) has reached it."""
     limit = structure.vacation_hands_per_day
     return limit is not None and vacation_protects(away) and hands_today >= limit
 

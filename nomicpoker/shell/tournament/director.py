@@ -321,6 +321,7 @@ class Advanced:
     running: bool
     said: str = ""
     playable: bool = True  # two players or more have chips: the table can deal
+    held: str = ""  # why the table deals no more hands today (the vacation hand limit)
 
 
 def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow) -> list[Advanced]:
@@ -331,7 +332,7 @@ def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
     (a dealer event, posted in the table's thread with the level's announcement before the
     next hand is dealt, and replayed by ``audit``). A table playing a hand is left until it
     ends; run again, a table already at its level is left as it is."""
-    from nomicpoker.core.tournament.clock_rules import day_number, level_changes, level_for
+    from nomicpoker.core.tournament.clock_rules import day_number, level_changes, level_for, vacation_limit_reached
     from nomicpoker.shell.cycle.replay import fold_for
     from nomicpoker.shell.dealer.controls import control
 
@@ -349,26 +350,44 @@ def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
             ended = {r.hand for r in ledger.stored_rows(s, tname, "hand_end")}
             running = bool(hands) and hands[-1].number not in ended
             playable = sum(1 for m in ledger.current_money(s, table).values() if m > 0) >= 2
-            settings = fold_for(s, table, state).settings
+            folded = fold_for(s, table, state)
+            settings = folded.settings
+            held = _vacation_hold(structure, folded.state.days, ledger.current_money(s, table), hands,
+                                  row.started, day, vacation_limit_reached)
             level = level_for(structure, hands_dealt=len(hands), day=day)
             before = next((lv for lv in structure.levels if (lv.ante, (lv.small_blind, lv.big_blind) if lv.big_blind
                                                              else None) == (settings.ante or 0, settings.blinds)),
                           structure.levels[0])
-            plan.append((tname, level, before, running, playable,
+            plan.append((tname, level, before, running, playable, held,
                          (settings.ante or 0, settings.blinds) != (level.ante, (level.small_blind, level.big_blind)
                                                                    if level.big_blind else None)))
     out = []
-    for tname, level, before, running, playable, differs in plan:
+    for tname, level, before, running, playable, held, differs in plan:
         if running or not differs or not playable:
-            out.append(Advanced(tname, level.number, False, running, playable=playable))
+            out.append(Advanced(tname, level.number, False, running, playable=playable, held=held))
             continue
         note = level_changes(structure, before, level) or f"Level {level.number} from the next deal."
         data: dict = {"ante": level.ante or None}
         if level.big_blind:
             data["blinds"] = (level.small_blind, level.big_blind)
         control(engine, state, tname, "settings", f"tournament {name}: {note}", data=data, now=now)
-        out.append(Advanced(tname, level.number, True, False, note))
+        out.append(Advanced(tname, level.number, True, False, note, held=held))
     return out
+
+
+def _vacation_hold(structure, days, money, hands, started: str, day: int, reached) -> str:  # type: ignore[no-untyped-def]
+    """Why the table may deal no more hands today (WRGPT's vacation hand limit), or ""."""
+    from nomicpoker.core.tournament.clock_rules import day_number
+
+    away = {p: ("resigned" if p in days.resigned else "vacation" if p in days.vacation
+                else "awol" if p in days.awol else "here") for p, m in money.items() if m > 0}
+    start = datetime.fromisoformat(started)
+    today = sum(1 for h in hands if day_number(start, datetime.fromisoformat(h.started_at)) == day)
+    if not reached(structure, today, away):
+        return ""
+    gone = ", ".join(sorted(p for p, a in away.items() if a == "vacation"))
+    return (f"{today} hand(s) dealt today (day {day}) and {gone} on vacation: at most "
+            f"{structure.vacation_hands_per_day} a day while someone is on vacation; the next hand on day {day + 1}")
 
 
 __all__ = ["Advanced", "advance", "Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
