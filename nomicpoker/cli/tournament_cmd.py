@@ -84,10 +84,29 @@ def create(structure: Path = typer.Option(..., "--structure", help="The structur
                    f"structure sha256 {row.structure_hash}")
         typer.echo(f"seed committed: sha256 {row.seed_hash} (the seed is published when the tournament starts; "
                    "every seat draw is computed from it)")
-        if len(done.players) < 2:
-            typer.echo(f"next: nomicpoker tournament enter --name {shlex.quote(row.name)} --player NAME{_where(state, db)}")
+        if len(done.players) < 2:  # (not a next: line: the player's name is the director's to give)
+            typer.echo(f"to enter players: nomicpoker tournament enter --name {shlex.quote(row.name)} --player "
+                       f"<name>{_where(state, db)}; two or more, then tournament start")
         else:
             typer.echo(f"next: nomicpoker tournament start --name {shlex.quote(row.name)}{_where(state, db)}")
+
+
+@tournament_app.command("list", example=f"nomicpoker tournament list {S}")
+def list_(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """List the tournaments: name, status, entrants, tables, title."""
+    from sqlmodel import Session, select
+
+    from nomicpoker.shell.storage.tournament_rows import TournamentRow
+    from nomicpoker.shell.tournament import director
+
+    with opened(state, db, need_state=False, readonly=True) as (_st, engine):
+        with Session(engine) as s:
+            rows = s.exec(select(TournamentRow).order_by(TournamentRow.id)).all()
+            if not rows:
+                typer.echo("no tournaments (nomicpoker tournament create --structure FILE --players a,b,...)")
+            for r in rows:
+                typer.echo(f"{r.name}\t{r.status}\t{len(director.entrants(s, r.name))} entrant(s)\t"
+                           f"{len(director.tables_of(s, r.name))} table(s)\t{r.title}")
 
 
 @tournament_app.command("enter", example=f"nomicpoker tournament enter --name spring-open --player erin {S}")

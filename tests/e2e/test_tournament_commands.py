@@ -345,3 +345,20 @@ def test_the_vacation_hand_limit_holds_a_table_for_the_day(tmp_path):
             "while someone is on vacation; the next hand on day 2") in out
     assert "next: nomicpoker hand start --table spring-t1" not in out
     assert "next: nomicpoker hand start --table spring-t2" in out
+
+
+def test_list_and_a_tournament_created_without_entrants(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=9))
+    state = tmp_path / "state"
+    out = run("tournament", "create", "--structure", str(path), "--state", str(state)).output
+    assert "0 entrant(s)" in out and "next:" not in out  # no hint with a name to make up
+    assert "to enter players: nomicpoker tournament enter --name spring --player <name>" in out
+    run("tournament", "enter", "--name", "spring", "--player", "ann", "--state", str(state))
+    res = run("tournament", "start", "--name", "spring", "--state", str(state), code=1)
+    assert res.output.strip() == ("error: tournament spring has 1 entrant(s): it needs two "
+                                  "(nomicpoker tournament enter --name spring --player NAME)")
+    run("tournament", "enter", "--name", "spring", "--player", "bob", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    assert run("tournament", "list", "--state", str(state)).output == \
+        "spring\trunning\t2 entrant(s)\t1 table(s)\tSpring Open\n"
