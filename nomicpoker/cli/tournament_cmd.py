@@ -250,6 +250,32 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
                 typer.echo(f"next: nomicpoker hand start --table {a.table}{_where(state, db)}")
 
 
+@tournament_app.command("rail", example=[f"nomicpoker tournament rail --name spring-open --join zoe {S}",
+                                          f"nomicpoker tournament rail --name spring-open --send-standings {S}"])
+def rail(name: str = NameOpt,
+         join: Optional[str] = typer.Option(None, "--join", help="Put this player or spectator on the rail."),
+         leave: Optional[str] = typer.Option(None, "--leave", help="Take this one off the rail."),
+         send_standings: bool = typer.Option(False, "--send-standings",
+                                             help="Send today's standings to everyone on the rail (once a day; cron)."),
+         state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """The rail: who gets the nightly standings by private message (the showdowns: not built yet)."""
+    from nomicpoker.shell.tournament import rail as rail_mod
+
+    if sum(x is not None and x is not False for x in (join, leave, send_standings or None)) != 1:
+        fail("give one of --join NAME, --leave NAME or --send-standings", 2)
+    with opened(state, db) as (st, engine):
+        if send_standings:
+            done = rail_mod.send_standings(engine, st, name)
+            if done.already:
+                typer.echo(f"tournament {name}: the standings of day {done.day} were already sent: nothing sent")
+            else:
+                typer.echo(f"tournament {name}: standings of day {done.day} sent to {len(done.sent)} on the rail"
+                           + (f": {', '.join(done.sent)}" if done.sent else ""))
+            return
+        on = rail_mod.join(engine, name, join or leave or "", leave=leave is not None)
+        typer.echo(f"tournament {name}: on the rail: {', '.join(on) or 'nobody'}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` group to the main app."""
     app.add_typer(tournament_app, name="tournament")

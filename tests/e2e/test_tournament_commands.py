@@ -362,3 +362,34 @@ def test_list_and_a_tournament_created_without_entrants(tmp_path):
     run("tournament", "start", "--name", "spring", "--state", str(state))
     assert run("tournament", "list", "--state", str(state)).output == \
         "spring\trunning\t2 entrant(s)\t1 table(s)\tSpring Open\n"
+
+
+def test_the_rail_gets_the_nightly_standings_once_a_day(made):
+    """WRGPT: "Once on the rail, you will receive every showdown message from all other tables,
+    as well as nightly "score" messages with the grand total tournament standings." (the
+    standings part)"""
+    _path, state, _ = made
+    res = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state), code=1)
+    assert res.output.strip() == "error: tournament spring has not started: the rail's standings begin with play"
+    assert "on the rail: zoe" in run("tournament", "rail", "--name", "spring", "--join", "zoe",
+                                     "--state", str(state)).output
+    assert "on the rail: zoe, ann" in run("tournament", "rail", "--name", "spring", "--join", "ann",
+                                          "--state", str(state)).output
+    res = run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state), code=1)
+    assert res.output.strip() == "error: zoe is already on the rail of tournament spring"
+    assert "on the rail: ann" in run("tournament", "rail", "--name", "spring", "--leave", "zoe",
+                                     "--state", str(state)).output
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
+    res = run("tournament", "rail", "--name", "spring", "--state", str(state), code=2)
+    assert "give one of --join NAME, --leave NAME or --send-standings" in res.output
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
+    assert out.strip() == "tournament spring: standings of day 1 sent to 2 on the rail: ann, zoe"
+    forum = LocalForum(forum_db_path(state))
+    for who in ("ann", "zoe"):
+        [msg] = [m for m in forum.inbox(who) if "standings" in m.body]
+        assert "standings at the end of day 1" in msg.body
+        assert all(f". {p} (1000 chips)" in msg.body for p in ("ann", "bob", "cy", "dee"))
+    again = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
+    assert again.strip() == "tournament spring: the standings of day 1 were already sent: nothing sent"
+    assert len([m for m in forum.inbox("zoe") if "standings" in m.body]) == 1

@@ -194,7 +194,8 @@ COLUMNS: dict[str, dict[str, str]] = {
     },
     "np_tournament_event": {
         "id": _ID, "tournament": "The tournament (Tournaments.name).", "seq": "Its place in the tournament's events.",
-        "kind": "enter, start, pause, resume or disqualify.", "player": "The player it concerns, if any.",
+        "kind": "enter, start, pause, resume, disqualify, rail_join, rail_leave or rail_standings (the nightly "
+                "standings sent to the rail, with the day).", "player": "The player it concerns, if any.",
         "at": "When it happened (UTC).", "note": "The director's reason, as given.",
         "data": "Details (JSON): for start, the tables drawn (seats and button) and their names.",
     },

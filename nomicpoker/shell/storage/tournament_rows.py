@@ -38,9 +38,9 @@ class TournamentRow(SQLModel, table=True):
 
 
 class TournamentEventRow(SQLModel, table=True):
-    """One decision of the director, in order: ``enter`` (an entrant; ``data.late`` after the
-    start), ``start`` (``data``: the draw's tables and the table names made), ``pause``,
-    ``resume``, ``disqualify``."""
+    """One decision of the director, in order: ``enter`` (an entrant), ``start`` (``data``: the
+    draw's tables and the table names made), ``pause``, ``resume``, ``disqualify``,
+    ``rail_join``, ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to)."""
 
     __tablename__ = "np_tournament_event"
     __table_args__ = (UniqueConstraint("tournament", "seq"),)

@@ -108,7 +108,7 @@ def entrants(session: Session, name: str) -> list[str]:
     return out
 
 
-def _add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
+def add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
                data: dict | None = None, seq: int | None = None) -> None:
     if seq is None:
         seq = len(events(session, name)) + 1
@@ -159,7 +159,7 @@ def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[
                             dealer=dealer, created=at)
         s.add(row)
         for seq, p in enumerate(entered, start=1):
-            _add_event(s, name, "enter", at, player=p, seq=seq)
+            add_event(s, name, "enter", at, player=p, seq=seq)
         write_private(state, seed_path(state, name), seed)  # before the commit: no row without its seed
     return Created(row, structure, tuple(entered))
 
@@ -175,7 +175,7 @@ def enter(engine: Engine, name: str, player: str, now: Callable[[], datetime] = 
         if not p:
             raise TournamentError("bad_players", "give the player's name (--player NAME)")
         _check_players(entrants(s, name) + [p])
-        _add_event(s, name, "enter", iso(now()), player=p)
+        add_event(s, name, "enter", iso(now()), player=p)
     return row
 
 
@@ -239,7 +239,7 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
         s.add(row)
         tables = [{"number": t.number, "table": n, "seats": list(t.seats), "button": t.last.button}
                   for t, n in zip(draw.tables, names)]
-        _add_event(s, name, "start", at, data={"tables": tables, "level": level.number})
+        add_event(s, name, "start", at, data={"tables": tables, "level": level.number})
     return Started(row, structure, draw, names)
 
 
@@ -278,7 +278,7 @@ def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = Fals
         row = get(s, name)
         row.status = "running" if resume else "paused"
         s.add(row)
-        _add_event(s, name, kind, iso(now()), note=note)
+        add_event(s, name, kind, iso(now()), note=note)
     return todo
 
 
@@ -306,7 +306,7 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
             if exc.code != "unseated":
                 raise
     with transaction(engine) as s:
-        _add_event(s, name, "disqualify", iso(now()), player=player, note=note)
+        add_event(s, name, "disqualify", iso(now()), player=player, note=note)
     return where
 
 
@@ -390,5 +390,5 @@ def _vacation_hold(structure, days, money, hands, started: str, day: int, reache
             f"{structure.vacation_hands_per_day} a day while someone is on vacation; the next hand on day {day + 1}")
 
 
-__all__ = ["Advanced", "advance", "Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
            "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
