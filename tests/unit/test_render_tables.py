@@ -240,3 +240,20 @@ def test_the_draw_and_reveal_forms_the_dealer_shows_are_read_by_the_grammar():
     assert parse_comment(draw).positions == (14, 26)
     reveal = re.search(r"`(HAND3 reveal [^`]+)`", call_for_reveals(TABLE, flop_hand(), ("bob",), key="k")).group(1)
     assert parse_comment(reveal).cards == ("7h", "2s")
+
+
+def test_a_cells_width_is_the_per_character_rule_ascii_included():
+    """The status table's column width: ASCII text is counted by its length (a fast path), which
+    must be what the per-character rule gives (East Asian wide = 2, combining = 0, else 1)."""
+    import unicodedata
+
+    from nomicpoker.core.words.tables_view import _width
+
+    def by_character(text: str) -> int:
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+                   for c in text)
+
+    samples = ["".join(map(chr, range(128))), "alice", "", "Bob <b>&", "名前", "e\u0301te", "ＡＢ1", "a名\u0301"]
+    for text in samples:
+        assert _width(text) == by_character(text), text
+    assert _width("名前") == 4 and _width("e\u0301") == 1 and _width("alice") == 5

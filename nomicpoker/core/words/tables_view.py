@@ -124,7 +124,11 @@ def side_pots(hand: Hand) -> list[tuple[int, tuple[str, ...]]]:
 
 def _width(text: str) -> int:
     """Display width in a monospaced font: wide East Asian characters take two cells,
-    combining marks none, so names in other scripts do not skew the columns."""
+    combining marks none, so names in other scripts do not skew the columns. ASCII text is
+    one cell a character (no ASCII character is wide or combining), counted without the
+    per-character lookups: every status table of every fold measures its cells."""
+    if text.isascii():
+        return len(text)
     w = 0
     for ch in text:
         if unicodedata.combining(ch):
