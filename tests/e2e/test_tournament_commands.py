@@ -393,3 +393,21 @@ def test_the_rail_gets_the_nightly_standings_once_a_day(made):
     again = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
     assert again.strip() == "tournament spring: the standings of day 1 were already sent: nothing sent"
     assert len([m for m in forum.inbox("zoe") if "standings" in m.body]) == 1
+
+
+def test_a_tournament_on_either_ledger(tmp_path, ledger_url):
+    """The tournament's tables and events on SQLite and (``-m postgres``) PostgreSQL: created,
+    started, shown, its draw checked by seatlog and audit."""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    db = ("--db", ledger_url)
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state), *db)
+    out = run("tournament", "start", "--name", "spring", "--state", str(state), *db).output
+    assert "4 players at 2 table(s)" in out
+    assert "SEATLOG: seats;" in run("tournament", "seatlog", "--name", "spring", "--state", str(state), *db).output
+    show = run("tournament", "show", "--name", "spring", "--state", str(state), *db).output
+    assert "table 2 (spring-t2):" in show and "  4. " in show
+    assert "spring\trunning\t4 entrant(s)\t2 table(s)" in run("tournament", "list", "--state", str(state), *db).output
+    audit = run("audit", "--state", str(state), *db).output
+    assert "tournament spring: the seat draw is the one its published seed gives" in audit
