@@ -311,6 +311,8 @@ def test_levels_go_up_between_hands_announced_in_the_thread(tmp_path):
     ("ann,bob,rnike,mike", "player 'mike' is too like 'rnike': seats must not look alike"),
     ("ann,bob,\u212aevan,kevan", "player 'kevan' is too like '\u212aevan': seats must not look alike"),
     ("ann,bob,Ann", "player 'Ann' is entered twice 'ann': seats must not look alike"),
+    ("ann,bob,dealer", "player name 'dealer' is not allowed: it is the Dealer's account 'Dealer'"),
+    ("ann,bob,DeaIer", "player name 'DeaIer' is not allowed: it looks like the Dealer's account 'Dealer'"),
 ])
 def test_entrants_that_look_alike_are_refused(tmp_path, players, message):
     path = tmp_path / "s.toml"
@@ -355,6 +357,8 @@ def test_list_and_a_tournament_created_without_entrants(tmp_path):
     assert "0 entrant(s)" in out and "next:" not in out  # no hint with a name to make up
     assert "to enter players: nomicpoker tournament enter --name spring --player <name>" in out
     run("tournament", "enter", "--name", "spring", "--player", "ann", "--state", str(state))
+    res = run("tournament", "enter", "--name", "spring", "--player", "Dealer", "--state", str(state), code=1)
+    assert res.output.strip() == "error: player name 'Dealer' is not allowed: it is the Dealer's account 'Dealer'"
     res = run("tournament", "start", "--name", "spring", "--state", str(state), code=1)
     assert res.output.strip() == ("error: tournament spring has 1 entrant(s): it needs two "
                                   "(nomicpoker tournament enter --name spring --player NAME)")

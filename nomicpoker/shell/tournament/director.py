@@ -116,17 +116,22 @@ def add_event(session: Session, name: str, kind: str, at: str, player: str = "",
                                    data=dumps(data or {})))
 
 
-def _check_players(players: Sequence[str]) -> list[str]:
+def _check_players(players: Sequence[str], dealer: str = "Dealer") -> list[str]:
     """The names, stripped; two that look alike on the page are refused (``looks_alike``'s two
-    skeletons, kept in a dict: a thousand entrants are checked in one pass, not in pairs)."""
+    skeletons, kept in a dict: a thousand entrants are checked in one pass, not in pairs), and
+    so is a name that is or looks like the Dealer's account (the tables would refuse it at the
+    start, after making the others)."""
     from nomicpoker.core.reading.lookalike import account_skeleton, case_skeleton
-    from nomicpoker.core.table.fold_types import same_account
+    from nomicpoker.core.table.fold_types import looks_alike, same_account
 
     out = [p.strip() for p in players if p.strip()]
     seen: dict[tuple[int, str], str] = {}
     for p in out:
         if "," in p or any(c.isspace() for c in p) or len(p) > 40:
             raise TournamentError("bad_players", f"player name {p!r} is not allowed (no spaces or commas, at most 40)")
+        if looks_alike(p, dealer):
+            raise TournamentError("bad_players", f"player name {p!r} is not allowed: it "
+                                  + ("is" if same_account(p, dealer) else "looks like") + f" the Dealer's account {dealer!r}")
         for key in ((0, account_skeleton(p)), (1, case_skeleton(p))):
             q = seen.get(key)
             if q is not None:
@@ -147,7 +152,7 @@ def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[
                               f"(max {MAX_NAME}: its tables are named {name}-t1, ...)")
     files = read_ruleset(structure.ruleset)  # RulesetError names a bad ruleset
     check_against_ruleset(structure, files.ruleset.blinds, str(structure_file))
-    entered = _check_players(players)
+    entered = _check_players(players, dealer)
     seed = random_source.token_hex(32)
     seed_hash = hashlib.sha256(seed.encode("ascii")).hexdigest()
     at = iso(now())
@@ -171,10 +176,10 @@ def enter(engine: Engine, name: str, player: str, now: Callable[[], datetime] = 
         if row.status != "registering":
             raise TournamentError("started", f"tournament {name} has started: a late entrant cannot be seated at "
                                   "a running table yet (not built: docs/tournaments.md)")
-        [p] = _check_players([player]) or [""]
+        [p] = _check_players([player], row.dealer) or [""]
         if not p:
             raise TournamentError("bad_players", "give the player's name (--player NAME)")
-        _check_players(entrants(s, name) + [p])
+        _check_players(entrants(s, name) + [p], row.dealer)
         add_event(s, name, "enter", iso(now()), player=p)
     return row
 
