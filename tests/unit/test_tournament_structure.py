@@ -160,3 +160,28 @@ def test_a_list_breaking_order_must_name_every_table_of_the_draw():
 def test_the_hash_is_sha256_of_the_bytes():
     import hashlib
     assert structure_hash(GOOD) == hashlib.sha256(GOOD).hexdigest()
+
+
+@pytest.mark.parametrize("name", ['"spring.open"', '"' + "a" * 35 + '"'])
+def test_a_name_its_tables_cannot_take_is_refused_by_the_check(name):
+    """A tournament's tables are named ``<name>-t1``, ...: a name with a '.' or over 34
+    characters passed ``tournament check`` and was then refused by ``tournament create``."""
+    text = GOOD.replace(b'name = "spring-open"', b"name = " + name.encode())
+    [(c, k, m)] = errors(text)
+    assert (c, k) == ("bad_value", "name")
+    assert m == ("must be lowercase letters, digits, '_' or '-', starting with a letter or digit, at most 34 "
+                 f"characters (its tables are named <name>-t1, ...; e.g. \"spring-open\"); got {name}")
+    assert parse_structure(GOOD.replace(b'"spring-open"', b'"' + b"a" * 34 + b'"')).name == "a" * 34
+
+
+@pytest.mark.parametrize("pay,message", [
+    (b"[500, -1]", "payouts[2]: must be a whole number from 0 to 999999999999; got -1"),
+    (b'[500, "300"]', 'payouts[2]: must be a whole number from 0 to 999999999999; got "300"'),
+    (b'"500"', 'payouts: must be a list of whole numbers from 0, the prize of 1st, 2nd, ... place '
+               '(e.g. [500, 300, 200]); got "500"'),
+])
+def test_a_bad_prize_is_named_by_its_place(pay, message):
+    """A list with one bad prize said only "got an array": the place and the value are named."""
+    text = GOOD.replace(b"[500, 300, 200]", pay)
+    [(c, k, m)] = errors(text)
+    assert f"{k}: {m}" == message

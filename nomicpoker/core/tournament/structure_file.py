@@ -52,7 +52,10 @@ LEVEL_KEYS: tuple[str, ...] = ("ante", "small_blind", "big_blind")
 MAX_LEVELS = 1000
 MAX_LENGTH = 100_000
 
-_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+#: a tournament's name: its tables are named ``<name>-t1``, ... so it must make a table name
+#: (letters, digits, '_' and '-', at most 40 characters with the ``-tN`` suffix)
+MAX_NAME = 34
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 Report = Callable[[str, str, str], None]
 
@@ -129,12 +132,13 @@ def build_structure(doc: dict[str, Any], file: str) -> Structure:
     v: dict[str, Any] = {}
     name = doc.get("name")
     if "name" in doc:
-        if isinstance(name, str) and _NAME_RE.match(name):
+        if isinstance(name, str) and _NAME_RE.match(name) and len(name) <= MAX_NAME:
             v["name"] = name
         else:
             err("bad_value" if isinstance(name, str) else "wrong_type", "name",
-                "must be lowercase letters, digits, '.', '_' or '-', starting with a letter or digit "
-                f"(e.g. \"spring-open\"); got {_show(name)}")
+                "must be lowercase letters, digits, '_' or '-', starting with a letter or digit, at most "
+                f"{MAX_NAME} characters (its tables are named <name>-t1, ...; e.g. \"spring-open\"); "
+                f"got {_show(name)}")
     for k, default in (("title", None), ("ruleset", "roberts-nlhe")):
         if k in doc:
             if isinstance(doc[k], str) and doc[k].strip():
@@ -191,9 +195,15 @@ def build_structure(doc: dict[str, Any], file: str) -> Structure:
     _int(doc, "late_entry_levels", 0, MAX_LEVELS, v, err, extra=" (0: no late entry)")
     if "payouts" in doc:
         pay = doc["payouts"]
-        if not isinstance(pay, list) or not all(_is_int(p) and 0 <= p <= MAX_CHIPS for p in pay):
+        bad = ([i for i, p in enumerate(pay, start=1) if not (_is_int(p) and 0 <= p <= MAX_CHIPS)]
+               if isinstance(pay, list) else [])
+        if not isinstance(pay, list):
             err("wrong_type", "payouts", "must be a list of whole numbers from 0, the prize of 1st, 2nd, ... "
                 f"place (e.g. [500, 300, 200]); got {_show(pay)}")
+        elif bad:
+            for i in bad:  # each bad prize named by its place
+                err("bad_value" if _is_int(pay[i - 1]) else "wrong_type", f"payouts[{i}]",
+                    f"must be a whole number from 0 to {MAX_CHIPS}; got {_show(pay[i - 1])}")
         elif any(b > a for a, b in zip(pay, pay[1:])):
             i = next(i for i, (a, b) in enumerate(zip(pay, pay[1:])) if b > a)
             err("bad_value", "payouts", f"place {i + 2} ({pay[i + 1]}) pays more than place {i + 1} ({pay[i]}): "

@@ -34,7 +34,7 @@ from sqlmodel import Session, select
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.tournament.draw import Draw, seat_draw
 from nomicpoker.core.tournament.structure import Structure
-from nomicpoker.core.tournament.structure_file import check_against_ruleset, parse_structure, structure_hash
+from nomicpoker.core.tournament.structure_file import MAX_NAME, check_against_ruleset, parse_structure, structure_hash
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.dealer.service import ServiceError, create_table, valid_table_name
 from nomicpoker.shell.storage import ledger
@@ -44,8 +44,6 @@ from nomicpoker.shell.storage.secrets_store import write_private
 from nomicpoker.shell.storage.store import TableRow, dumps, loads, transaction
 from nomicpoker.shell.storage.tournament_rows import TournamentEventRow, TournamentRow
 
-#: the longest tournament name: its tables are NAME-t<number>, and a table name has at most 40
-MAX_NAME = 34
 
 
 class TournamentError(CodedError):
