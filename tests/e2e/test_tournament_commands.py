@@ -415,3 +415,72 @@ def test_a_tournament_on_either_ledger(tmp_path, ledger_url):
     assert "spring\trunning\t4 entrant(s)\t2 table(s)" in run("tournament", "list", "--state", str(state), *db).output
     audit = run("audit", "--state", str(state), *db).output
     assert "tournament spring: the seat draw is the one its published seed gives" in audit
+
+
+def test_disqualify_twice_says_he_is_out_already(made):
+    """A second disqualification of one player said he was "not an entrant": it now says when
+    and why he was disqualified, and writes nothing."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("tournament", "disqualify", "--name", "spring", "--player", "cy", "--note", "collusion", "--state", str(state))
+    before = rows(state, "SELECT count(*) FROM np_tournament_event")
+    for who in ("cy", "CY"):  # the same account, whatever its case
+        res = run("tournament", "disqualify", "--name", "spring", "--player", who, "--note", "again",
+                  "--state", str(state), code=1)
+        assert re.fullmatch(r"error: cy was disqualified from tournament spring at \S+ \(collusion\): "
+                            r"he is out already\n", res.output), res.output
+    assert rows(state, "SELECT count(*) FROM np_tournament_event") == before
+
+
+def test_the_rail_takes_one_account_once(made):
+    """``Zoe`` is the account ``zoe`` (forum logins ignore case) and ``z\u043ee`` (a Cyrillic o)
+    only looks like it: both were put on the rail beside ``zoe``, so the standings went twice to
+    one reader, once to an impostor. ``--leave ZOE`` takes ``zoe`` off."""
+    _path, state, _ = made
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
+    before = rows(state, "SELECT count(*) FROM np_tournament_event")
+    res = run("tournament", "rail", "--name", "spring", "--join", "Zoe", "--state", str(state), code=1)
+    assert res.output == "error: Zoe is already on the rail of tournament spring (as zoe)\n"
+    res = run("tournament", "rail", "--name", "spring", "--join", "z\u043ee", "--state", str(state), code=1)
+    assert res.output == ("error: z\u043ee looks like zoe, who is on the rail of tournament spring: "
+                          "names on the rail must not look alike\n")
+    assert rows(state, "SELECT count(*) FROM np_tournament_event") == before
+    out = run("tournament", "rail", "--name", "spring", "--leave", "ZOE", "--state", str(state)).output
+    assert out == "tournament spring: on the rail: nobody\n"
+
+
+def test_a_tournament_named_like_another_is_refused(made):
+    """Two tournaments ``Spring`` and ``spring`` (tables ``Spring-t1`` and ``spring-t1``) read as
+    one on the page: the second is refused, and nothing is written."""
+    path, state, _ = made
+    before = rows(state, "SELECT count(*) FROM np_tournament")
+    for other in ("Spring", "SPRING"):  # table names are ASCII: their look-alikes differ in case
+        res = run("tournament", "create", "--structure", str(path), "--name", other, "--players", "x1,y1",
+                  "--state", str(state), code=1)
+        assert res.output == (f"error: tournament name {other!r} looks like tournament 'spring': "
+                              "names must not look alike (nomicpoker tournament list)\n")
+    assert rows(state, "SELECT count(*) FROM np_tournament") == before
+
+
+def test_the_walk_in_docs_tournaments_runs_as_printed(tmp_path):
+    """docs/tournaments.md's step by step, with its own structure file: every command runs as
+    printed (exit 0), the state folder aside."""
+    import shlex
+
+    from _paths import ROOT
+
+    doc = (ROOT / "docs" / "tournaments.md").read_text()
+    (tmp_path / "spring.toml").write_text(re.search(r"```toml\n(.*?)```", doc, re.S).group(1))
+    walk = re.search(r"## A tournament, step by step\n\n```sh\n(.*?)```", doc, re.S).group(1)
+    state = str(tmp_path / "state")
+    import os
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for line in walk.splitlines():
+            argv = shlex.split(line.replace("/srv/poker/state", state), comments=True)
+            assert argv[0] == "nomicpoker"
+            res = runner.invoke(app, argv[1:])
+            assert res.exit_code == 0, (line, res.output)
+    finally:
+        os.chdir(cwd)

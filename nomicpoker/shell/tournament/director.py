@@ -32,6 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from nomicpoker.core.errors import CodedError
+from nomicpoker.core.table.fold_types import looks_alike, same_account
 from nomicpoker.core.tournament.draw import Draw, seat_draw
 from nomicpoker.core.tournament.structure import Structure
 from nomicpoker.core.tournament.structure_file import MAX_NAME, check_against_ruleset, parse_structure, structure_hash
@@ -120,7 +121,6 @@ def _check_players(players: Sequence[str], dealer: str = "Dealer") -> list[str]:
     so is a name that is or looks like the Dealer's account (the tables would refuse it at the
     start, after making the others)."""
     from nomicpoker.core.reading.lookalike import account_skeleton, case_skeleton
-    from nomicpoker.core.table.fold_types import looks_alike, same_account
 
     out = [p.strip() for p in players if p.strip()]
     seen: dict[tuple[int, str], str] = {}
@@ -157,6 +157,10 @@ def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[
     with transaction(engine) as s:
         if s.exec(select(TournamentRow).where(TournamentRow.name == name)).first() is not None:
             raise TournamentError("exists", f"tournament {name!r} already exists (nomicpoker tournament show --name {name})")
+        like = next((t for t in s.exec(select(TournamentRow.name)).all() if looks_alike(t, name)), None)
+        if like is not None:  # Spring-t1 beside spring-t1 reads as one table on the page
+            raise TournamentError("exists", f"tournament name {name!r} looks like tournament {like!r}: names must "
+                                  "not look alike (nomicpoker tournament list)")
         row = TournamentRow(name=name, title=structure.title, structure=raw.decode("utf-8"),
                             structure_hash=structure_hash(raw), ruleset=structure.ruleset, seed_hash=seed_hash,
                             dealer=dealer, created=at)
@@ -294,6 +298,11 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
         raise TournamentError("no_note", "say why with --note \"...\": a disqualification is posted with its reason")
     with Session(engine) as s:
         row = get(s, name)
+        out = [e for e in events(s, name, "disqualify") if same_account(e.player, player)]
+        if out:  # disqualified already: say when and why, not "not an entrant"
+            raise TournamentError("disqualified", f"{out[0].player} was disqualified from tournament {name} at "
+                                  f"{out[0].at} ({out[0].note}): he is out already")
+        player = next((p for p in entrants(s, name) if same_account(p, player)), player)
         if player not in entrants(s, name):
             raise TournamentError("bad_player", f"{player!r} is not an entrant of tournament {name} still in play")
         where = next((t for t in tables_of(s, name) if player in loads(ledger.get_table(s, t).players)), None)

@@ -20,6 +20,7 @@ from typing import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from nomicpoker.core.table.fold_types import looks_alike, same_account
 from nomicpoker.core.tournament.clock_rules import day_number
 from nomicpoker.core.tournament.places import format_standings
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
@@ -50,10 +51,17 @@ def join(engine: Engine, name: str, who: str, leave: bool = False, now: Callable
     with transaction(engine) as s:
         get(s, name)
         on = railbirds(s, name)
-        if leave and who not in on:
+        same = next((p for p in on if same_account(p, who)), None)  # Zoe is the account zoe
+        if leave and same is None:
             raise TournamentError("bad_player", f"{who} is not on the rail of tournament {name}")
-        if not leave and who in on:
-            raise TournamentError("bad_player", f"{who} is already on the rail of tournament {name}")
+        if not leave and same is not None:
+            raise TournamentError("bad_player", f"{who} is already on the rail of tournament {name}"
+                                  + (f" (as {same})" if same != who else ""))
+        like = next((p for p in on if looks_alike(p, who)), None)
+        if not leave and like is not None:  # one standings message to a name that only looks like another's
+            raise TournamentError("bad_player", f"{who} looks like {like}, who is on the rail of tournament "
+                                  f"{name}: names on the rail must not look alike")
+        who = same or who
         add_event(s, name, "rail_leave" if leave else "rail_join", iso(now()), player=who)
         s.flush()
         return railbirds(s, name)
