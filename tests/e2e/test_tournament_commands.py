@@ -484,3 +484,20 @@ def test_the_walk_in_docs_tournaments_runs_as_printed(tmp_path):
             assert res.exit_code == 0, (line, res.output)
     finally:
         os.chdir(cwd)
+
+
+def test_a_player_disqualified_before_the_start_cannot_enter_again(made):
+    """``disqualify`` before the start, then ``enter`` of the same player took him back; the
+    start seated him, and ``audit`` then called the ledger's own draw changed (it leaves out
+    every player disqualified before the start). He is refused, and the audit stays identical."""
+    _path, state, _ = made
+    run("tournament", "disqualify", "--name", "spring", "--player", "cy", "--note", "collusion", "--state", str(state))
+    before = rows(state, "SELECT count(*) FROM np_tournament_event")
+    for who in ("cy", "Cy"):
+        res = run("tournament", "enter", "--name", "spring", "--player", who, "--state", str(state), code=1)
+        assert re.fullmatch(r"error: cy was disqualified from tournament spring at \S+ \(collusion\): "
+                            r"he does not enter again\n", res.output), res.output
+    assert rows(state, "SELECT count(*) FROM np_tournament_event") == before
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    out = run("audit", "--state", str(state)).output
+    assert "tournament spring: the seat draw is the one its published seed gives" in out

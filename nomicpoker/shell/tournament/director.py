@@ -107,6 +107,14 @@ def entrants(session: Session, name: str) -> list[str]:
     return out
 
 
+def _refuse_disqualified(session: Session, name: str, player: str, why: str) -> None:
+    """Refuse a player (or his account in another case) once disqualified from the tournament."""
+    out = [e for e in events(session, name, "disqualify") if same_account(e.player, player)]
+    if out:
+        raise TournamentError("disqualified", f"{out[0].player} was disqualified from tournament {name} at "
+                              f"{out[0].at} ({out[0].note}): {why}")
+
+
 def add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
                data: dict | None = None, seq: int | None = None) -> None:
     if seq is None:
@@ -181,6 +189,7 @@ def enter(engine: Engine, name: str, player: str, now: Callable[[], datetime] = 
         [p] = _check_players([player], row.dealer) or [""]
         if not p:
             raise TournamentError("bad_players", "give the player's name (--player NAME)")
+        _refuse_disqualified(s, name, p, "he does not enter again")  # seed-checked draws leave him out
         _check_players(entrants(s, name) + [p], row.dealer)
         add_event(s, name, "enter", iso(now()), player=p)
     return row
@@ -298,10 +307,7 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
         raise TournamentError("no_note", "say why with --note \"...\": a disqualification is posted with its reason")
     with Session(engine) as s:
         row = get(s, name)
-        out = [e for e in events(s, name, "disqualify") if same_account(e.player, player)]
-        if out:  # disqualified already: say when and why, not "not an entrant"
-            raise TournamentError("disqualified", f"{out[0].player} was disqualified from tournament {name} at "
-                                  f"{out[0].at} ({out[0].note}): he is out already")
+        _refuse_disqualified(s, name, player, "he is out already")  # say when and why, not "not an entrant"
         player = next((p for p in entrants(s, name) if same_account(p, player)), player)
         if player not in entrants(s, name):
             raise TournamentError("bad_player", f"{player!r} is not an entrant of tournament {name} still in play")
