@@ -42,10 +42,16 @@ def _checked(structure: Path):  # type: ignore[no-untyped-def]
 
     try:
         s = parse_structure(structure.read_bytes(), str(structure))
-        check_against_ruleset(s, load_ruleset(s.ruleset).blinds, str(structure))
+        try:
+            blinds = load_ruleset(s.ruleset).blinds
+        except RulesetError as exc:  # named like the file's other problems: FILE: ruleset: ...
+            for e in exc.errors:
+                typer.echo(f"error: {structure}: ruleset: {e}", err=True)
+            raise typer.Exit(1) from None
+        check_against_ruleset(s, blinds, str(structure))
     except OSError as exc:
         fail(f"--structure {structure}: {exc.strerror or exc}")
-    except (StructureError, RulesetError) as exc:
+    except StructureError as exc:
         _structure_errors(exc)
     return s
 

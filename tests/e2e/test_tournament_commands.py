@@ -501,3 +501,15 @@ def test_a_player_disqualified_before_the_start_cannot_enter_again(made):
     run("tournament", "start", "--name", "spring", "--state", str(state))
     out = run("audit", "--state", str(state)).output
     assert "tournament spring: the seat draw is the one its published seed gives" in out
+
+
+def test_an_unknown_ruleset_is_named_by_the_file_and_its_key(tmp_path):
+    """``ruleset = "nosuch"`` said ``error: nosuch: no bundled ruleset ...``: neither the file
+    nor the key; it now reads as every other problem of a structure file."""
+    path = tmp_path / "s.toml"
+    path.write_text('ruleset = "nosuch"\n' + STRUCTURE.format(size=3))
+    for cmd in (("check",), ("create", "--state", str(tmp_path / "state"))):
+        res = run("tournament", *cmd, "--structure", str(path), code=1)
+        assert res.output.startswith(f"error: {path}: ruleset: nosuch: no bundled ruleset of that name"), res.output
+        assert len(res.output.splitlines()) == 1
+    assert not (tmp_path / "state").exists()

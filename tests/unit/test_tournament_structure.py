@@ -185,3 +185,14 @@ def test_a_bad_prize_is_named_by_its_place(pay, message):
     text = GOOD.replace(b"[500, 300, 200]", pay)
     [(c, k, m)] = errors(text)
     assert f"{k}: {m}" == message
+
+
+@pytest.mark.parametrize("title", [b'"Spring\\tOpen"', b'"Spring Open\\nSecond line"', b'"Spring\\u0007"'])
+def test_a_title_is_one_line_of_text(title):
+    """A title with a tab or a newline split ``tournament list``'s one line a tournament (and
+    its tab-separated columns) and the announcements: it is refused."""
+    text = GOOD.replace(b'"Spring Open"', title)
+    [(c, k, m)] = errors(text)
+    assert (c, k) == ("bad_value", "title")
+    assert m.startswith("must be one line of printable text (no tab, newline or control character); got ")
+    assert "\n" not in m and "\t" not in m  # the error itself is one line

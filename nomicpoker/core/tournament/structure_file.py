@@ -33,6 +33,7 @@ An example (docs/tournaments.md explains every key)::
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from typing import Any, Callable, Iterable
@@ -141,7 +142,11 @@ def build_structure(doc: dict[str, Any], file: str) -> Structure:
                 f"got {_show(name)}")
     for k, default in (("title", None), ("ruleset", "roberts-nlhe")):
         if k in doc:
-            if isinstance(doc[k], str) and doc[k].strip():
+            if isinstance(doc[k], str) and doc[k].strip() and not doc[k].isprintable():
+                # a tab or a newline splits the one line a tournament takes in list and in posts
+                err("bad_value", k, "must be one line of printable text (no tab, newline or control "
+                    f"character); got {_show(doc[k])}")
+            elif isinstance(doc[k], str) and doc[k].strip():
                 v[k] = doc[k]
             else:
                 err("wrong_type" if not isinstance(doc[k], str) else "bad_value", k,
@@ -313,8 +318,8 @@ def _suggest(got: str, allowed: Iterable[str]) -> str:
 def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
+    if isinstance(v, str):  # escaped as TOML writes it: a newline in a value keeps the error one line
+        return json.dumps(v, ensure_ascii=False)
     if isinstance(v, dict):
         return "a table"
     if isinstance(v, list):
