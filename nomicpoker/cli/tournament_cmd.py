@@ -79,6 +79,8 @@ def create(structure: Path = typer.Option(..., "--structure", help="The structur
 
     if not structure.is_file():
         fail(f"--structure {structure}: no such file")
+    if not dealer.strip():  # its tables' forum would refuse every start
+        fail("--dealer: give the account the Dealer posts as (e.g. --dealer Dealer)")
     _checked(structure)  # before a state or a ledger is made: a refused create leaves nothing
     with opened(state, db, create=True) as (st, engine):
         try:

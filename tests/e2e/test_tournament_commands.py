@@ -513,3 +513,16 @@ def test_an_unknown_ruleset_is_named_by_the_file_and_its_key(tmp_path):
         assert res.output.startswith(f"error: {path}: ruleset: nosuch: no bundled ruleset of that name"), res.output
         assert len(res.output.splitlines()) == 1
     assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize("dealer", ["", "  "])
+def test_create_refuses_a_dealer_account_its_tables_would_refuse(tmp_path, dealer):
+    """``create --dealer ''`` made a tournament that could never start: every ``start`` was
+    refused by its tables' forum ("local forum config key 'dealer' must be a non-empty string")."""
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    res = run("tournament", "create", "--structure", str(path), "--players", "ann,bob", "--dealer", dealer,
+              "--state", str(state), code=1)
+    assert res.output == "error: --dealer: give the account the Dealer posts as (e.g. --dealer Dealer)\n"
+    assert not (state / "ledger.db").exists() or rows(state, "SELECT count(*) FROM np_tournament") == [(0,)]
