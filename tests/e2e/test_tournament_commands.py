@@ -268,7 +268,7 @@ def test_disqualify_waits_for_the_hand_to_end(made):
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     res = run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "x",
               "--state", str(state), code=1)
-    assert "is playing a hand: disqualify between hands" in res.output
+    assert "is playing a hand: disqualify him once it ends" in res.output
     assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'disqualify'") == [(0,)]
 
 
@@ -526,3 +526,26 @@ def test_create_refuses_a_dealer_account_its_tables_would_refuse(tmp_path, deale
               "--state", str(state), code=1)
     assert res.output == "error: --dealer: give the account the Dealer posts as (e.g. --dealer Dealer)\n"
     assert not (state / "ledger.db").exists() or rows(state, "SELECT count(*) FROM np_tournament") == [(0,)]
+
+
+def test_disqualify_during_a_hand_does_not_promise_that_a_fold_ends_it(tmp_path):
+    """The refusal said "disqualify between hands (or fold him out first: hand fold ...)"; at a
+    table of three, the player folded out, the hand plays on and disqualify was refused again
+    with the same advice. It now says to disqualify him once the hand ends, the fold being only
+    a way to take him out of it now."""
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    want = ("error: bob's table spring-t1 is playing a hand: disqualify him once it ends (to take him out of "
+            "this hand now: nomicpoker hand fold --table spring-t1 --player bob --note ...)\n")
+    res = run("tournament", "disqualify", "--name", "spring", "--player", "bob", "--note", "x",
+              "--state", str(state), code=1)
+    assert res.output == want
+    run("hand", "fold", "--table", "spring-t1", "--player", "bob", "--note", "collusion", "--state", str(state))
+    res = run("tournament", "disqualify", "--name", "spring", "--player", "bob", "--note", "x",
+              "--state", str(state), code=1)
+    assert res.output == want  # the hand plays on between ann and cy
+    assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'disqualify'") == [(0,)]

@@ -318,9 +318,10 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
                     now=now)
         except ServiceError as exc:
             if exc.code == "hand_running":
+                # a fold does not end the hand (at a table of three it plays on): the unseat waits for its end
                 raise TournamentError("hand_running", f"{player}'s table {where} is playing a hand: disqualify "
-                                      f"between hands (or fold him out first: nomicpoker hand fold --table {where} "
-                                      f"--player {player} --note ...)") from exc
+                                      f"him once it ends (to take him out of this hand now: nomicpoker hand fold "
+                                      f"--table {where} --player {player} --note ...)") from exc
             if exc.code != "unseated":
                 raise
     with transaction(engine) as s:
