@@ -117,7 +117,7 @@ def list_(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
                            f"{len(director.tables_of(s, r.name))} table(s)\t{r.title}")
 
 
-@tournament_app.command("enter", example=f"nomicpoker tournament enter --name spring-open --player erin {S}")
+@tournament_app.command("enter", example=f"nomicpoker tournament enter --name spring-open --player mallory {S}")
 def enter(name: str = NameOpt, player: str = typer.Option(..., "--player", help="The entrant."),
           state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Enter a player before the tournament starts."""

@@ -549,3 +549,32 @@ def test_disqualify_during_a_hand_does_not_promise_that_a_fold_ends_it(tmp_path)
               "--state", str(state), code=1)
     assert res.output == want  # the hand plays on between ann and cy
     assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'disqualify'") == [(0,)]
+
+
+def test_every_help_example_runs(tmp_path):
+    """Each ``tournament`` command's ``--help`` example, run in the order a director would, on
+    the structure of docs/tournaments.md: each exits 0 (the disqualify example named mallory,
+    whom no example entered)."""
+    import os
+    import shlex
+
+    from _paths import ROOT
+
+    doc = (ROOT / "docs" / "tournaments.md").read_text()
+    (tmp_path / "spring.toml").write_text(re.search(r"```toml\n(.*?)```", doc, re.S).group(1))
+    state = str(tmp_path / "state")
+    order = ("check", "create", "list", "enter", "start", "show", "seatlog", "advance", "disqualify", "pause",
+             "resume", "rail")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for cmd in order:
+            helped = run("tournament", cmd, "--help").output
+            examples = [ln.strip() for ln in helped.split("Example")[1].splitlines()[1:] if ln.strip()]
+            assert examples, cmd
+            for line in examples:
+                argv = shlex.split(line.replace("/srv/poker/state", state))
+                res = runner.invoke(app, argv[1:])
+                assert res.exit_code == 0, (line, res.output)
+    finally:
+        os.chdir(cwd)
