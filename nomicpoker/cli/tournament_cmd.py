@@ -203,9 +203,13 @@ def _pause(name: str, note: str, state, db, resume: bool) -> None:  # type: igno
     from nomicpoker.shell.tournament import director
 
     with opened(state, db) as (st, engine):
-        changed = director.pause(engine, st, name, note, resume=resume)
+        done = director.pause(engine, st, name, note, resume=resume)
         typer.echo(f"tournament {name} {'resumed' if resume else 'paused'}: "
-                   f"{', '.join(changed) or 'no table needed it'}")
+                   f"{', '.join(done.changed) or 'no table needed it'}")
+        if resume:
+            for t in done.protests:
+                typer.echo(f"{t}: a protest is open: the table stays frozen until you rule on it "
+                           f"(nomicpoker table resume --table {t} --note ...)")
 
 
 @tournament_app.command("pause", example=f"nomicpoker tournament pause --name spring-open --note 'the forum is down' {S}")

@@ -578,3 +578,25 @@ def test_every_help_example_runs(tmp_path):
                 assert res.exit_code == 0, (line, res.output)
     finally:
         os.chdir(cwd)
+
+
+def test_resume_leaves_a_players_protest_open(made):
+    """A table frozen by a player's ``PROTEST`` is skipped by ``tournament pause``; ``tournament
+    resume`` then resumed it too, ending the protest in the director's name ("tournament spring
+    resumed: morning") though he never ruled on it. Resume takes only the tables paused, and
+    says which protest is left for ``table resume``."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    button = rows(state, "SELECT button FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
+    run("forum", "post", "--state", str(state), "--as", button, thread, "PROTEST the dealer misdealt")
+    run("poll", "--state", str(state))
+    out = run("tournament", "pause", "--name", "spring", "--note", "night", "--state", str(state)).output
+    assert out == "tournament spring paused: spring-t2\n"
+    out = run("tournament", "resume", "--name", "spring", "--note", "morning", "--state", str(state)).output
+    assert out == ("tournament spring resumed: spring-t2\n"
+                   "spring-t1: a protest is open: the table stays frozen until you rule on it "
+                   "(nomicpoker table resume --table spring-t1 --note ...)\n")
+    assert rows(state, "SELECT table_name, kind FROM np_dealer_event WHERE kind IN ('pause', 'resume') "
+                       "ORDER BY id") == [("spring-t2", "pause"), ("spring-t2", "resume")]

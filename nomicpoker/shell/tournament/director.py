@@ -265,11 +265,21 @@ def tables_of(session: Session, name: str) -> list[str]:
     return [] if ev is None else [t["table"] for t in loads(ev.data)["tables"]]
 
 
+@dataclass(frozen=True)
+class Paused:
+    """What :func:`pause` did: the tables paused (or resumed), and those a player's protest
+    keeps frozen (the director rules on each with ``table resume``; a tournament resume does not)."""
+
+    changed: list[str]
+    protests: list[str]
+
+
 def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = False,
-          now: Callable[[], datetime] = utcnow) -> list[str]:
+          now: Callable[[], datetime] = utcnow) -> Paused:
     """Pause (or resume) every table of a running tournament, each with ``note`` posted in its
-    thread; return the tables changed. Tables already in that state are left as they are, so
-    a pause that stopped half-way is run again."""
+    thread. Tables already in that state are left as they are, so a pause that stopped half-way
+    is run again. A table frozen by a protest is neither paused nor resumed: resuming it would
+    end the protest unruled."""
     from nomicpoker.shell.cycle.replay import fold_for
     from nomicpoker.shell.dealer.controls import control
 
@@ -283,10 +293,12 @@ def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = Fals
             raise TournamentError("not_paused" if resume else "paused",
                                   f"tournament {name} is {row.status}: only a {want} tournament can be {kind}d")
         names = tables_of(s, name)
-        todo = []
+        todo, protests = [], []
         for tname in names:
             frozen = fold_for(s, ledger.get_table(s, tname), state).frozen
-            if bool(frozen) == resume:
+            if frozen == "protest":
+                protests.append(tname)
+            elif bool(frozen) == resume:
                 todo.append(tname)
     for tname in todo:
         control(engine, state, tname, kind, f"tournament {name} {kind}d: {note}", now=now)
@@ -295,7 +307,7 @@ def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = Fals
         row.status = "running" if resume else "paused"
         s.add(row)
         add_event(s, name, kind, iso(now()), note=note)
-    return todo
+    return Paused(todo, protests)
 
 
 def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
@@ -409,5 +421,5 @@ def _vacation_hold(structure, days, money, hands, started: str, day: int, reache
             f"{structure.vacation_hands_per_day} a day while someone is on vacation; the next hand on day {day + 1}")
 
 
-__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Paused", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
            "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
