@@ -46,6 +46,15 @@ def structure_lines(s: Structure) -> list[str]:
                f"{'no limit' if limit is None else limit}")
     if s.payouts:
         out.append("payouts: " + ", ".join(f"{_ordinal(i + 1)} {p}" for i, p in enumerate(s.payouts)))
+    # every key the director set is announced, and said so where the tables do not apply it yet
+    if s.late_entry_levels:
+        out.append(f"late entry until level {s.late_entry_levels} ends: not built yet (tournament enter "
+                   "refuses once the tournament has started)")
+    if s.redraw_every_levels:
+        out.append(f"seats redrawn when every {s.redraw_every_levels} levels end: not carried out at the "
+                   "tables yet")
+    if s.start_on_vacation:
+        out.append("everybody starts on vacation: not applied at the tables yet (players are dealt in)")
     return out
 
 
