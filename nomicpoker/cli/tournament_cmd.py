@@ -81,7 +81,11 @@ def create(structure: Path = typer.Option(..., "--structure", help="The structur
         fail(f"--structure {structure}: no such file")
     if not dealer.strip():  # its tables' forum would refuse every start
         fail("--dealer: give the account the Dealer posts as (e.g. --dealer Dealer)")
-    _checked(structure)  # before a state or a ledger is made: a refused create leaves nothing
+    checked = _checked(structure)  # before a state or a ledger is made: a refused create leaves nothing
+    try:
+        director.precheck(name or checked.name, players.split(","), dealer)
+    except director.TournamentError as exc:
+        fail(exc.message)
     with opened(state, db, create=True) as (st, engine):
         try:
             done = director.create(engine, st, structure, players.split(","), name=name, dealer=dealer)

@@ -213,3 +213,24 @@ def test_check_announces_every_key_set_and_what_is_not_applied_yet(tmp_path):
     plain.write_text(STRUCTURE.format(size=3))
     out = run("tournament", "check", "--structure", str(plain)).output
     assert "late entry" not in out and "redrawn" not in out and "starts on vacation" not in out
+
+
+@pytest.mark.parametrize("extra,message", [
+    (("--name", "x y"), "error: tournament name 'x y': use letters, digits, '-' and '_' (max 34: its tables are "
+                        "named x y-t1, ...)\n"),
+    (("--players", "a 1,b1"), "error: player name 'a 1' is not allowed (no spaces or commas, at most 40)\n"),
+    (("--players", "alice,Alice"), "error: player 'Alice' is entered twice 'alice': seats must not look alike\n"),
+    (("--players", "bob,Dealer"), "error: player name 'Dealer' is not allowed: it is the Dealer's account "
+                                  "'Dealer'\n"),
+])
+def test_a_refused_create_makes_no_state_folder(tmp_path, extra, message):
+    """A create refused for its --name or its --players made the state folder and an empty
+    ledger all the same (the checks ran once the ledger was open): nothing is made now."""
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    args = {"--players": "ann,bob", **dict([extra])}
+    res = run("tournament", "create", "--structure", str(path), *[x for kv in args.items() for x in kv],
+              "--state", str(state), code=1)
+    assert res.output == message
+    assert not state.exists()

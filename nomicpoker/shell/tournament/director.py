@@ -50,7 +50,7 @@ from nomicpoker.shell.storage.tournament_rows import TournamentEventRow, Tournam
 class TournamentError(CodedError):
     """Codes: ``bad_name``, ``exists``, ``unknown``, ``bad_players``, ``started``,
     ``not_started``, ``bad_order``, ``seed``, ``bad_player``, ``paused``, ``not_paused``,
-    ``hand_running``."""
+    ``hand_running``, ``disqualified``."""
 
 
 @dataclass(frozen=True)
@@ -147,18 +147,24 @@ def _check_players(players: Sequence[str], dealer: str = "Dealer") -> list[str]:
     return out
 
 
+def precheck(name: str, players: Sequence[str], dealer: str = "Dealer") -> list[str]:
+    """The checks of :func:`create` that need no ledger (the name, the entrants), so that a
+    refused create is refused before a state folder or a ledger is made; the entrants, stripped."""
+    if not valid_table_name(name) or len(name) > MAX_NAME:
+        raise TournamentError("bad_name", f"tournament name {name!r}: use letters, digits, '-' and '_' "
+                              f"(max {MAX_NAME}: its tables are named {name}-t1, ...)")
+    return _check_players(players, dealer)
+
+
 def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[str], name: str | None = None,
            dealer: str = "Dealer", now: Callable[[], datetime] = utcnow) -> Created:
     """Create a tournament from a structure file (``StructureErrors`` lists every problem)."""
     raw = Path(structure_file).read_bytes()
     structure = parse_structure(raw, str(structure_file))
     name = name or structure.name
-    if not valid_table_name(name) or len(name) > MAX_NAME:
-        raise TournamentError("bad_name", f"tournament name {name!r}: use letters, digits, '-' and '_' "
-                              f"(max {MAX_NAME}: its tables are named {name}-t1, ...)")
+    entered = precheck(name, players, dealer)
     files = read_ruleset(structure.ruleset)  # RulesetError names a bad ruleset
     check_against_ruleset(structure, files.ruleset.blinds, str(structure_file))
-    entered = _check_players(players, dealer)
     seed = random_source.token_hex(32)
     seed_hash = hashlib.sha256(seed.encode("ascii")).hexdigest()
     at = iso(now())
@@ -421,5 +427,5 @@ def _vacation_hold(structure, days, money, hands, started: str, day: int, reache
             f"{structure.vacation_hands_per_day} a day while someone is on vacation; the next hand on day {day + 1}")
 
 
-__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Paused", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Paused", "precheck", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
            "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
