@@ -234,3 +234,18 @@ def test_a_refused_create_makes_no_state_folder(tmp_path, extra, message):
               "--state", str(state), code=1)
     assert res.output == message
     assert not state.exists()
+
+
+@pytest.mark.parametrize("args,code", [
+    (("rail", "--name", "spring"), 2),
+    (("rail", "--name", "spring", "--join", "zoe", "--leave", "zoe"), 2),
+    (("show", "--name", "nope"), 1),
+])
+def test_refusals_exit_as_the_doc_says(made, args, code):
+    """docs/tournaments.md: a refusal exits 1, a mistake in the command line itself 2; one line
+    each, nothing written."""
+    _path, state, _ = made
+    before = rows(state, "SELECT count(*) FROM np_tournament_event")
+    res = run("tournament", *args, "--state", str(state), code=code)
+    assert len(res.output.strip().splitlines()) == 1 and res.output.startswith("error: ")
+    assert rows(state, "SELECT count(*) FROM np_tournament_event") == before
