@@ -238,9 +238,10 @@ def disqualify(name: str = NameOpt, player: str = typer.Option(..., "--player", 
     from nomicpoker.shell.tournament import director
 
     with opened(state, db) as (st, engine):
-        where = director.disqualify(engine, st, name, player, note)
-        typer.echo(f"tournament {name}: {player} disqualified"
-                   + (f"; he sits out at {where} from the next hand, his chips out of play" if where else ""))
+        done = director.disqualify(engine, st, name, player, note)
+        typer.echo(f"tournament {name}: {done.player} disqualified"
+                   + (f"; he sits out at {done.table} from the next hand, his chips out of play"
+                      if done.table else ""))
 
 
 @tournament_app.command("advance", example=f"nomicpoker tournament advance --name spring-open {S}")

@@ -249,3 +249,14 @@ def test_refusals_exit_as_the_doc_says(made, args, code):
     res = run("tournament", *args, "--state", str(state), code=code)
     assert len(res.output.strip().splitlines()) == 1 and res.output.startswith("error: ")
     assert rows(state, "SELECT count(*) FROM np_tournament_event") == before
+
+
+def test_disqualify_names_the_entrant_not_the_spelling_typed(made):
+    """``disqualify --player CY`` disqualifies the account ``cy`` (forum logins ignore case) and
+    recorded ``cy``, but printed "CY disqualified"."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    out = run("tournament", "disqualify", "--name", "spring", "--player", "CY", "--note", "collusion",
+              "--state", str(state)).output
+    assert out.startswith("tournament spring: cy disqualified; he sits out at spring-t")
+    assert rows(state, "SELECT player FROM np_tournament_event WHERE kind = 'disqualify'") == [("cy",)]

@@ -316,9 +316,17 @@ def pause(engine: Engine, state: Path, name: str, note: str, resume: bool = Fals
     return Paused(todo, protests)
 
 
+@dataclass(frozen=True)
+class Disqualified:
+    """Who was disqualified (the entrant's own spelling) and the table he sat at (None before the start)."""
+
+    player: str
+    table: str | None
+
+
 def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
-               now: Callable[[], datetime] = utcnow) -> str | None:
-    """Disqualify a player (module docstring); return the table he sat at (None before the start)."""
+               now: Callable[[], datetime] = utcnow) -> Disqualified:
+    """Disqualify a player (module docstring), found by his account (``CY`` is ``cy``)."""
     from nomicpoker.shell.dealer.controls import control
 
     if not " ".join((note or "").split()):
@@ -344,7 +352,7 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
                 raise
     with transaction(engine) as s:
         add_event(s, name, "disqualify", iso(now()), player=player, note=note)
-    return where
+    return Disqualified(player, where)
 
 
 @dataclass(frozen=True)
@@ -427,5 +435,5 @@ def _vacation_hold(structure, days, money, hands, started: str, day: int, reache
             f"{structure.vacation_hands_per_day} a day while someone is on vacation; the next hand on day {day + 1}")
 
 
-__all__ = ["Advanced", "add_event", "advance", "Created", "MAX_NAME", "Paused", "precheck", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
+__all__ = ["Advanced", "add_event", "advance", "Created", "Disqualified", "MAX_NAME", "Paused", "precheck", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
            "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
