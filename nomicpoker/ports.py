@@ -18,7 +18,8 @@ adapters import everything they share with the shell from the port side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Literal, Protocol, Sequence, runtime_checkable
 
@@ -113,6 +114,22 @@ class Abilities:
     def mentioning(self, name: str) -> str:
         """``name`` written the way this forum notifies the user."""
         return self.mention.replace("{name}", name)
+
+    def as_json(self) -> str:
+        """The abilities as a table stores them (``np_table.abilities``, set by ``table create``):
+        every field, keys sorted. WHY stored: replay and ``audit`` read what the table was
+        created with from the ledger, so they never import an adapter, and a later release of
+        an adapter cannot change how a table's history folds."""
+        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_mapping(cls, stored: dict) -> "Abilities":
+        """The abilities a table stored (:meth:`as_json`, parsed). A field the mapping lacks has
+        its default here, so ``{}`` is :class:`Abilities` () (the bot rolls, no private
+        messages, Markdown, players read the thread: what ``db upgrade`` stores for a table on a
+        forum this release does not know); a key this release does not know is left out."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in stored.items() if k in known})
 
 
 @dataclass(frozen=True)

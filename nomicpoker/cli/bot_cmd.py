@@ -119,10 +119,10 @@ def _open_log_file() -> None:
 
 def init(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Create the state directory, the ledger database and the local forum."""
-    from nomicpoker.adapters.local import LocalForum
+    from nomicpoker.shell.cycle.forums import local_forum
 
     with opened(state, db, create=True) as (st, _engine):
-        LocalForum(paths.forum_db_path(st))
+        local_forum(st)
         from nomicpoker.shell.storage.store import shown_url
 
         typer.echo(f"state: {st}\nledger: {shown_url(paths.db_url(st, db))}\nlocal forum: {paths.forum_db_path(st)}")
@@ -185,12 +185,12 @@ def table_create(
                    f"dealer {row.dealer!r}, {words}")
         if thread:
             from nomicpoker.shell.dealer.names import seat_warnings
-            from nomicpoker.shell.cycle.forums import default_forum_factory
+            from nomicpoker.shell.cycle.forums import forum_for
 
             from nomicpoker.ports import ForumError
 
             try:  # the table is made; a thread that cannot be read is only a warning
-                opened_forum = default_forum_factory(row.forum_kind, json.loads(row.forum_config) or {}, st)
+                opened_forum = forum_for(row, st)
                 lines = seat_warnings(opened_forum.list_comments(thread), json.loads(row.players),
                                       thread, row.dealer)
             except ForumError as exc:

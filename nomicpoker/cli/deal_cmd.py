@@ -104,7 +104,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
     from nomicpoker.shell.storage import ledger, secrets_store
     from nomicpoker.core.words.notices import deck_listing
     from nomicpoker.core.fairness.dealing import issue_deck
-    from nomicpoker.shell.cycle.forums import default_forum_factory
+    from nomicpoker.shell.cycle.forums import forum_for
     from nomicpoker.shell.storage.store import loads
 
     with opened(state, db) as (st, engine):
@@ -125,7 +125,7 @@ def deck_issue(table: str = typer.Option(..., "--table", help="Table name."),
                      "there are no decks to issue")
             if not t.issue_decks:
                 fail(f"table {table} uses players' own decks (created with --own-decks)")
-            forum = default_forum_factory(t.forum_kind, ledger.forum_settings(t), st)
+            forum = forum_for(t, st)
         from nomicpoker.core.fairness import entropy
 
         # the decks are dealt from the committed secret with the hand's entropy mixed in

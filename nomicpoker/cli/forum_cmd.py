@@ -19,7 +19,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.shell.storage.paths import forum_db_path, state_dir
+from nomicpoker.shell.storage.paths import state_dir
 from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
 
 T = TypeVar("T")
@@ -44,9 +44,9 @@ def _run(action: Callable[[], T]) -> T:
 
 
 def _local(state: Optional[str]) -> Any:
-    from nomicpoker.adapters.local import LocalForum
+    from nomicpoker.shell.cycle.forums import local_forum
 
-    return _run(lambda: LocalForum(forum_db_path(state_dir(state))))
+    return _run(lambda: local_forum(state_dir(state)))
 
 
 def _when(moment: datetime) -> str:
@@ -271,7 +271,7 @@ def check(
 ) -> None:
     """Try the connection and the login without posting; exit 1 if any check fails."""
     from nomicpoker.ports import ForumError
-    from nomicpoker.adapters.registry import open_forum
+    from nomicpoker.shell.cycle.forums import open_forum
 
     where = state_dir(state)
     settings: dict[str, object] = {}

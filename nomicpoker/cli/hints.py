@@ -18,7 +18,6 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
     story posts, and the ``--state``/``--db`` the Dealer gave."""
     import shlex
 
-    from nomicpoker.adapters.registry import declared_abilities
     from nomicpoker.shell.storage import ledger, pinned
 
     rules = pinned.current_ruleset(session, row)
@@ -33,7 +32,7 @@ def start_hint(session: Session, row, state: Optional[str], db: Optional[str]) -
         if value:
             parts += [flag, value]
     line = " ".join(shlex.quote(p) for p in parts)
-    if not declared_abilities(row.forum_kind, ledger.forum_settings(row)).create_thread:
+    if not ledger.table_abilities(row).create_thread:
         return (f"post the hand's story post on the {row.forum_kind} forum, then: {line} "
                 "--thread <the story post's URL>")
     return line
@@ -48,7 +47,6 @@ def play_hints(engine, st: Path, started, state: Optional[str], db: Optional[str
 
     from sqlmodel import Session
 
-    from nomicpoker.adapters.registry import declared_abilities
     from nomicpoker.core.poker import engine as hand_engine
     from nomicpoker.shell.storage import ledger
     from nomicpoker.shell.cycle.replay import fold_for
@@ -57,7 +55,7 @@ def play_hints(engine, st: Path, started, state: Optional[str], db: Optional[str
     poll = " ".join(shlex.quote(p) for p in ["nomicpoker", "poll", *where])
     with Session(engine) as s:
         table = ledger.get_table(s, started.table)
-        if not declared_abilities(table.forum_kind, ledger.forum_settings(table)).cli_players:
+        if not ledger.table_abilities(table).cli_players:
             return [poll]  # the players comment on their forum; the poll reads them
         res = fold_for(s, table, st)
     cur, h = res.current, res.state.current if res.state is not None else None

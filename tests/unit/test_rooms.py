@@ -205,3 +205,58 @@ def test_the_draw_host_protocol_declares_what_the_draw_phase_uses_and_the_fold_h
     assert not any(n.startswith("_") for n in declared)
     folder = adjudicator._Folder
     assert all(hasattr(folder, n) for n in declared - set(draws.DrawHost.__annotations__))
+
+
+#: The composition root: the one module of the shell and the CLI that imports the adapters
+#: (docs/architecture.md, "One composition root"); and the migration that filled the stored
+#: abilities of the tables made before they were stored, once, at upgrade time.
+COMPOSITION_ROOT = "nomicpoker.shell.cycle.forums"
+ADAPTER_IMPORTERS = {"shell/cycle/forums.py", "shell/storage/migrations/versions/0011_table_abilities.py"}
+#: What replays and audits a table: these read the table's abilities from the ledger.
+REPLAY_AND_AUDIT = ("shell/cycle/replay.py", "shell/storage/*.py", "shell/audit/*.py", "core/**/*.py")
+
+
+def _names_an_adapter(path: Path, also: tuple[str, ...] = ()) -> list[str]:
+    """``line: module`` for every import in ``path`` of an adapter (``nomicpoker.adapters...``,
+    or the source folder ``adapters...``) or of a module in ``also``."""
+    return [f"{line}: {m}" for line, m in _imported(path)
+            if m.split(".")[:2] == ["nomicpoker", "adapters"] or m.split(".")[0] == "adapters"
+            or any(m == a or m.startswith(a + ".") for a in also)]
+
+
+def _adapter_importers(top: Path = PACKAGE) -> set[str]:
+    return {p.relative_to(top).as_posix() for p in top.rglob("*.py") if _names_an_adapter(p)}
+
+
+def _replay_or_audit_reaching_adapters(top: Path = PACKAGE) -> dict[str, list[str]]:
+    return {p.relative_to(top).as_posix(): bad for pattern in REPLAY_AND_AUDIT for p in sorted(top.glob(pattern))
+            if (bad := _names_an_adapter(p, (COMPOSITION_ROOT,)))}
+
+
+def test_only_the_composition_root_imports_an_adapter():
+    """The shell used to import the adapters from seven files (``replay`` on every poll, the
+    demo at the top, ``serve``, ``idle``, ``private_inbox``, ``service``, ``forums``) and the
+    CLI from three more: a new forum touched all of them."""
+    assert _adapter_importers() == ADAPTER_IMPORTERS
+
+
+def test_replay_and_audit_import_neither_an_adapter_nor_the_composition_root():
+    """Replay and audit fold under the abilities stored with the table (``np_table.abilities``),
+    so an auditor's machine needs no forum adapter (tests/test_table_abilities.py runs audit
+    in a process that cannot import one)."""
+    assert _replay_or_audit_reaching_adapters() == {}
+
+
+def test_the_adapter_checks_see_every_way_of_importing_one(tmp_path):
+    for rel, src in {"shell/cycle/replay.py": "def f():\n    from nomicpoker.adapters.registry import declared_abilities\n",
+                     "shell/audit/a.py": "import nomicpoker.adapters.local\n",
+                     "shell/audit/b.py": "from nomicpoker.shell.cycle import forums\n",
+                     "shell/storage/c.py": "from nomicpoker.shell.cycle.forums import forum_for\n",
+                     "core/fold/d.py": "from adapters import registry\n",
+                     "shell/dealer/e.py": "from nomicpoker import adapters\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(src)
+    assert sorted(_replay_or_audit_reaching_adapters(tmp_path)) == [
+        "core/fold/d.py", "shell/audit/a.py", "shell/audit/b.py", "shell/cycle/replay.py", "shell/storage/c.py"]
+    assert _adapter_importers(tmp_path) == {"shell/cycle/replay.py", "shell/audit/a.py", "core/fold/d.py",
+                                            "shell/dealer/e.py"}

@@ -73,6 +73,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "issue_decks": "Whether the Dealer issues each player a deck (blognomic-2008 Hole Card Draw).",
         "deadline_hours": "Hours a player has to act before the deadline passes (empty: no deadline).",
         "settings": "The table's settings for play over days at creation (JSON); later changes are Dealer events.",
+        "abilities": "What the table's forum can do, as its adapter declared it at creation (JSON: who rolls the dice, "
+                     "private messages, the markup, ...); the replay reads it from here.",
         "active": "Whether the table is still polled.",
         "created": "When the table was created (UTC).",
     },

@@ -102,11 +102,11 @@ def code_signature() -> str:
     decides, e.g. a fold whose code changed replays from the start). Once per process: the
     code a process runs is the code it imported."""
     import nomicpoker
-    from nomicpoker.adapters import registry
+    from nomicpoker.shell.cycle.forums import adapters_folder
 
     h = hashlib.sha256()
     _put(h, nomicpoker.__version__, sys.version, FORMAT)
-    for root in sorted({Path(nomicpoker.__file__).parent, Path(registry.__file__).parent}):
+    for root in sorted({Path(nomicpoker.__file__).parent, adapters_folder()}):
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):
@@ -197,7 +197,7 @@ def forum_digest(state: Path, tables: Sequence[Polled]) -> str:
     Raises :class:`_Defer` where a forum cannot say without the full poll (its abilities do
     not declare ``fingerprint``); called by :func:`check` only once the ledger digest shows
     the tables are those a full poll fingerprinted, so it never opens a network forum."""
-    from nomicpoker.adapters.registry import declared_abilities, open_forum
+    from nomicpoker.shell.cycle.forums import declared_abilities, open_forum
 
     h = hashlib.sha256()
     forums: dict[str, tuple[Polled, list[str]]] = {}  # one read per forum file, not per table

@@ -164,11 +164,11 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
 
 def players_see_thread(row: TableRow) -> bool:
     """Whether the table's players read its thread themselves (every forum but e-mail), as the
-    table's forum declares it (:class:`nomicpoker.ports.Abilities`)."""
-    from nomicpoker.adapters.registry import declared_abilities
-    from nomicpoker.shell.storage.ledger import forum_settings
+    table's forum declared it when the table was created (:class:`nomicpoker.ports.Abilities`,
+    stored with the table)."""
+    from nomicpoker.shell.storage.ledger import table_abilities
 
-    return declared_abilities(row.forum_kind, forum_settings(row)).players_see_thread
+    return table_abilities(row).players_see_thread
 
 
 def withheld(session: Session, table: str) -> set[str]:

@@ -41,14 +41,11 @@ class ReplayError(CodedError):
 
 
 def table_config_for(session: Session, table: TableRow) -> TableConfig:
-    """The fold's configuration of ``table``, with who rolls the dice from the forum's declared
-    abilities, and the ruleset it was created under as pinned in the ledger."""
-    from nomicpoker.adapters.registry import declared_abilities
-
-    abilities = declared_abilities(table.forum_kind, ledger.forum_settings(table))
-    return ledger.table_config(session, table, forum_roller=abilities.dice != "bot",
-                               private=abilities.private_send, mention=abilities.mention,
-                               players_see_thread=abilities.players_see_thread)
+    """The fold's configuration of ``table``, all from the ledger: the ruleset it was created
+    under as pinned, and what its forum can do as stored with it (who rolls the dice, private
+    messages, ...: :func:`nomicpoker.shell.storage.ledger.table_abilities`). Replay never
+    imports an adapter (tests/test_rooms.py checks it)."""
+    return ledger.table_config(session, table)
 
 
 def fold_for(session: Session, table: TableRow, state: Path, public: dict | None = None,

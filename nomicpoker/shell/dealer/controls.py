@@ -29,6 +29,7 @@ from nomicpoker.shell.cycle.archive import archive_table
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.cycle.outbox import send_outbox
 from nomicpoker.shell.storage.locks import Busy, run_lock
+from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.forums import ForumFactory, default_forum_factory
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.cycle.replay import adjudicate, fold_for
@@ -96,7 +97,7 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
              data: dict[str, Any], now: Callable[[], datetime], forum_factory: ForumFactory) -> Controlled:
     with Session(engine) as s:
         table = ledger.get_table(s, table_name)
-        forum = forum_factory(table.forum_kind, loads(table.forum_config) or {}, state)
+        forum = forums.forum_for(table, state, forum_factory)
     report = TableReport(table_name)
     t = now()
     changed = None

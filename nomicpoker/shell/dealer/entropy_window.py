@@ -133,7 +133,7 @@ def open_window(engine: Engine, state: Path, table_name: str, minutes: int = DEF
 
     Safe to re-run: the secrets file, the story post and the commitment comment made by an
     interrupted run are found and reused, so the commitments never change once posted."""
-    from nomicpoker.shell.cycle.forums import default_forum_factory
+    from nomicpoker.shell.cycle.forums import forum_for
     from nomicpoker.shell.cycle.replay import fold_for
 
     if not 1 <= minutes <= MAX_MINUTES:
@@ -150,7 +150,7 @@ def open_window(engine: Engine, state: Path, table_name: str, minutes: int = DEF
                                       "still running: open the next hand's window once it has ended")
                 mode = fold_for(s, table, state).settings.entropy
                 number = (hands[-1].number + 1) if hands else 1
-                forum = (forum_factory or default_forum_factory)(table.forum_kind, ledger.forum_settings(table), state)
+                forum = forum_for(table, state, forum_factory)
             w = load(state, table_name, number)
             if w is None:
                 if mode == "off":

@@ -35,6 +35,7 @@ from nomicpoker.ports import ForumError
 from nomicpoker.shell.cycle.archive import archive, archive_table
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.cycle.outbox import send_outbox
+from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.forums import ForumFactory, default_forum_factory
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.cycle.replay import adjudicate, fold_for
@@ -192,9 +193,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         if any(w in key.lower() for w in ("password", "secret", "token", "api_key")):
             raise ServiceError("credentials", f"forum config key {key!r} looks like a credential: keep "
                                "credentials in the environment or an owner-only file (docs/forums.md)")
-    from nomicpoker.adapters.registry import declared_abilities
-
-    abilities = declared_abilities(forum, config)  # ForumError('config') for an unknown kind
+    abilities = forums.declared_abilities(forum, config)  # ForumError('config') for an unknown kind
     if not abilities.login:  # no account to ask: the dealer's name is the table's setting
         config.setdefault("dealer", dealer)
     opened = forum_factory(forum, config, state)  # ForumError('config') names a bad key now, not at poll
@@ -226,7 +225,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         row = TableRow(name=name, ruleset=ruleset, ruleset_hash=rs.content_hash, forum_kind=forum,
                        forum_config=dumps(config), dealer=dealer, players=dumps(players), money=money,
                        button=button, issue_decks=issue_decks, deadline_hours=deadline_hours,
-                       settings=dumps(values),
+                       settings=dumps(values), abilities=abilities.as_json(),
                        created=row_time)
         s.add(row)
         pinned.pin(s, name, files, row_time)  # the table keeps these rules whatever the file does
@@ -352,7 +351,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
             button = next_button(players, hands[-1].button, seated)
         else:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
-        forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
+        forum = forums.forum_for(table, state, forum_factory)
     window = _entropy_window(state, table_name, number, folded.settings.entropy, thread, now())
     if window is not None:
         thread = window.thread

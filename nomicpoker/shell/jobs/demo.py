@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -25,13 +25,17 @@ from sqlmodel import Session, select
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.jobs import poll as poll_mod
 from nomicpoker.shell.dealer import service
-from nomicpoker.adapters.local import LocalForum
+from nomicpoker.shell.cycle.forums import local_forum
 from nomicpoker.core.poker.cards import parse_card
 from nomicpoker.core.words.gndt import gndt
-from nomicpoker.shell.storage.paths import forum_db_path, site_dir
+from nomicpoker.shell.storage.paths import site_dir
 from nomicpoker.shell.audit.site import build_site
 from nomicpoker.shell.audit.verdicts import verdict_lines
 from nomicpoker.shell.storage.store import TableRow
+
+#: the embedded local forum (``adapters/local.py``, opened by the composition root): it posts
+#: as any player (``post_as``) and reads a player's inbox (``inbox``)
+LocalForum = Any
 
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
 _LISTING = re.compile(r"^- *(\d+): (\S+) \(")
@@ -42,7 +46,7 @@ class Player:
     """A scripted player on the local forum: posts comments and reads their own inbox."""
 
     name: str
-    forum: LocalForum
+    forum: LocalForum  # the embedded local forum: it posts as any player and reads their inbox
     thread: str = ""
     deck: dict[int, str] = field(default_factory=dict)
     checksum: str = ""
@@ -155,7 +159,7 @@ def run_demo(engine: Engine, state: Path, echo: Callable[[str], None] = print, t
     service.create_table(engine, state, name, list(DEMO_PLAYERS), 100, forum="local",
                          settings={"ante": 5,  # the table's ante: every hand start takes it
                                    **({"entropy": "players"} if entropy else {})})
-    forum = LocalForum(forum_db_path(state), dealer="Dealer")
+    forum = local_forum(state, dealer="Dealer")
     started = (_entropy_start(engine, state, name, forum) if entropy
                else service.start_hand(engine, state, name))
     alice, bob, carol, dave = players = [Player(n, forum, started.thread) for n in DEMO_PLAYERS]

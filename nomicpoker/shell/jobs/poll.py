@@ -38,6 +38,7 @@ from nomicpoker.shell.storage.locks import Busy, run_lock
 from nomicpoker.shell.cycle.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
 from nomicpoker.shell.cycle.collector import paused_collector
 from nomicpoker.shell.storage.paths import private_files
+from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.forums import ForumFactory, default_forum_factory
 from nomicpoker.shell.cycle.replay import adjudicate
 from nomicpoker.shell.cycle.report import TableReport
@@ -128,7 +129,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         with Session(engine) as s:
             table = ledger.get_table(s, table_name)
             kind = table.forum_kind
-            forum = forum_factory(table.forum_kind, ledger.forum_settings(table), state)
+            forum = forums.forum_for(table, state, forum_factory)
         if dry_run:
             report.dry_run = True
             with Session(engine) as s:

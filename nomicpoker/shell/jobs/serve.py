@@ -47,21 +47,19 @@ class ServeError(CodedError):
 
 
 def default_bridges(tables: Sequence[tuple[str, str, dict]], state: Path) -> list[Bridge]:
-    from nomicpoker.adapters.registry import open_bridges
+    from nomicpoker.shell.cycle.forums import open_bridges
 
     return open_bridges(tables, state)
 
 
 def live_tables(engine: Engine, only: str | None = None) -> list[tuple[str, str, dict]]:
     """``(name, kind, config)`` of the active tables whose forum is a live chat."""
-    from nomicpoker.adapters.registry import declared_abilities
-
     out = []
     with Session(engine) as s:
         if only is not None:  # a table named on the command line: say exactly what is wrong with it
             named = ledger.get_table(s, only)  # StoreError('no_table') listing the tables there are
             kind = named.forum_kind
-            if not declared_abilities(kind, ledger.forum_settings(named)).live:
+            if not ledger.table_abilities(named).live:
                 raise ServeError("not_live", f"table {only!r} is on the {kind} forum, not a live chat: "
                                  "serve is for IRC tables; run nomicpoker poll for it (from cron)")
             if not named.active:
@@ -69,9 +67,8 @@ def live_tables(engine: Engine, only: str | None = None) -> list[tuple[str, str,
         for t in s.exec(select(TableRow).where(TableRow.active == True).order_by(TableRow.id)).all():  # noqa: E712
             if only is not None and t.name != only:
                 continue
-            config = ledger.forum_settings(t)
-            if declared_abilities(t.forum_kind, config).live:
-                out.append((t.name, t.forum_kind, config))
+            if ledger.table_abilities(t).live:
+                out.append((t.name, t.forum_kind, ledger.forum_settings(t)))
     return out
 
 

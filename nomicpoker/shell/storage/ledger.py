@@ -19,6 +19,7 @@ from sqlalchemy import insert
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
+from nomicpoker.ports import Abilities
 from nomicpoker.shell.storage import pinned, secrets_store
 from nomicpoker.core.fairness import entropy
 from nomicpoker.core.table.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
@@ -72,6 +73,26 @@ def forum_settings(row: TableRow) -> dict[str, Any]:
     return value
 
 
+def table_abilities(row: TableRow) -> Abilities:
+    """What the table's forum can do, as stored when the table was created
+    (``np_table.abilities``; schema 0011 filled older tables from the adapter registry).
+    WHY from the ledger: replay and ``audit`` fold under these, so they never import an
+    adapter and a replay on a machine without the forum's adapter folds the same. A row edited
+    into something that is not a JSON object is ``StoreError('bad_config')``."""
+    try:
+        value = loads(row.abilities or "{}")
+    except ValueError as exc:
+        raise StoreError("bad_config", f"table {row.name} has abilities that are not JSON "
+                         f"({exc}): fix np_table.abilities in the ledger") from exc
+    if not isinstance(value, dict):
+        raise StoreError("bad_config", f"table {row.name} has abilities that are not a JSON "
+                         "object: fix np_table.abilities in the ledger")
+    try:
+        return Abilities.from_mapping(value)
+    except TypeError as exc:  # pragma: no cover - from_mapping drops unknown keys
+        raise StoreError("bad_config", f"table {row.name}: np_table.abilities: {exc}") from exc
+
+
 def table_settings(row: TableRow, ruleset_deadline: int | None) -> TableSettings:
     """The settings a table was created with: its stored settings, its ``deadline_hours``
     column (tables created before settings existed), else the ruleset's default deadline;
@@ -97,18 +118,21 @@ def forced_bets(session: Session, row: TableRow) -> tuple[int | None, tuple[int,
     return (int(ante) if ante is not None else None), tuple(values.get("blinds") or ())
 
 
-def table_config(session: Session, row: TableRow, forum_roller: bool = False, private: bool = False,
-                 mention: str = "{name}", players_see_thread: bool = True) -> TableConfig:
+def table_config(session: Session, row: TableRow) -> TableConfig:
     """The fold's configuration of a table, with the ruleset it was created under as pinned
-    in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.storage.pinned`), and its
-    settings for play over days."""
+    in the ledger (never reloaded from its file: see :mod:`nomicpoker.shell.storage.pinned`), its
+    settings for play over days, and what its forum can do as stored with it
+    (:func:`table_abilities`: who rolls the dice, private messages, mentions, whether players
+    read the thread)."""
     ruleset = pinned.ruleset(session, row, row.ruleset_hash)
     settings = table_settings(row, ruleset.deadline_hours)
+    abilities = table_abilities(row)
     return TableConfig(
         name=row.name, players=tuple(loads(row.players)), money=row.money, dealer=row.dealer,
         ruleset=ruleset, ruleset_name=row.ruleset, issue_decks=row.issue_decks,
-        forum_roller=forum_roller, deadline_hours=settings.deadline_hours, settings=settings,
-        private=private, mention=mention, players_see_thread=players_see_thread,
+        forum_roller=abilities.dice != "bot", deadline_hours=settings.deadline_hours, settings=settings,
+        private=abilities.private_send, mention=abilities.mention,
+        players_see_thread=abilities.players_see_thread,
     )
 
 

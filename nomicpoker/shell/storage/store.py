@@ -25,9 +25,8 @@ import errno
 import json
 import os
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
-
 from pathlib import Path
+from typing import Any, Iterator, Optional
 
 from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, event, inspect, select
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -75,6 +74,7 @@ class TableRow(SQLModel, table=True):
     #: JSON: the table's settings for play over days at creation (core/table/table_settings.py);
     #: later changes are ``settings`` dealer events
     settings: str = "{}"
+    abilities: str = "{}"  # JSON Abilities at creation (schema 0011); replay reads it, never an adapter
     active: bool = True
     created: str
 
