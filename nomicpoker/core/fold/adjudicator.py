@@ -27,7 +27,7 @@ Readings of the rule the fold makes (documented in docs/dealer-guide.md):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from nomicpoker.core.fairness import sealed
 from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
@@ -38,11 +38,11 @@ from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
 from nomicpoker.core.fold.score_fold import SCORE
-from nomicpoker.core.fold.whose import BETTING, other_player_named
+from nomicpoker.core.fold.ordinary import Ordinary
 from nomicpoker.core.poker import engine
 from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.reading import grammar
-from nomicpoker.core.reading.lookalike import describe_char, first_lookalike
+from nomicpoker.core.reading.comment_reading import Facts, Reading, TextReading, read_revision
 from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.table.days_state import REMINDER, DaysState
 from nomicpoker.core.table.fold_state import ROW_KINDS, HandState, TableState
@@ -72,7 +72,15 @@ class _Folder:
         self.days = Days(self)
         self.controls = Controls(self)
         self.advance = Advance(self)
-        self._readings: dict[tuple[str, str, bool], grammar.Result] = {}
+        self.ordinary = Ordinary(self)
+        self._texts: dict[tuple[str, str, bool], TextReading] = {}
+        #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
+        self.on_reading: dict[str, Callable[[Revision, Reading, HandState | None, int | None], Any]] = {
+            "private": self.advance.private.comment, "score": self.advance.score.comment,
+            "advance": self.advance.keep, "advance_hold": self.advance.hold_said,
+            "advance_off": self.advance.off, "advance_error": self.advance.refuse,
+            "command": self.ordinary.commands_only, "chat": self.ordinary.chat, "error": self.ordinary.error,
+            "action": self.ordinary.act}
         if state is not None:
             self.st = state
             return
@@ -92,17 +100,19 @@ class _Folder:
     def hands(self) -> dict[int, HandState]:
         return self.st.hands
 
-    def read(self, rev: Revision, bare: bool) -> grammar.Result:
-        """:func:`grammar.parse_comment` of ``rev``, memoised for this fold (a reading is a
-        pure function of the body, its format and ``bare``; chat such as "nice hand" comes
-        back often). Only short bodies: they are the ones that repeat."""
+    def text_of(self, rev: Revision) -> TextReading:
+        """Every reading of ``rev``'s text (:class:`TextReading`, each made once), memoised for
+        this fold: they are a pure function of the body, its format and whether the rules read
+        bare actions, and chat such as "nice hand" comes back often. Only short bodies: they
+        are the ones that repeat."""
+        bare = not self.rules.require_hand_and_round
         if len(rev.body) > _MEMO_MAX:
-            return grammar.parse_comment(rev.body, rev.body_format, bare=bare)
+            return TextReading(rev.body, rev.body_format, bare)
         key = (rev.body, rev.body_format, bare)
-        res = self._readings.get(key)
-        if res is None:
-            res = self._readings[key] = grammar.parse_comment(rev.body, rev.body_format, bare=bare)
-        return res
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = TextReading(rev.body, rev.body_format, bare)
+        return text
 
     # -- rows -------------------------------------------------------------------------------
 
@@ -339,7 +349,9 @@ class _Folder:
         self.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
 
     def read_comment(self, rev: Revision) -> None:
-        """Read and adjudicate one comment revision (no safety net: :meth:`comment`)."""
+        """Read and adjudicate one comment revision (no safety net: :meth:`comment`): its one
+        reading (:func:`read_revision`, by the precedence documented there) goes to the
+        handler of its kind (:attr:`on_reading`)."""
         if self.c.is_dealer(rev.author):
             return
         number = self.st.by_thread.get(rev.thread)
@@ -349,71 +361,29 @@ class _Folder:
         if rev.revision > 1:
             self._edit(rev, h)
             return
-        if self.days.hold(rev):
+        text = self.text_of(rev)
+        if self.days.hold(rev, text):
             return  # the table is frozen: adjudicated when it runs again
         if rev.deleted:
             self.give_verdict(rev, number, "ignored", "deleted", "first seen already deleted")
             return
-        if not self.days.undoes_protest(rev) and self.advance.comment(rev, h, number):
-            return
-        bare = not self.rules.require_hand_and_round
-        parsed = self.read(rev, bare)
-        if (bare and isinstance(parsed, grammar.Intent) and parsed.hand is None
-                and parsed.round is None and parsed.kind in BETTING
-                and (h is None or rev.author not in [s.name for s in h.hand.seats])):
-            parsed = grammar.NoAction()  # "call" from someone not at the table is just a word
-        chat = isinstance(parsed, grammar.NoAction)
-        if self.days.commands(rev, h, number, chat):
-            return
-        self.st.first_kind[(rev.thread, rev.forum_id)] = "chat" if chat else "action"
-        if chat:
-            self.give_verdict(rev, number, "chat")
-            return
-        if h is None:
-            self.give_verdict(rev, None, "ignored", "no_hand", "posted before any hand in this thread")
-            return
-        if isinstance(parsed, grammar.GrammarError):
-            self.reject(rev, number, parsed.code, parsed.message)
-            return
-        intent = parsed
-        if h.phase == "complete":
-            self.reject(rev, number, "hand_over", "no hand is running in this thread"
-                         + (f": hand {number} is over" if number else ""))
-            return
-        seated = [s.name for s in h.hand.seats]
-        if rev.author not in seated:
-            like = self.c.lookalike_seat(rev.author)
-            why = ""
-            if like is not None:
-                ch = first_lookalike(rev.author)
-                why = (f": the account only looks like {like}"
-                       + (f" (it contains {describe_char(ch)})" if ch else "")
-                       + "; accounts are compared exactly, apart from the case of plain letters")
-            self.reject(rev, number, "not_seated", f"{rev.author} is not a Seated Player in hand "
-                         f"{number} (seated: {', '.join(seated)}){why}")
-            return
-        named = getattr(intent, "player", None) or other_player_named(rev, intent, seated)
-        if named and named != rev.author:
-            # The rule has each player post their own comment: the draw, the reveal, the bet.
-            cite_as = {"dice": "deck", "draw": "draw_mismatch", "reveal": "reveal_not_allowed"}.get(
-                intent.kind, "unparseable")
-            self.reject(rev, number, "not_player_action",
-                         f"{rev.author} cannot act for {named}: a player acts only in their own comment",
-                         cite_as=cite_as)
-            return
-        if intent.hand is not None and intent.hand != number:
-            if intent.kind in ("dice", "draw", "reveal"):
-                self.reject(rev, number, "stale_hand", f"this is hand {number}, not hand {intent.hand}")
-                return
-        kind = intent.kind
-        if kind == "dice":
-            self.draw_phase.dice(rev, h, intent)
-        elif kind == "draw":
-            self.draw_phase.draw(rev, h, intent)
-        elif kind == "reveal":
-            self._reveal(rev, h, intent)
-        else:
-            self._bet(rev, h, intent)
+        reading = read_revision(text, self._facts(rev, text, h, number))
+        self.on_reading[reading.kind](rev, reading, h, number)
+
+    def _facts(self, rev: Revision, text: TextReading, h: HandState | None, number: int | None) -> Facts:
+        """What the choice of ``rev``'s reading depends on besides its text. The seats come
+        from the hand's start (a hand that is over may be kept only as its ruleset: the
+        snapshot's ``ClosedHand``); who is to act only from a hand still running."""
+        seats = [name for name, _money in h.start.seats] if h is not None else []
+        running = h is not None and number is not None and h.phase not in ("reveal", "complete")
+        in_hand = running and rev.author in seats and not h.hand.seat(rev.author).folded  # type: ignore[union-attr]
+        to_act = h.hand.to_act if in_hand else None  # type: ignore[union-attr]
+        return Facts(private=rev.thread == PRIVATE_THREAD, undoes_protest=self.days.undoes_protest(rev, text),
+                     in_hand=in_hand, seated=rev.author in seats, player=rev.author in self.c.players,
+                     edition=h.edition if h is not None else 2,
+                     my_turn=in_hand and h.phase == "betting" and to_act is not None and seats[to_act] == rev.author,  # type: ignore[union-attr]
+                     advance_on=self.advance.on(), number=number,
+                     round=h.hand.round if in_hand else 0)  # type: ignore[union-attr]
 
     def _edit(self, rev: Revision, h: HandState | None) -> None:
         number = h.start.number if h else None
@@ -425,8 +395,7 @@ class _Folder:
             self.give_verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
             return
         first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
-        bare = not self.rules.require_hand_and_round
-        if first == "chat" and isinstance(self.read(rev, bare), grammar.NoAction):
+        if first == "chat" and isinstance(self.text_of(rev).action, grammar.NoAction):
             self.give_verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted
@@ -443,7 +412,7 @@ class _Folder:
 
     # -- betting ----------------------------------------------------------------------------
 
-    def _bet(self, rev: Revision, h: HandState, intent) -> None:
+    def bet(self, rev: Revision, h: HandState, intent) -> None:
         number = h.start.number
         if h.phase == "draw":
             waiting = waiting_for_draws(h)
@@ -463,7 +432,7 @@ class _Folder:
         self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
         self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
 
-    def _reveal(self, rev: Revision, h: HandState, intent) -> None:
+    def reveal(self, rev: Revision, h: HandState, intent) -> None:
         number, p = h.start.number, rev.author
         cards = tuple(intent.cards or ())
         if h.phase != "reveal":

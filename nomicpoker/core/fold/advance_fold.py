@@ -19,15 +19,15 @@ from typing import Any
 from nomicpoker.core.poker import engine
 from nomicpoker.core.reading import grammar
 from nomicpoker.core.poker.actions import AllIn, Call, Check, Fold, Raise
-from nomicpoker.core.reading.advance import AdvanceError, PlayerIn, Program, Undo, advance_only, looks_like_advance, parse
+from nomicpoker.core.reading.advance import AdvanceError, PlayerIn, Program, Undo, parse
+from nomicpoker.core.reading.comment_reading import Reading
 from nomicpoker.core.reading.advance_eval import Concrete, describe, evaluate, view_of
-from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, Private, first_line, shown_on_request
+from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, Private, shown_on_request
 from nomicpoker.core.table.fold_state import HandState
 from nomicpoker.core.fold.score_fold import Score
 from nomicpoker.core.words.gndt import md_escape
 from nomicpoker.core.table.table_settings import advance_allowed
 from nomicpoker.core.words.tags import reference_tag
-from nomicpoker.core.fold.whose import BETTING
 
 #: how ``HandState.advance`` keeps an action of the ordinary grammar posted before its turn
 #: ("raise 6", "HAND3 ROUND1 call"): its canonical text after this mark, which no advance
@@ -73,92 +73,33 @@ class Advance:
     def on(self) -> bool:
         return advance_allowed(self.f.st.days.settings, self.f.rules.advance_actions)
 
-    def comment(self, rev, h: HandState | None, number: int | None) -> bool:
-        """Take ``rev`` as an advance action if it is one (True: handled). A private message
-        (:data:`~nomicpoker.core.fold.advance_private.PRIVATE_THREAD`) is always handled here: it
-        is about the running hand, and is answered privately, never in the thread."""
-        if rev.thread == PRIVATE_THREAD:
-            return self.private.comment(rev)
-        if self.score.comment(rev, number):
-            return True  # SCORE: the standings across every table (nomicpoker.core.fold.score_fold)
-        if h is None or number is None or h.phase in ("reveal", "complete"):
-            return False
-        seats = [s.name for s in h.hand.seats]
-        if rev.author not in seats or h.hand.seat(rev.author).folded:
-            return False
-        line = first_line(rev.body, rev.body_format)
-        if not line:
-            return False
-        if h.edition < 2:
-            return self._comment_edition_1(rev, h, number, line, seats)
-        to_act = h.hand.to_act
-        my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
-        normal = self.f.read(rev, not self.f.rules.require_hand_and_round)
-        said = isinstance(normal, grammar.Intent) and normal.kind in BETTING
-        if said and not advance_only(line):
-            # the ordinary grammar's form ("raise 6", "HAND3 ROUND1 call", "check"): it means
-            # what it means at one's turn, before the turn too (docs/comment-grammar.md)
-            if (my_turn or not self.on() or normal.hand not in (None, number)
-                    or (normal.round or h.hand.round) < h.hand.round):
-                return False  # at the turn, or not taken early here: the ordinary path
-            return self.hold(rev, h, number, normal)
-        if not looks_like_advance(line):
-            return False
-        if not self.on():
-            return self._off(rev, number, line)
-        try:
-            p = parse(line)
-        except AdvanceError as e:
-            if isinstance(normal, grammar.Intent) or not e.code.startswith("advance_"):
-                return False  # an ordinary action ("call", "HAND1 ROUND1 fold"): not ours
-            self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-            self.reject(rev, number, e.code, e.message)
-            return True
-        # an advance action at one's own turn acts exactly as it would have a moment before
-        # ("It is not necessary to use these features out of turn, ie. you can also use them
-        # when it is your turn to bet."): never re-read by the ordinary grammar
-        self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-        return self.take(rev, h, number, p, my_turn)
+    # -- the handlers of the advance readings (nomicpoker.core.reading.comment_reading) ----
 
-    def _comment_edition_1(self, rev, h: HandState, number: int, line: str, seats: list[str]) -> bool:
-        """:meth:`comment` as a hand of edition 1 reads it (``TableSettings.edition``): a line
-        that looks like WRGPT's language is its advance action before the player's turn (the
-        ordinary ``raise 6`` read as ``RAISE $6``, ``fold`` as ``FOLD``), and at his turn an
-        action the ordinary grammar reads goes the ordinary way (``RAISE $6`` is "raise to
-        6"). WHY kept: the hands of a table created before edition 2 were played so, and
-        replay must give what was posted."""
-        if not looks_like_advance(line):
-            return False
-        if not self.on():
-            return self._off(rev, number, line)
-        to_act = h.hand.to_act
-        my_turn = h.phase == "betting" and to_act is not None and seats[to_act] == rev.author
-        normal = grammar.parse_comment(rev.body, rev.body_format, bare=not self.f.rules.require_hand_and_round)
-        try:
-            p = parse(line)
-        except AdvanceError as e:
-            if isinstance(normal, grammar.Intent) or not e.code.startswith("advance_"):
-                return False  # an ordinary action ("call", "HAND1 ROUND1 fold"): not ours
-            self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-            self.reject(rev, number, e.code, e.message)
-            return True
-        if my_turn and isinstance(normal, grammar.Intent):
-            return False  # in turn, an action the ordinary grammar reads acts as it always did
+    def keep(self, rev, reading: Reading, h: HandState, number: int) -> None:
+        """``advance``: keep the program on the first line (tried at once at the player's turn:
+        "It is not necessary to use these features out of turn, ie. you can also use them
+        when it is your turn to bet"; at his turn it is never re-read by the ordinary grammar)."""
+        program = reading.text.program
+        assert isinstance(program, (Program, Undo))
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
-        return self.take(rev, h, number, p, my_turn)
+        self.take(rev, h, number, program, reading.facts.my_turn)
 
-    def _off(self, rev, number: int, line: str) -> bool:
-        """Advance actions are off here: a line that can only be one (a conditional, a switch,
-        an amount, ``CALL *``: not a lone word such as "fold", which stays chat under a ruleset
-        that wants "HANDx ROUNDy folds") is answered, never silently taken as chat."""
-        try:
-            parse(line)
-        except AdvanceError:
-            if not line.upper().startswith("IF/"):
-                return False
-        else:
-            if len(line.split()) < 2 and "/" not in line and not line.startswith("$"):
-                return False
+    def hold_said(self, rev, reading: Reading, h: HandState, number: int) -> None:
+        """``advance_hold``: an ordinary action posted before its player's turn (:meth:`hold`)."""
+        self.hold(rev, h, number, reading.text.action)
+
+    def refuse(self, rev, reading: Reading, h: HandState, number: int) -> None:
+        """``advance_error``: a line of WRGPT's language that does not parse."""
+        error = reading.text.program
+        assert isinstance(error, AdvanceError)
+        self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        self.reject(rev, number, error.code, error.message)
+
+    def off(self, rev, reading: Reading, h: HandState, number: int) -> None:
+        """``advance_off``: advance actions are off here, and the first line can only be one
+        (a conditional, a switch, an amount, ``CALL *``): it is answered, never silently taken
+        as chat."""
+        line = reading.text.line
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
         self.f.reject(rev, number, "advance_off",
                        f"{line!r} is an advance action (WRGPT's language), and advance actions are "
@@ -166,7 +107,6 @@ class Advance:
                        f"(e.g. \"HAND{number} ROUNDy call\"). The Dealer may allow them (table "
                        f"setting advance_actions, or an amendment of the ruleset's parameter)",
                        cite_as="advance_actions" if self.f.rules.cite("advance_actions") else "not_your_turn")
-        return True
 
     def take(self, rev, h: HandState, number: int, p: Program | Undo, my_turn: bool) -> bool:
         """Keep (or withdraw) the advance action ``p`` of ``rev``'s author, confirm it, and try

@@ -23,12 +23,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 from nomicpoker.core.fold import editions
-from nomicpoker.core.reading.advance import AdvanceError, looks_like_advance, parse
+from nomicpoker.core.reading.advance import AdvanceError
+from nomicpoker.core.reading.comment_reading import Reading, first_line  # noqa: F401 - first_line: its old home
 from nomicpoker.core.poker.cards import pretty
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.fold_state import HandState
 from nomicpoker.core.words.gndt import md_escape
-from nomicpoker.core.reading.markup import read_visible
 
 #: the archive's thread for private messages to the Dealer (no forum thread reference starts
 #: with "~": local slugs are [a-z0-9-], Reddit ids alphanumeric, blog threads URLs)
@@ -77,18 +77,6 @@ def _moment(received: str) -> str:
     return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def first_line(body: str, body_format: str) -> str:
-    """The first non-empty visible line of a comment or message: where an advance action is
-    written."""
-    reading = read_visible(body, body_format)
-    if not reading.complete:
-        return ""
-    for line in reading.text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
-
-
 class Private:
     """The fold's reading of private messages; ``adv`` is the fold's :class:`Advance`."""
 
@@ -112,8 +100,9 @@ class Private:
                                        editions.edition_of(self.f.st))
         self.f.send_private(None, ev.player, subject, body)
 
-    def comment(self, rev) -> bool:
-        """Read one private message (always handled: True)."""
+    def comment(self, rev, reading: Reading, h_thread: HandState | None = None, n_thread: int | None = None) -> bool:
+        """``private``: read one private message, about the running hand (always handled:
+        True; the thread's hand, ``h_thread``/``n_thread``, does not apply: it has none)."""
         h = self.f.st.current
         if h is None or h.phase == "complete":
             # no hand to seal an answer with: the verdict says why, nothing is sent
@@ -127,16 +116,15 @@ class Private:
             return self._ignore(rev, h, "not_seated", f"you are not in hand {number}")
         if h.phase != "betting" and h.phase != "draw":
             return self._ignore(rev, h, "betting_over", f"the betting of hand {number} is over")
-        line = first_line(rev.body, rev.body_format)
-        if not line or not looks_like_advance(line):
+        if not reading.text.looks_advance:
             return self._ignore(rev, h, "private_not_advance",
                                 "only advance actions (and UNDO) are read in private messages; "
                                 "post anything else in the hand's thread")
-        try:
-            p = parse(line)
-        except AdvanceError as e:
-            self.a.reject(rev, number, e.code, e.message)
+        p = reading.text.program
+        if isinstance(p, AdvanceError):
+            self.a.reject(rev, number, p.code, p.message)
             return True
+        assert p is not None
         to_act = h.hand.to_act
         my_turn = (h.phase == "betting" and to_act is not None
                    and h.hand.seats[to_act].name == rev.author)

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from nomicpoker.core.words import days_notices as words
 from nomicpoker.core.poker import engine
 from nomicpoker.core.poker.actions import FoldOut, Muck, Reveal, Timeout
-from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, first_line
+from nomicpoker.core.fold.advance_private import PRIVATE_THREAD
+from nomicpoker.core.reading.comment_reading import TextReading, first_line
 from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.days_state import REMINDER, Alarm, DaysState, wait_alarms
@@ -43,7 +44,7 @@ from nomicpoker.core.reading.markup import table_talk
 #: ``HandState.timed_out`` key recording that the hand's stalled draw deadline was said (no
 #: player is named "")
 STALL_MARK = ""
-from nomicpoker.core.reading.player_commands import Command, CommandError, hides_action, read_commands
+from nomicpoker.core.reading.player_commands import Command, CommandError, CommandResult, hides_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from nomicpoker.core.table.fold_state import HandState
@@ -96,18 +97,18 @@ class Days:
 
     # -- comments -------------------------------------------------------------------------
 
-    def hold(self, rev: Revision) -> bool:
+    def hold(self, rev: Revision, text: TextReading) -> bool:
         """While the table is frozen, keep the comment for later (True); the protester's
         ``UNDO`` passes."""
         d = self.d
         if not d.frozen:
             return False
-        if self.undoes_protest(rev):
+        if self.undoes_protest(rev, text):
             return False
         d.held.append(rev)
         return True
 
-    def undoes_protest(self, rev: Revision) -> bool:
+    def undoes_protest(self, rev: Revision, text: TextReading) -> bool:
         """``rev`` is the protester's ``UNDO`` while their protest freezes the table.
 
         WHY it comes before the advance-action reading (where a bare ``UNDO`` withdraws an
@@ -118,14 +119,12 @@ class Days:
         never a protest's ``UNDO``: private messages carry only advance actions."""
         d = self.d
         return (d.frozen == "protest" and rev.thread != PRIVATE_THREAD and rev.revision == 1
-                and not rev.deleted and rev.author == d.protester
-                and any(isinstance(c, Command) and c.kind == "undo"
-                        for c in read_commands(rev.body, rev.body_format)))
+                and not rev.deleted and rev.author == d.protester and text.undoes())
 
-    def commands(self, rev: Revision, h: "HandState | None", number: int | None, no_action: bool) -> bool:
-        """Apply the comment's commands; True when nothing else in it is to be read (it held
-        only commands, or a protest whose text is for the Dealer)."""
-        cmds = read_commands(rev.body, rev.body_format)
+    def commands(self, rev: Revision, h: "HandState | None", number: int | None, no_action: bool,
+                 cmds: tuple[CommandResult, ...]) -> bool:
+        """Apply the comment's commands ``cmds`` (its reading's); True when nothing else in it
+        is to be read (it held only commands, or a protest whose text is for the Dealer)."""
         if not cmds or rev.author not in self.f.c.players:
             return False
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"

@@ -14,11 +14,10 @@ anyone but the Dealer; it is answered in the thread, replying to the comment.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from nomicpoker.core.fold import editions
-from nomicpoker.core.fold.advance_private import first_line
+from nomicpoker.core.reading.comment_reading import Reading
 from nomicpoker.core.table.fold_types import DealerEvent
 from nomicpoker.core.words.gndt import md_escape
 from nomicpoker.core.words.standings import TableMoney, render, standings
@@ -26,13 +25,6 @@ from nomicpoker.core.words.tags import reference_tag
 
 #: the dealer event kind that carries the standings for one SCORE request
 SCORE = "score"
-_COMMAND = re.compile(r"SCORE(/L)?", re.IGNORECASE)
-
-
-def score_command(body: str, body_format: str) -> bool | None:
-    """``None`` if the comment is not a SCORE command, else whether it is ``SCORE/L``."""
-    m = _COMMAND.fullmatch(first_line(body, body_format))
-    return None if m is None else bool(m.group(1))
 
 
 class Score:
@@ -41,11 +33,11 @@ class Score:
     def __init__(self, fold: Any):
         self.f = fold
 
-    def comment(self, rev, number: int | None) -> bool:
-        """Take ``rev`` as a SCORE request if it is one (True: handled)."""
-        full = score_command(rev.body, rev.body_format)
-        if full is None:
-            return False
+    def comment(self, rev, reading: Reading, h: Any, number: int | None) -> bool:
+        """``score``: take ``rev`` as a SCORE request (its first line is ``SCORE`` or
+        ``SCORE/L``: :mod:`nomicpoker.core.reading.comment_reading`). True: handled."""
+        full = reading.text.score
+        assert full is not None
         self.f.st.first_kind[(rev.thread, rev.forum_id)] = "action"
         self.f.give_verdict(rev, number, "accepted", canonical="SCORE/L" if full else "SCORE")
         self.f.st.score_pending.append([rev.thread, rev.forum_id, rev.author, "L" if full else "",

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
+from nomicpoker.core.reading import comment_reading
 from nomicpoker.core.table.fold_types import Revision, looks_alike, same_account
 
 #: The kinds of action a ruleset without hand and round tags reads bare ("call", "raise 4").
-BETTING = ("fold", "check", "call", "raise", "all_in")
+BETTING = comment_reading.BETTING
 
 #: The forms that name whose action it is, before the action on its line: the name alone
 #: (``bob: HAND1 ROUND1 folds``, the rule's own ``Spikebrennan cards 14, 26, …``), or "for bob"

@@ -67,7 +67,12 @@ CommandResult = Union[Command, CommandError]
 def read_commands(body: str, body_format: str = "markdown") -> tuple[CommandResult, ...]:
     """The commands in a comment, in order (empty: none). A PROTEST takes the rest of the
     comment as its text, so nothing after it is read as a command."""
-    text = markup.visible_text(body, body_format)
+    return commands_in(markup.visible_text(body, body_format))
+
+
+def commands_in(text: str) -> tuple[CommandResult, ...]:
+    """:func:`read_commands` of a comment's visible text, already read (the one reading of a
+    revision, :mod:`nomicpoker.core.reading.comment_reading`, reads the text once)."""
     lines = text.splitlines()
     out: list[CommandResult] = []
     for i, line in enumerate(lines):
