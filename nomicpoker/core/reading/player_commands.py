@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Callable, Literal, Union
 
 from nomicpoker.core.reading import markup
 
 CommandKind = Literal["gone", "resign", "back", "protest", "undo", "what", "start"]
 
-_LINE = re.compile(r"^[^\S\n]*(GONE|BACK|PROTEST|UNDO|WHAT|START)(?![A-Za-z0-9_])(.*)$")
 _END = re.compile(r"^[\s.!]*$")
 
 
@@ -70,6 +69,43 @@ def read_commands(body: str, body_format: str = "markdown") -> tuple[CommandResu
     return commands_in(markup.visible_text(body, body_format))
 
 
+def _gone(rest: str, shown: str, after: str) -> CommandResult:
+    until = " ".join(rest.split())
+    return Command("resign", "", shown) if until.upper() == "RESIGN" else Command("gone", until, shown)
+
+
+def _protest(rest: str, shown: str, after: str) -> CommandResult:
+    return Command("protest", "\n".join([rest.strip(), after]).strip(), shown)
+
+
+def _start(rest: str, shown: str, after: str) -> CommandResult:
+    hour = rest.strip().rstrip(".!")
+    if not re.fullmatch(r"[0-9]{1,2}", hour) or int(hour) > 23:
+        return CommandError("bad_start", f"START takes a whole hour from 0 to 23 (START 12), "
+                            f"not {hour or 'nothing'!r}", shown)
+    return Command("start", str(int(hour)), shown)
+
+
+def _alone(kind: CommandKind):
+    """A command that takes nothing after it (BACK, UNDO, WHAT): anything else on its line
+    (but spaces, dots and exclamation marks) makes the line chat."""
+    return lambda rest, shown, after: Command(kind, "", shown) if _END.match(rest) else None
+
+
+#: The commands' grammar, one row each: the word as the manual writes it (capitals, at the
+#: start of a line), and how the rest of its line (and, for PROTEST, the lines after it,
+#: ``after``) becomes the command, an error, or nothing (``None``: the line is chat). A new
+#: command is one row here and one handler in the fold (``Days._<kind>``,
+#: :mod:`nomicpoker.core.fold.over_days`).
+ROWS: dict[str, Callable[[str, str, str], "CommandResult | None"]] = {
+    "GONE": _gone, "BACK": _alone("back"), "PROTEST": _protest, "UNDO": _alone("undo"),
+    "WHAT": _alone("what"), "START": _start,
+}
+#: a PROTEST takes the rest of the comment as its text: nothing after it is read as a command
+_LAST = {"PROTEST"}
+_LINE = re.compile(r"^[^\S\n]*(" + "|".join(ROWS) + r")(?![A-Za-z0-9_])(.*)$")
+
+
 def commands_in(text: str) -> tuple[CommandResult, ...]:
     """:func:`read_commands` of a comment's visible text, already read (the one reading of a
     revision, :mod:`nomicpoker.core.reading.comment_reading`, reads the text once)."""
@@ -80,26 +116,12 @@ def commands_in(text: str) -> tuple[CommandResult, ...]:
         if not m:
             continue
         word, rest = m.group(1), m.group(2)
-        shown = line.strip()
-        if word == "PROTEST":
-            tail = "\n".join([rest.strip()] + [ln.rstrip() for ln in lines[i + 1:]]).strip()
-            out.append(Command("protest", tail, shown))
+        after = "\n".join(ln.rstrip() for ln in lines[i + 1:]) if word in _LAST else ""
+        found = ROWS[word](rest, line.strip(), after)
+        if found is not None:
+            out.append(found)
+        if word in _LAST:
             break
-        if word == "GONE":
-            until = " ".join(rest.split())
-            if until.upper() == "RESIGN":
-                out.append(Command("resign", "", shown))
-            else:
-                out.append(Command("gone", until, shown))
-        elif word == "START":
-            hour = rest.strip().rstrip(".!")
-            if not re.fullmatch(r"[0-9]{1,2}", hour) or int(hour) > 23:
-                out.append(CommandError("bad_start", f"START takes a whole hour from 0 to 23 (START 12), "
-                                        f"not {hour or 'nothing'!r}", shown))
-            else:
-                out.append(Command("start", str(int(hour)), shown))
-        elif _END.match(rest):  # BACK, UNDO, WHAT take nothing after them
-            out.append(Command(word.lower(), "", shown))  # type: ignore[arg-type]
     return tuple(out)
 
 
