@@ -18,25 +18,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from alembic import command
-from sqlalchemy import create_engine, text
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from nomicpoker.adapters.blog.forum import blog_abilities
-from nomicpoker.adapters.blog.siteprofile import load_profile
-from nomicpoker.adapters.email.forum import EmailForum
-from nomicpoker.adapters.irc.forum import IRC_ABILITIES
 from nomicpoker.adapters.local import LocalForum
-from nomicpoker.adapters.reddit import RedditForum
 from nomicpoker.cli import app
-from nomicpoker.ports import Abilities
 from nomicpoker.shell.cycle.replay import table_config_for
-from nomicpoker.shell.jobs import schema
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import StoreError
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from _paths import FIXTURES
 
 
 def _cli(state: Path, *args: str):
@@ -49,20 +40,6 @@ def _stored(db: Path) -> dict[str, dict]:
         return {n: json.loads(a) for n, a in con.execute("SELECT name, abilities FROM np_table ORDER BY id")}
     finally:
         con.close()
-
-
-@pytest.mark.parametrize("abilities", [LocalForum.abilities, RedditForum.abilities, IRC_ABILITIES,
-                                       EmailForum.abilities, blog_abilities(load_profile("wordpress")),
-                                       blog_abilities(load_profile("expressionengine")), Abilities()])
-def test_stored_abilities_read_back_equal(abilities):
-    assert Abilities.from_mapping(json.loads(abilities.as_json())) == abilities
-
-
-def test_an_empty_or_older_mapping_is_the_documented_default_and_an_unknown_key_is_left_out():
-    assert Abilities.from_mapping({}) == Abilities()
-    default = Abilities()
-    assert (default.dice, default.private_send, default.markup, default.players_see_thread) == ("bot", False, "markdown", True)
-    assert Abilities.from_mapping({"private_send": True, "teleport": True}) == Abilities(private_send=True)
 
 
 def test_table_create_stores_what_the_forum_declares(tmp_path):
@@ -109,41 +86,6 @@ def test_stored_abilities_that_are_not_an_object_are_a_coded_error_naming_the_co
         ledger.table_abilities(ledger.get_table(s, "T"))
     engine.dispose()
     assert err.value.code == "bad_config" and why in err.value.message and "np_table.abilities" in err.value.message
-
-
-# the tables of a ledger at schema 0010: (name, forum kind, forum config as stored)
-OLD_TABLES = [
-    ("L", "local", "{}"),
-    ("B", "blognomic", json.dumps({"base_url": "https://blog.example/", "profile": "expressionengine"})),
-    ("W", "blognomic", json.dumps({"base_url": "https://blog.example/"})),
-    ("R", "reddit", "{}"),
-    ("I", "irc", json.dumps({"server": "irc.example", "channel": "#poker"})),
-    ("E", "email", "{}"),
-    ("U", "pigeon-post", "{}"),   # a forum this release does not know
-    ("J", "local", "{not json"),  # a config nobody can read
-]
-
-
-def test_the_migration_fills_each_older_table_from_the_registry_or_the_default(tmp_path):
-    engine = create_engine(f"sqlite:///{tmp_path / 'l.db'}")
-    with engine.begin() as conn:
-        command.upgrade(schema.alembic_config(conn), "0010")
-        for i, (name, kind, config) in enumerate(OLD_TABLES):
-            conn.execute(text("INSERT INTO np_table (id, name, ruleset, ruleset_hash, forum_kind, forum_config, "
-                              "dealer, players, money, button, issue_decks, settings, active, created) VALUES "
-                              "(:i, :n, 'roberts-nlhe', 'h', :k, :c, 'Dealer', '[\"a\",\"b\"]', 100, 'b', 0, '{}', 1, "
-                              "'2026-01-01T00:00:00+00:00')"), {"i": i + 1, "n": name, "k": kind, "c": config})
-    with engine.begin() as conn:
-        command.upgrade(schema.alembic_config(conn), "0011")
-    engine.dispose()
-    got = {n: Abilities.from_mapping(a) for n, a in _stored(tmp_path / "l.db").items()}
-    assert got == {
-        "L": LocalForum.abilities, "B": blog_abilities(load_profile("expressionengine")),
-        "W": blog_abilities(load_profile("wordpress")), "R": RedditForum.abilities, "I": IRC_ABILITIES,
-        "E": EmailForum.abilities, "U": Abilities(), "J": Abilities(),
-    }
-    # what each kind's fold depends on, said without the adapters' code
-    assert (got["B"].dice, got["W"].dice, got["E"].players_see_thread, got["R"].mention) == ("forum", "bot", False, "u/{name}")
 
 
 # A process in which the adapters cannot be imported at all: what replay and audit need must
