@@ -242,7 +242,7 @@ def test_only_the_composition_root_imports_an_adapter():
 
 def test_replay_and_audit_import_neither_an_adapter_nor_the_composition_root():
     """Replay and audit fold under the abilities stored with the table (``np_table.abilities``),
-    so an auditor's machine needs no forum adapter (tests/test_table_abilities.py runs audit
+    so an auditor's machine needs no forum adapter (tests/e2e/test_table_abilities.py runs audit
     in a process that cannot import one)."""
     assert _replay_or_audit_reaching_adapters() == {}
 
