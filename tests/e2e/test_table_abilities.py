@@ -1,5 +1,5 @@
 """The abilities a table was created with are stored with it (``np_table.abilities``, schema
-0011), and replay and ``audit`` read them from the ledger: they never import an adapter.
+0012), and replay and ``audit`` read them from the ledger: they never import an adapter.
 
 Before, replay looked the forum's abilities up in the adapter registry on every fold, so an
 audit needed the adapters installed (praw, BeautifulSoup, the IRC client) and a later adapter

@@ -1,4 +1,4 @@
-"""Schema 0011 fills ``np_table.abilities`` of the tables made before it from the adapter
+"""Schema 0012 fills ``np_table.abilities`` of the tables made before it from the adapter
 registry, at upgrade time (what replay looked up until then), and with the documented default
 ``Abilities()`` for a forum this release does not know or a config nobody can read."""
 
@@ -29,7 +29,7 @@ def _stored(db: Path) -> dict[str, dict]:
         con.close()
 
 
-# the tables of a ledger at schema 0010: (name, forum kind, forum config as stored)
+# the tables of a ledger at schema 0011: (name, forum kind, forum config as stored)
 OLD_TABLES = [
     ("L", "local", "{}"),
     ("B", "blognomic", json.dumps({"base_url": "https://blog.example/", "profile": "expressionengine"})),
@@ -45,14 +45,14 @@ OLD_TABLES = [
 def test_the_migration_fills_each_older_table_from_the_registry_or_the_default(tmp_path):
     engine = create_engine(f"sqlite:///{tmp_path / 'l.db'}")
     with engine.begin() as conn:
-        command.upgrade(schema.alembic_config(conn), "0010")
+        command.upgrade(schema.alembic_config(conn), "0011")
         for i, (name, kind, config) in enumerate(OLD_TABLES):
             conn.execute(text("INSERT INTO np_table (id, name, ruleset, ruleset_hash, forum_kind, forum_config, "
                               "dealer, players, money, button, issue_decks, settings, active, created) VALUES "
                               "(:i, :n, 'roberts-nlhe', 'h', :k, :c, 'Dealer', '[\"a\",\"b\"]', 100, 'b', 0, '{}', 1, "
                               "'2026-01-01T00:00:00+00:00')"), {"i": i + 1, "n": name, "k": kind, "c": config})
     with engine.begin() as conn:
-        command.upgrade(schema.alembic_config(conn), "0011")
+        command.upgrade(schema.alembic_config(conn), "0012")
     engine.dispose()
     got = {n: Abilities.from_mapping(a) for n, a in _stored(tmp_path / "l.db").items()}
     assert got == {

@@ -211,7 +211,7 @@ def test_the_draw_host_protocol_declares_what_the_draw_phase_uses_and_the_fold_h
 #: (docs/architecture.md, "One composition root"); and the migration that filled the stored
 #: abilities of the tables made before they were stored, once, at upgrade time.
 COMPOSITION_ROOT = "nomicpoker.shell.cycle.forums"
-ADAPTER_IMPORTERS = {"shell/cycle/forums.py", "shell/storage/migrations/versions/0011_table_abilities.py"}
+ADAPTER_IMPORTERS = {"shell/cycle/forums.py", "shell/storage/migrations/versions/0012_table_abilities.py"}
 #: What replays and audits a table: these read the table's abilities from the ledger.
 REPLAY_AND_AUDIT = ("shell/cycle/replay.py", "shell/storage/*.py", "shell/audit/*.py", "core/**/*.py")
 

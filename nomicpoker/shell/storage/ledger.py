@@ -75,7 +75,7 @@ def forum_settings(row: TableRow) -> dict[str, Any]:
 
 def table_abilities(row: TableRow) -> Abilities:
     """What the table's forum can do, as stored when the table was created
-    (``np_table.abilities``; schema 0011 filled older tables from the adapter registry).
+    (``np_table.abilities``; schema 0012 filled older tables from the adapter registry).
     WHY from the ledger: replay and ``audit`` fold under these, so they never import an
     adapter and a replay on a machine without the forum's adapter folds the same. A row edited
     into something that is not a JSON object is ``StoreError('bad_config')``."""

@@ -74,7 +74,7 @@ class TableRow(SQLModel, table=True):
     #: JSON: the table's settings for play over days at creation (core/table/table_settings.py);
     #: later changes are ``settings`` dealer events
     settings: str = "{}"
-    abilities: str = "{}"  # JSON Abilities at creation (schema 0011); replay reads it, never an adapter
+    abilities: str = "{}"  # JSON Abilities at creation (schema 0012); replay reads it, never an adapter
     active: bool = True
     created: str
 
@@ -315,7 +315,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/storage/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011", "0012")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without

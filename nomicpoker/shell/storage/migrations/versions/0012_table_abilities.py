@@ -10,8 +10,8 @@ whose forum this release does not know (or whose config cannot be read) gets the
 default, ``Abilities()``: the bot rolls the dice, no private messages, Markdown, players read
 the thread (such a table could not be replayed before: replay refused its unknown forum).
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 """
 
 import json
@@ -19,8 +19,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
