@@ -196,3 +196,12 @@ def test_a_title_is_one_line_of_text(title):
     assert (c, k) == ("bad_value", "title")
     assert m.startswith("must be one line of printable text (no tab, newline or control character); got ")
     assert "\n" not in m and "\t" not in m  # the error itself is one line
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read():
+    """Windows editors (Notepad) save UTF-8 with a byte order mark: the file was refused as "not
+    valid TOML: Invalid statement (at line 1, column 1)", which names nothing the director can
+    see. The mark is skipped; the hash stays that of the file's bytes."""
+    text = b"\xef\xbb\xbf" + GOOD
+    assert parse_structure(text) == parse_structure(GOOD)
+    assert structure_hash(text) != structure_hash(GOOD)

@@ -110,7 +110,7 @@ def parse_structure(toml_bytes: bytes, file: str = "structure.toml") -> Structur
     """The :class:`Structure` the bytes describe, or :class:`StructureErrors` listing every
     problem."""
     try:
-        doc = tomllib.loads(toml_bytes.decode("utf-8"))
+        doc = tomllib.loads(toml_bytes.decode("utf-8-sig"))  # -sig: a byte order mark (Notepad) is skipped
     except UnicodeDecodeError as e:
         raise StructureErrors([StructureError("bad_toml", file, "", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
     except tomllib.TOMLDecodeError as e:
