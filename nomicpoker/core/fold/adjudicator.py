@@ -37,6 +37,7 @@ from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS, Controls
 from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
+from nomicpoker.core.fold import effects, score_fold
 from nomicpoker.core.fold.score_fold import SCORE
 from nomicpoker.core.fold.ordinary import Ordinary
 from nomicpoker.core.poker import engine
@@ -76,7 +77,7 @@ class _Folder:
         self._texts: dict[tuple[str, str, bool], TextReading] = {}
         #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
         self.on_reading: dict[str, Callable[[Revision, Reading, HandState | None, int | None], Any]] = {
-            "private": self.advance.private.comment, "score": self.advance.score.comment,
+            "private": self.advance.private.comment, "score": self._score,
             "advance": self.advance.keep, "advance_hold": self.advance.hold_said,
             "advance_off": self.advance.off, "advance_error": self.advance.refuse,
             "command": self.ordinary.commands_only, "chat": self.ordinary.chat, "error": self.ordinary.error,
@@ -370,6 +371,9 @@ class _Folder:
         reading = read_revision(text, self._facts(rev, text, h, number))
         self.on_reading[reading.kind](rev, reading, h, number)
 
+    def _score(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
+        effects.apply(self, score_fold.comment(rev, reading, number))
+
     def _facts(self, rev: Revision, text: TextReading, h: HandState | None, number: int | None) -> Facts:
         """What the choice of ``rev``'s reading depends on besides its text. The seats come
         from the hand's start (a hand that is over may be kept only as its ruleset: the
@@ -475,7 +479,8 @@ class _Folder:
         a kind the fold does not know is an error, never a guessed fold."""
         handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
                     STALLED: self.draw_phase.stalled,
-                    REMINDER: self.days.reminder, SCORE: self.advance.score.event,
+                    REMINDER: self.days.reminder,
+                    SCORE: lambda ev: effects.apply(self, score_fold.event(ev, self.st, self.c)),
                     UNNAMED_PRIVATE: self.advance.private.unnamed,
                     # answered at its revision (fold_run.fold_stream collects these first)
                     INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self.controls.event for k in CONTROL_KINDS}}

@@ -24,7 +24,6 @@ from nomicpoker.core.reading.comment_reading import Reading
 from nomicpoker.core.reading.advance_eval import Concrete, describe, evaluate, view_of
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, Private, shown_on_request
 from nomicpoker.core.table.fold_state import HandState
-from nomicpoker.core.fold.score_fold import Score
 from nomicpoker.core.words.gndt import md_escape
 from nomicpoker.core.table.table_settings import advance_allowed
 from nomicpoker.core.words.tags import reference_tag
@@ -66,7 +65,6 @@ class Advance:
     def __init__(self, fold: Any):
         self.f = fold
         self.private = Private(self)
-        self.score = Score(fold)
         #: an advance action written at its player's own turn is being tried (see :meth:`take`)
         self._own_turn = False
 
