@@ -56,13 +56,19 @@ SENT_FROM = {
 
 
 def _senders() -> set[tuple[str, str]]:
+    """Where a private message is made: a ``send_private`` call, or a phase written without a
+    hub returning a ``Message`` effect (:mod:`nomicpoker.core.fold.effects`, whose ``apply``
+    only delivers what the phases made)."""
     found = set()
     for path in CORE.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for fn in ast.walk(tree):
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name != "send_private":
+                if (path.stem, fn.name) == ("effects", "apply"):
+                    continue
                 for node in ast.walk(fn):
-                    if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "send_private":
+                    if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "send_private"
+                                                       or getattr(node.func, "id", None) == "Message"):
                         found.add((path.stem, fn.name))
     return found
 

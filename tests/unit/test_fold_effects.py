@@ -1,6 +1,6 @@
 """The start of a fold without a hub (issue 23): a phase returns what happened as values
 (:mod:`nomicpoker.core.fold.effects`) and the fold applies them; SCORE is the first phase
-written so. Its behaviour is pinned by tests/test_score.py (unchanged); here, that the phase is
+written so. Its behaviour is pinned by tests/e2e/test_score.py (unchanged); here, that the phase is
 a pure function of its input that returns those values and never reaches into the fold."""
 
 from __future__ import annotations
