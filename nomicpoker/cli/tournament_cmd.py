@@ -257,7 +257,8 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
             elif a.running:
                 typer.echo(f"{a.table}: a hand is running: its level is applied once it ends (run this again)")
             elif not a.playable:
-                typer.echo(f"{a.table}: fewer than two players with chips: no hand to deal")
+                typer.echo(f"{a.table}: fewer than two players can be dealt in (with chips, not sitting out): "
+                           "no hand to deal")
             else:
                 typer.echo(f"{a.table}: level {a.level}, as it is")
             if a.held and not a.running and a.playable:

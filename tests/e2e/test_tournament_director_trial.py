@@ -260,3 +260,19 @@ def test_disqualify_names_the_entrant_not_the_spelling_typed(made):
               "--state", str(state)).output
     assert out.startswith("tournament spring: cy disqualified; he sits out at spring-t")
     assert rows(state, "SELECT player FROM np_tournament_event WHERE kind = 'disqualify'") == [("cy",)]
+
+
+def test_advance_suggests_no_hand_start_where_one_player_can_be_dealt_in(made):
+    """A table of two where one is disqualified (unseated): ``advance`` counted the players with
+    chips, printed ``next: nomicpoker hand start --table ...`` for it, and that ``hand start``
+    was refused ("only 1 player(s) can be dealt in"). It now says why no hand is dealt there."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    import json
+    t2 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    run("tournament", "disqualify", "--name", "spring", "--player", t2[0], "--note", "collusion", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "spring-t2: fewer than two players can be dealt in (with chips, not sitting out): no hand to deal\n" in out
+    assert "next: nomicpoker hand start --table spring-t2" not in out
+    assert "next: nomicpoker hand start --table spring-t1" in out
+    run("hand", "start", "--table", "spring-t2", "--state", str(state), code=1)  # as advance says

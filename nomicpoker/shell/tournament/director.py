@@ -365,7 +365,7 @@ class Advanced:
     changed: bool
     running: bool
     said: str = ""
-    playable: bool = True  # two players or more have chips: the table can deal
+    playable: bool = True  # two players or more can be dealt in (chips, not sitting out): the table can deal
     held: str = ""  # why the table deals no more hands today (the vacation hand limit)
 
 
@@ -394,8 +394,9 @@ def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
             hands = ledger.hand_rows(s, tname)
             ended = {r.hand for r in ledger.stored_rows(s, tname, "hand_end")}
             running = bool(hands) and hands[-1].number not in ended
-            playable = sum(1 for m in ledger.current_money(s, table).values() if m > 0) >= 2
             folded = fold_for(s, table, state)
+            away = set(folded.sitting_out)  # unseated (disqualified) or out after timeouts: as hand start counts
+            playable = sum(1 for p, m in ledger.current_money(s, table).items() if m > 0 and p not in away) >= 2
             settings = folded.settings
             held = _vacation_hold(structure, folded.state.days, ledger.current_money(s, table), hands,
                                   row.started, day, vacation_limit_reached)
