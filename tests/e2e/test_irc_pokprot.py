@@ -103,7 +103,12 @@ def test_a_whole_hand_line_by_line(game):
     start = g.mark("bob")
     g.p["bob"].say("dealerbot", "CALL *")
     g.notice("bob", "advance action", start)
-    g.act("alice", "GONE 13 Sep", "alice")
+    # GONE is confirmed to alice alone (a NOTICE); the table hears of it at her turn ("alice is
+    # away: ...", asserted below). Waiting for a channel line naming alice raced the turn
+    # notice's status table, which names every player, and failed whenever it came first.
+    start = g.mark("alice")
+    g.p["alice"].say("#poker", "GONE 13 Sep")
+    g.notice("alice", "you are on vacation", start)
     start = g.mark("carol")
     g.act("carol", "@cards", "For carol")
     g.notice("carol", "Your hole cards: 10", start)
