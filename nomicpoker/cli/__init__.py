@@ -85,8 +85,9 @@ def version() -> None:
 
 
 def _register() -> None:
-    from nomicpoker.cli import (bot_cmd, days_cmd, db_cmd, deal_cmd, deploy_cmd, entropy_cmd, forum_cmd, phh_cmd, rules_cmd,
-                                score_cmd, serve_cmd, site_cmd, tournament_cmd)
+    from nomicpoker.cli.play import days_cmd, deal_cmd, entropy_cmd, score_cmd, tournament_cmd
+    from nomicpoker.cli.record import phh_cmd, rules_cmd, site_cmd
+    from nomicpoker.cli.setup import bot_cmd, db_cmd, deploy_cmd, forum_cmd, serve_cmd
 
     for module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, entropy_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd,
                    serve_cmd, deploy_cmd, tournament_cmd):

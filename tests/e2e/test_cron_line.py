@@ -36,7 +36,7 @@ def test_nomicpoker_cron_and_systemd_print_that_line_for_this_install():
     """The line and the units ship in the package and are filled in with this install's
     script and the absolute state: the documents' line is what ``nomicpoker cron`` prints
     for an install in /srv/poker/.venv, and the service runs the same command."""
-    from nomicpoker.cli.deploy_cmd import installed_script
+    from nomicpoker.cli.setup.deploy_cmd import installed_script
 
     (line,) = cron_lines(DOCS[0])
     documented = shlex.split(line)[5:]

@@ -5,7 +5,7 @@ is the strongest independent check of the ``roberts-nlhe`` engine we have. Each 
 replayed event by event and the engine's finishing Money must equal the recorded stacks.
 
 Pure: parsing takes text, writing returns text, replay takes a parsed hand and a ruleset.
-Reading files is the CLI's job (:mod:`nomicpoker.cli.phh_cmd`).
+Reading files is the CLI's job (:mod:`nomicpoker.cli.record.phh_cmd`).
 
 The format (https://github.com/uoftcprg/phh-std): a ``.phh`` file is TOML with ``variant``
 (``'NT'`` = no-limit Texas hold'em), ``antes``, ``blinds_or_straddles``, ``min_bet``,

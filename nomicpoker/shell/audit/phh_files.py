@@ -1,6 +1,6 @@
 """PHH files (shell): find them under the paths given, read them, replay every hand.
 
-The command ``nomicpoker phh replay`` (:mod:`nomicpoker.cli.phh_cmd`) and the console entry
+The command ``nomicpoker phh replay`` (:mod:`nomicpoker.cli.record.phh_cmd`) and the console entry
 point's direct path for it (``nomicpoker/__main__``) both run :func:`replay_paths` and print
 :func:`render_summary`. Parsing and replay are pure (:mod:`nomicpoker.core.phh.phh`). A malformed
 file or an illegal action is reported with the file, the hand and the action index, and the

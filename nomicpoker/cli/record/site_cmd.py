@@ -13,7 +13,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, opened
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, fail, opened
 
 site_app = options.Typer(help="The auditors' static site.", no_args_is_help=True)
 export_app = options.Typer(help="Exports safe to publish.", no_args_is_help=True)

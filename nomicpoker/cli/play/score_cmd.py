@@ -8,7 +8,7 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, opened
+    from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, opened
 
     @app.command("score", example='nomicpoker score --all --state /srv/poker/state')
     def score(full: bool = typer.Option(False, "--all", "-l", help="Include eliminated players "

@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, hand_app, opened
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, hand_app, opened
 
 
 def hand_open(table: str = typer.Option(..., "--table", help="Table name."),

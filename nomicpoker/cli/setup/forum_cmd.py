@@ -20,7 +20,7 @@ import typer
 from nomicpoker.cli import options
 
 from nomicpoker.shell.storage.paths import state_dir
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, fail
 
 T = TypeVar("T")
 
@@ -283,7 +283,7 @@ def check(
         thread = thread or (facts.get("thread") if isinstance(facts.get("thread"), str) else None)
     else:
         if config is not None:
-            from nomicpoker.cli.config_files import read_forum_config
+            from nomicpoker.cli.setup.config_files import read_forum_config
 
             file_kind, settings = read_forum_config(config, "--config")
             kind = kind or file_kind

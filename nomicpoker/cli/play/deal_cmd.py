@@ -15,7 +15,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, audit_app, fail, opened
 
 deck_app = options.Typer(help="Trading Post decks.", no_args_is_help=True)
 

@@ -3,7 +3,7 @@
 
 Each is recorded with its reason (``--note``), posted in the hand's thread at once and
 replayed by ``audit`` (:mod:`nomicpoker.shell.dealer.controls`). Registered into the ``table`` and
-``hand`` groups of :mod:`nomicpoker.cli.bot_cmd`.
+``hand`` groups of :mod:`nomicpoker.cli.setup.bot_cmd`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail, hand_app, opened, settings_usage, table_app
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, fail, hand_app, opened, settings_usage, table_app
 
 TableOpt = typer.Option(..., "--table", help="Table name.")
 NoteOpt = typer.Option(..., "--note", help="Why: posted in the thread and kept in the ledger.")

@@ -15,7 +15,7 @@ from typing import NoReturn, Optional
 import typer
 
 from nomicpoker.cli import options
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, opened
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, opened
 from nomicpoker.cli.options import fail
 
 tournament_app = options.Typer(help="Tournaments: many tables, one event (docs/tournaments.md).", no_args_is_help=True)

@@ -20,7 +20,7 @@ from typing import Optional
 import typer
 
 from nomicpoker.cli import options
-from nomicpoker.cli.bot_cmd import fail
+from nomicpoker.cli.setup.bot_cmd import fail
 
 UNITS = ("nomicpoker-poll.service", "nomicpoker-poll.timer")
 SERVE_UNIT = "nomicpoker-serve.service"

@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
         """Replay each hand and compare the engine's finishing Money with finishing_stacks.
 
         Exit code 0 when no hand mismatched or failed, 1 otherwise."""
-        from nomicpoker.cli.bot_cmd import fail
+        from nomicpoker.cli.setup.bot_cmd import fail
         from nomicpoker.core.rules.validate import RulesetError
         from nomicpoker.shell.storage.rulesets import load_ruleset
 
@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Export a played hand as PHH (PokerKit reads it). roberts-nlhe hands are exact;
         blognomic-2008 hands are marked _nomicpoker_exact = false with what PHH cannot say."""
-        from nomicpoker.cli.bot_cmd import fail, opened
+        from nomicpoker.cli.setup.bot_cmd import fail, opened
         from nomicpoker.core.phh.phh import write_phh
         from nomicpoker.core.phh.export import export_phh
         from nomicpoker.shell.audit.audit import pinned_rulesets, records

@@ -164,7 +164,7 @@ def table_create(
 
     config: dict = {}
     if forum_config is not None:
-        from nomicpoker.cli.config_files import read_forum_config
+        from nomicpoker.cli.setup.config_files import read_forum_config
 
         kind, config = read_forum_config(forum_config, "--forum-config")
         if forum is not None and kind is not None and kind != forum:

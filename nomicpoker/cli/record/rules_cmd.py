@@ -115,7 +115,7 @@ def register(app: typer.Typer) -> None:
                        "[--hand N])", err=True)
             raise typer.Exit(2)
         if table is None:  # no state to wait for: a log file that cannot be written stops it now
-            from nomicpoker.cli.bot_cmd import _open_log_file
+            from nomicpoker.cli.setup.bot_cmd import _open_log_file
 
             _open_log_file()
         try:
@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
                        "(rules diff --table T NEW)", err=True)
             raise typer.Exit(2)
         if not table:  # no state to wait for: a log file that cannot be written stops it now
-            from nomicpoker.cli.bot_cmd import _open_log_file
+            from nomicpoker.cli.setup.bot_cmd import _open_log_file
 
             _open_log_file()
         try:
@@ -221,7 +221,7 @@ def _pinned_files(table: str, state: Optional[str], db: Optional[str], hand: Opt
     ledger, not the file)."""
     from sqlmodel import Session
 
-    from nomicpoker.cli.bot_cmd import fail, opened
+    from nomicpoker.cli.setup.bot_cmd import fail, opened
     from nomicpoker.shell.storage import ledger, pinned
     from sqlmodel import select
 

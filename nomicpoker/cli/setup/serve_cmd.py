@@ -14,7 +14,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.cli.bot_cmd import DbOpt, LogFileOpt, StateOpt, VerboseOpt, logging_for, opened
+from nomicpoker.cli.setup.bot_cmd import DbOpt, LogFileOpt, StateOpt, VerboseOpt, logging_for, opened
 
 
 def serve_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only this table."),

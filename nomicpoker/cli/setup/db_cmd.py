@@ -12,7 +12,7 @@ import typer
 
 from nomicpoker.cli import options
 
-from nomicpoker.cli.bot_cmd import DbOpt, StateOpt, fail
+from nomicpoker.cli.setup.bot_cmd import DbOpt, StateOpt, fail
 from nomicpoker.shell.storage import paths
 
 db_app = options.Typer(help="The ledger's schema version; upgrade it after a new release.",
