@@ -338,7 +338,7 @@ def test_the_rail_gets_the_nightly_standings_once_a_day(made):
                                      "--state", str(state)).output
     run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
     res = run("tournament", "rail", "--name", "spring", "--state", str(state), code=2)
-    assert "give one of --join NAME, --leave NAME or --send-standings" in res.output
+    assert "give one of --join NAME, --leave NAME, --send-standings, --send-showdowns or --thread REF" in res.output
     run("tournament", "start", "--name", "spring", "--state", str(state))
     out = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
     assert out.strip() == "tournament spring: standings of day 1 sent to 2 on the rail: ann, zoe"

@@ -269,18 +269,24 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
 
 
 @tournament_app.command("rail", example=[f"nomicpoker tournament rail --name spring-open --join zoe {S}",
-                                          f"nomicpoker tournament rail --name spring-open --send-standings {S}"])
+                                          f"nomicpoker tournament rail --name spring-open --send-standings {S}",
+                                          f"nomicpoker tournament rail --name spring-open --send-showdowns {S}"])
 def rail(name: str = NameOpt,
          join: Optional[str] = typer.Option(None, "--join", help="Put this player or spectator on the rail."),
          leave: Optional[str] = typer.Option(None, "--leave", help="Take this one off the rail."),
          send_standings: bool = typer.Option(False, "--send-standings",
                                              help="Send today's standings to everyone on the rail (once a day; cron)."),
+         send_showdowns: bool = typer.Option(False, "--send-showdowns",
+                                             help="Send the showdowns not sent yet (nomicpoker poll does it too)."),
+         thread: Optional[str] = typer.Option(None, "--thread", help="The rail's thread, where the forum has no "
+                                              "private messages (the Dealer posts it on a blog)."),
          state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """The rail: who gets the nightly standings by private message (the showdowns: not built yet)."""
+    """The rail: who gets every showdown of the other tables and the nightly standings."""
     from nomicpoker.shell.tournament import rail as rail_mod
 
-    if sum(x is not None and x is not False for x in (join, leave, send_standings or None)) != 1:
-        fail("give one of --join NAME, --leave NAME or --send-standings", 2)
+    given = (join, leave, send_standings or None, send_showdowns or None, thread)
+    if sum(x is not None for x in given) != 1:
+        fail("give one of --join NAME, --leave NAME, --send-standings, --send-showdowns or --thread REF", 2)
     with opened(state, db) as (st, engine):
         if send_standings:
             done = rail_mod.send_standings(engine, st, name)
@@ -290,8 +296,26 @@ def rail(name: str = NameOpt,
                 typer.echo(f"tournament {name}: standings of day {done.day} sent to {len(done.sent)} on the rail"
                            + (f": {', '.join(done.sent)}" if done.sent else ""))
             return
+        if send_showdowns:
+            _said_showdowns(rail_mod.send_showdowns(engine, st, name), quiet=False)
+            return
+        if thread is not None:
+            rail_mod.set_thread(engine, name, thread)
+            typer.echo(f"tournament {name}: the rail's thread is {thread}")
+            return
         on = rail_mod.join(engine, name, join or leave or "", leave=leave is not None)
         typer.echo(f"tournament {name}: on the rail: {', '.join(on) or 'nobody'}")
+
+
+def _said_showdowns(done, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    """One line per showdown sent (and the reason none could go); ``quiet``: nothing when none."""
+    if done.waiting:
+        typer.echo(f"warning: {done.waiting}", err=True)
+    for sd in done.sent:
+        typer.echo(f"tournament {done.tournament}: the showdown of {sd.table} hand {sd.hand} sent to "
+                   f"{len(sd.to)} on the rail: {', '.join(sd.to)}")
+    if not done.sent and not done.waiting and not quiet:
+        typer.echo(f"tournament {done.tournament}: no showdown to send")
 
 
 def register(app: typer.Typer) -> None:

@@ -463,12 +463,15 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 log.error("%s", line)
             else:
                 log.info("%s", line)
+        from nomicpoker.shell.tournament.rail import after_poll  # the rail's showdowns of the hands that ended
+
+        rail_failed = not dry_run and not after_poll(engine, st, log)
         site_failed = report.site.startswith("FAILED")
         if site_failed and report.ok:  # else the table's line says why
             log.error("site: %s", report.site)
         elif report.site:
             log.debug("site: %s", report.site)
-        if not report.ok or site_failed:  # the tables' work is done and kept; exit 1 all the same
+        if not report.ok or site_failed or rail_failed:  # the tables' work is done and kept; exit 1 all the same
             raise typer.Exit(1)
         if any(t.stalled for t in report.tables) and not dry_run:
             raise typer.Exit(STALLED_EXIT)  # a hand the rule cannot move on: cron reports it

@@ -40,7 +40,9 @@ class TournamentRow(SQLModel, table=True):
 class TournamentEventRow(SQLModel, table=True):
     """One decision of the director, in order: ``enter`` (an entrant), ``start`` (``data``: the
     draw's tables and the table names made), ``pause``, ``resume``, ``disqualify``,
-    ``rail_join``, ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to)."""
+    ``rail_join``, ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to),
+    ``rail_showdowns`` (``data``: ``upto``, the last hand of each table covered, and ``sent``,
+    [table, hand, [who]] per showdown), ``rail_thread`` (``note``: the rail's thread)."""
 
     __tablename__ = "np_tournament_event"
     __table_args__ = (UniqueConstraint("tournament", "seq"),)

@@ -7,11 +7,22 @@ it, as WRGPT's floorman did), and the nightly standings sent to everyone on the 
 message on the tournament's forum, at most once a tournament day: the send is recorded (a
 ``rail_standings`` event with the day) before any message goes, so a run repeated the same day
 sends nothing again, and a run that crashed half-way leaves the rest of that day's messages
-unsent rather than sent twice. Not built yet: the showdowns of every table on the rail.
+unsent rather than sent twice.
+
+The showdowns (:func:`send_showdowns`, run by ``nomicpoker poll`` after its tables and by
+``tournament rail --send-showdowns``): when a hand of a tournament table ends at a showdown
+(someone revealed or mucked: not a hand everyone else folded) and the table has been sent the
+dealer's payout, everyone on the rail but that table's players (they saw it) receives that
+text with the table's name, once per hand. Each run records the hands it covers (a
+``rail_showdowns`` event: up to which hand of each table, and who got what) before any
+message goes, so a re-run sends nothing twice and a crash half-way leaves the rest unsent.
+Where the tournament's forum has no private messages (a blog), they go to the rail's thread
+instead: one comment per showdown, in the thread the director gave (``--thread``).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -23,8 +34,10 @@ from sqlmodel import Session
 from nomicpoker.core.table.fold_types import looks_alike, same_account
 from nomicpoker.core.tournament.clock_rules import day_number
 from nomicpoker.core.tournament.places import format_standings
+from nomicpoker.core.words.dialects import in_dialect, text_in_dialect
+from nomicpoker.core.words.tags import reference_tag
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
-from nomicpoker.shell.cycle.forums import ForumFactory, default_forum_factory
+from nomicpoker.shell.cycle.forums import ForumFactory, declared_abilities, default_forum_factory
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import loads
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, tables_of
@@ -90,16 +103,197 @@ def send_standings(engine: Engine, state: Path, name: str, now: Callable[[], dat
         if any(loads(e.data).get("day") == day for e in events(s, name, "rail_standings")):
             return Sent(day, (), already=True)
         on = railbirds(s, name)
-        table = ledger.get_table(s, tables_of(s, name)[0])
-        kind, config = table.forum_kind, ledger.forum_settings(table)
+        kind, config = _rail_forum(s, name)
+        thread = None
+        if on and not declared_abilities(kind, config).private_send:
+            thread = rail_thread(s, name)
+            if thread is None:
+                raise TournamentError("no_thread", _NO_THREAD.format(name=name, what="the standings wait"))
         body = (f"Tournament {name} ({row.title}), standings at the end of day {day}:\n\n"
                 + format_standings(current_standings(s, name))
-                + "\n\n(You are on the rail of this tournament; ask the Dealer to take you off it.)")
+                + "\n\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
+                "Dealer, takes you off it.)")
         add_event(s, name, "rail_standings", iso(at), data={"day": day, "to": on})
+    if not on:
+        return Sent(day, ())
     forum = forum_factory(kind, config, state)
+    if thread is not None:  # a forum without private messages: one comment in the rail's thread
+        key = f"{name}-rail-day{day}"
+        forum.post_comment(thread, in_dialect(f"{body}\n\n{reference_tag(key)}\n", forum.abilities.markup), tag=key)
+        return Sent(day, tuple(on))
     for who in on:
-        forum.send_private(who, f"Tournament {name}: standings, day {day}", body)
+        forum.send_private(who, f"Tournament {name}: standings, day {day}", text_in_dialect(body, forum.abilities.markup))
     return Sent(day, tuple(on))
 
 
-__all__ = ["Sent", "join", "railbirds", "send_standings"]
+_NO_THREAD = ("tournament {name}: the rail's forum has no private messages: post the rail's thread and give it "
+              "with nomicpoker tournament rail --name {name} --thread REF ({what} for it)")
+
+
+def _rail_forum(s: Session, name: str) -> tuple[str, dict]:
+    """The rail's forum: the tournament's (its first table's) kind and config."""
+    table = ledger.get_table(s, tables_of(s, name)[0])
+    return table.forum_kind, ledger.forum_settings(table)
+
+
+def rail_thread(s: Session, name: str) -> str | None:
+    """The rail's thread, for a forum without private messages (the last one the director gave)."""
+    given = [e for e in events(s, name, "rail_thread")]
+    return given[-1].note if given else None
+
+
+def set_thread(engine: Engine, name: str, thread: str, now: Callable[[], datetime] = utcnow) -> None:
+    """Record the rail's thread (the director posted it where the bot cannot open one)."""
+    from nomicpoker.shell.storage.store import transaction
+
+    thread = thread.strip()
+    if not thread or any(c.isspace() for c in thread):
+        raise TournamentError("bad_thread", f"rail: {thread!r} is not a thread reference (a URL or an id)")
+    with transaction(engine) as s:
+        get(s, name)
+        add_event(s, name, "rail_thread", iso(now()), note=thread)
+
+
+@dataclass(frozen=True)
+class Showdown:
+    table: str
+    hand: int
+    to: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Showdowns:
+    """What :func:`send_showdowns` did for one tournament: the showdowns sent (and to whom),
+    and why nothing could go (``waiting``: the rail's thread is missing)."""
+
+    tournament: str
+    sent: tuple[Showdown, ...] = ()
+    waiting: str = ""
+
+
+def _covered(s: Session, name: str) -> dict[str, int]:
+    """Up to which hand of each table the rail's showdowns were handled."""
+    upto: dict[str, int] = {}
+    for e in events(s, name, "rail_showdowns"):
+        for t, n in loads(e.data).get("upto", {}).items():
+            upto[t] = max(upto.get(t, 0), int(n))
+    return upto
+
+
+def _ended(s: Session, table: str, after: int) -> list[tuple[int, str | None]]:
+    """The hands of ``table`` past ``after`` whose payout the table has been sent, in order,
+    each with the payout text when the hand ended at a showdown (None: everyone else folded).
+    Stops at the first hand whose payout is not sent yet (the rail never hears it first)."""
+    from sqlmodel import select
+
+    from nomicpoker.shell.storage.store import ActionRow, HandEndRow, OutboxRow
+
+    ends = s.exec(select(HandEndRow.hand).where(HandEndRow.table_name == table, HandEndRow.hand > after)
+                  .order_by(HandEndRow.hand)).all()
+    out: list[tuple[int, str | None]] = []
+    for n in ends:
+        head = f"**Hand #{n} is over.**"
+        payout = next((r for r in s.exec(select(OutboxRow).where(OutboxRow.table_name == table, OutboxRow.hand == n,
+                                                                 OutboxRow.kind == "comment")
+                                         .order_by(OutboxRow.seq)).all() if head in r.body), None)
+        if payout is None or payout.status != "sent":
+            break
+        shown = s.exec(select(ActionRow.id).where(ActionRow.table_name == table, ActionRow.hand == n,
+                                                 ActionRow.event.in_(("reveal", "muck")))  # type: ignore[attr-defined]
+                       .limit(1)).first()
+        out.append((n, payout.body if shown is not None else None))
+    return out
+
+
+def _untagged(body: str) -> str:
+    """The payout without its reference tag (the tag is the table's comment's, not this message's)."""
+    import re
+
+    return re.sub(r"\s*`\[np:[A-Za-z0-9][A-Za-z0-9._:-]{0,79}\]`\s*$", "", body).rstrip() + "\n"
+
+
+def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow,
+                   forum_factory: ForumFactory = default_forum_factory) -> Showdowns:
+    """The showdowns of every table of tournament ``name`` to everyone on the rail (module
+    docstring): recorded first, then sent; nothing twice."""
+    from nomicpoker.shell.storage.store import transaction
+
+    with transaction(engine) as s:
+        row = get(s, name)
+        if not row.started:
+            return Showdowns(name)
+        covered = _covered(s, name)
+        upto: dict[str, int] = {}
+        todo: list[tuple[str, int, str, tuple[str, ...]]] = []
+        on = railbirds(s, name)
+        kind, config = _rail_forum(s, name)
+        thread = None
+        if on and not declared_abilities(kind, config).private_send:
+            thread = rail_thread(s, name)
+            if thread is None:
+                return Showdowns(name, waiting=_NO_THREAD.format(name=name, what="the showdowns wait"))
+        for tname in tables_of(s, name):
+            seated = loads(ledger.get_table(s, tname).players)
+            for n, body in _ended(s, tname, covered.get(tname, 0)):
+                upto[tname] = n
+                to = tuple(p for p in on if not any(same_account(p, q) for q in seated))
+                if body is not None and to:
+                    todo.append((tname, n, body, to))
+        if not upto:
+            return Showdowns(name)
+        add_event(s, name, "rail_showdowns", iso(now()), data={
+            "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo]})
+    if todo:
+        forum = forum_factory(kind, config, state)
+        for tname, n, body, to in todo:
+            text = (f"Tournament {name} ({row.title}): the showdown of hand {n} at table {tname}.\n\n"
+                    + _untagged(body)
+                    + "\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
+                    "Dealer, takes you off it.)\n")
+            if thread is not None:
+                key = f"{name}-rail-{tname}-h{n}"
+                forum.post_comment(thread, in_dialect(f"{text}\n{reference_tag(key)}\n", forum.abilities.markup),
+                                   tag=key)
+                continue
+            for who in to:
+                forum.send_private(who, f"Tournament {name}: showdown at {tname}, hand {n}",
+                                   text_in_dialect(text, forum.abilities.markup))
+    return Showdowns(name, tuple(Showdown(t, n, to) for t, n, _b, to in todo))
+
+
+def send_all_showdowns(engine: Engine, state: Path, now: Callable[[], datetime] = utcnow,
+                       forum_factory: ForumFactory = default_forum_factory) -> list[Showdowns]:
+    """:func:`send_showdowns` for every started tournament (what ``nomicpoker poll`` runs)."""
+    from sqlmodel import select
+
+    from nomicpoker.shell.storage.tournament_rows import TournamentRow
+
+    with Session(engine) as s:
+        names = [r.name for r in s.exec(select(TournamentRow).where(TournamentRow.started != "")
+                                        .order_by(TournamentRow.id)).all()]
+    return [send_showdowns(engine, state, n, now, forum_factory) for n in names]
+
+
+def after_poll(engine: Engine, state: Path, log: logging.Logger) -> bool:
+    """What ``nomicpoker poll`` runs after its tables: every tournament's showdowns, each said
+    on ``log``; False when the rail failed (said as an error: the tables' work is kept, and
+    what the rail recorded is not sent twice)."""
+    from sqlalchemy.exc import IntegrityError
+
+    from nomicpoker.core.errors import CodedError
+
+    try:
+        for done in send_all_showdowns(engine, state):
+            if done.waiting:
+                log.warning("%s", done.waiting)
+            for sd in done.sent:
+                log.info("tournament %s: the showdown of %s hand %s sent to %s on the rail: %s", done.tournament,
+                         sd.table, sd.hand, len(sd.to), ", ".join(sd.to))
+    except (CodedError, OSError, IntegrityError) as exc:  # IntegrityError: another run recorded it first
+        log.error("tournament rail: FAILED: %s", exc)
+        return False
+    return True
+
+
+__all__ = ["Sent", "after_poll", "Showdown", "Showdowns", "join", "rail_thread", "railbirds", "send_all_showdowns",
+           "send_showdowns", "send_standings", "set_thread"]
