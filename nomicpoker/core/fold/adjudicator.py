@@ -32,8 +32,10 @@ from typing import Any, Callable
 from nomicpoker.core.fairness import sealed
 from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
 from nomicpoker.core.fold.advance_fold import Advance
+from nomicpoker.core.fold import advance_private
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
-from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS, Controls
+from nomicpoker.core.fold import dealer_controls
+from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS
 from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
@@ -71,13 +73,12 @@ class _Folder:
         self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
         self.draw_phase = DrawPhase(self)
         self.days = Days(self)
-        self.controls = Controls(self)
         self.advance = Advance(self)
         self.ordinary = Ordinary(self)
         self._texts: dict[tuple[str, str, bool], TextReading] = {}
         #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
         self.on_reading: dict[str, Callable[[Revision, Reading, HandState | None, int | None], Any]] = {
-            "private": self.advance.private.comment, "score": self._score,
+            "private": self._private, "score": self._score,
             "advance": self.advance.keep, "advance_hold": self.advance.hold_said,
             "advance_off": self.advance.off, "advance_error": self.advance.refuse,
             "command": self.ordinary.commands_only, "chat": self.ordinary.chat, "error": self.ordinary.error,
@@ -371,6 +372,13 @@ class _Folder:
         reading = read_revision(text, self._facts(rev, text, h, number))
         self.on_reading[reading.kind](rev, reading, h, number)
 
+    def _private(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
+        effects.apply(self, advance_private.comment(rev, reading, self.st, self.c, self.advance.on()))
+
+    def take_advance(self, rev: Revision, number: int, program: Any, my_turn: bool) -> None:
+        """Take an advance action that came privately (:class:`effects.TakeAdvance`)."""
+        self.advance.take(rev, self.st.hands[number], number, program, my_turn)
+
     def _score(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         effects.apply(self, score_fold.comment(rev, reading, number))
 
@@ -481,13 +489,20 @@ class _Folder:
                     STALLED: self.draw_phase.stalled,
                     REMINDER: self.days.reminder,
                     SCORE: lambda ev: effects.apply(self, score_fold.event(ev, self.st, self.c)),
-                    UNNAMED_PRIVATE: self.advance.private.unnamed,
+                    UNNAMED_PRIVATE: lambda ev: effects.apply(self, advance_private.unnamed(ev, self.st)),
                     # answered at its revision (fold_run.fold_stream collects these first)
-                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self.controls.event for k in CONTROL_KINDS}}
+                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self._control for k in CONTROL_KINDS}}
         if ev.kind not in handlers:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")
         handlers[ev.kind](ev)
+
+    def _control(self, ev: DealerEvent) -> None:
+        effects.apply(self, dealer_controls.event(ev, self.st))
+
+    def hand_ended_for_days(self, h: HandState) -> None:
+        """What play over days does at a hand's end (:class:`effects.HandEnded`)."""
+        self.days.hand_ended(h)
 
     def _turn_timeout(self, ev: DealerEvent) -> None:
         h = self.st.hands.get(ev.hand)

@@ -22,7 +22,8 @@ from nomicpoker.core.poker.actions import AllIn, Call, Check, Fold, Raise
 from nomicpoker.core.reading.advance import AdvanceError, PlayerIn, Program, Undo, parse
 from nomicpoker.core.reading.comment_reading import Reading
 from nomicpoker.core.reading.advance_eval import Concrete, describe, evaluate, view_of
-from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, Private, shown_on_request
+from nomicpoker.core.fold import effects
+from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, refuse, reply, shown_on_request
 from nomicpoker.core.table.fold_state import HandState
 from nomicpoker.core.words.gndt import md_escape
 from nomicpoker.core.table.table_settings import advance_allowed
@@ -64,7 +65,6 @@ class Advance:
 
     def __init__(self, fold: Any):
         self.f = fold
-        self.private = Private(self)
         #: an advance action written at its player's own turn is being tried (see :meth:`take`)
         self._own_turn = False
 
@@ -250,24 +250,12 @@ class Advance:
                 h.no_raise.discard(ev.player)
 
     def reply(self, rev, number: int, text: str) -> None:
-        """Answer ``rev`` where it came from: in the thread, or privately (a private message,
-        or a forum whose players do not read the thread: the table must not learn of it)."""
-        if rev.thread == PRIVATE_THREAD or self.f.c.answers_privately():
-            self.f.send_private(number, rev.author, f"Your advance action in hand {number} "
-                            f"({self.f.c.name})", text + "\n")
-            return
-        self.f.post(number, lambda k: f"{text}\n\n{reference_tag(k)}\n", rev.thread,
-                     reply_to=rev.forum_id)
+        """Answer ``rev`` where it came from (:func:`~.advance_private.reply`)."""
+        effects.apply(self.f, (reply(rev, number, text, self.f.c),))
 
     def reject(self, rev, number: int, code: str, message: str) -> None:
-        """A refused advance action: in the thread as any rejection, or privately (the
-        ledger's verdict then keeps the code, not the words, until the hand ends)."""
-        if rev.thread != PRIVATE_THREAD:
-            self.f.reject(rev, number, code, message)
-            return
-        self.f.give_verdict(rev, number, "rejected", code)
-        self.reply(rev, number, f"{md_escape(rev.author)}: your private advance action was not "
-                    f"taken ({code}): {message}.")
+        """A refused advance action (:func:`~.advance_private.refuse`)."""
+        effects.apply(self.f, refuse(rev, number, code, message, self.f.c))
 
     def hand_ended(self, h: HandState, thread: str) -> None:
         """The hand is over: show the cards asked for with ``/R`` and publish the advance

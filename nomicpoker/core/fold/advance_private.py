@@ -15,20 +15,27 @@ order with everything else and ``audit`` replays it. This module is the fold's s
 - when the hand ends the dealer posts every advance action that came privately (and ``UNDO``)
   in the thread, and shows the cards of players who asked for it with ``/R`` ("reveal on
   fold") and were not shown at the showdown.
+
+A phase without a hub (:mod:`.effects`): :func:`comment` and :func:`unnamed` read the fold's
+state and return what happened; an advance action found in a message is handed on as a
+:class:`~nomicpoker.core.fold.effects.TakeAdvance` request, which the fold gives to the
+advance-action phase. :func:`reply` and :func:`refuse` are the answers both phases give.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
 
 from nomicpoker.core.fold import editions
+from nomicpoker.core.fold.effects import Effect, Message, Post, Reject, TakeAdvance, Verdict
 from nomicpoker.core.reading.advance import AdvanceError
 from nomicpoker.core.reading.comment_reading import Reading, first_line  # noqa: F401 - first_line: its old home
 from nomicpoker.core.poker.cards import pretty
 from nomicpoker.core.fairness.dealing import hole_cards
-from nomicpoker.core.table.fold_state import HandState
+from nomicpoker.core.table.fold_state import HandState, TableState
+from nomicpoker.core.table.fold_types import DealerEvent, Revision, TableConfig
 from nomicpoker.core.words.gndt import md_escape
+from nomicpoker.core.words.tags import reference_tag
 
 #: the archive's thread for private messages to the Dealer (no forum thread reference starts
 #: with "~": local slugs are [a-z0-9-], Reddit ids alphanumeric, blog threads URLs)
@@ -77,58 +84,67 @@ def _moment(received: str) -> str:
     return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
-class Private:
-    """The fold's reading of private messages; ``adv`` is the fold's :class:`Advance`."""
+def reply(rev: Revision, number: int, text: str, config: TableConfig) -> Effect:
+    """The answer to an advance action ``rev``, where it came from: in the thread, or privately
+    (a private message, or a forum whose players do not read the thread: the table must not
+    learn of it)."""
+    if rev.thread == PRIVATE_THREAD or config.answers_privately():
+        return Message(number, rev.author, f"Your advance action in hand {number} ({config.name})", text + "\n")
+    return Post(number, lambda k: f"{text}\n\n{reference_tag(k)}\n", rev.thread, reply_to=rev.forum_id)
 
-    def __init__(self, adv: Any):
-        self.a = adv
-        self.f = adv.f
 
-    def _ignore(self, rev, h: HandState | None, code: str, message: str) -> bool:
-        number = h.start.number if h is not None else None
-        self.f.give_verdict(rev, number, "ignored", code, message)
-        if h is not None:
-            self.a.reply(rev, h.start.number, f"{md_escape(rev.author)}: {message}.")
-        return True
+def refuse(rev: Revision, number: int, code: str, message: str, config: TableConfig) -> tuple[Effect, ...]:
+    """A refused advance action: in the thread as any rejection, or privately (the ledger's
+    verdict then keeps the code, not the words, until the hand ends)."""
+    if rev.thread != PRIVATE_THREAD:
+        return (Reject(rev, number, code, message),)
+    return (Verdict(rev, number, "rejected", code),
+            reply(rev, number, f"{md_escape(rev.author)}: your private advance action was not "
+                  f"taken ({code}): {message}.", config))
 
-    def unnamed(self, ev) -> None:
-        """A recorded :data:`UNNAMED_PRIVATE` event: answer the sender privately. The answer
-        holds nothing of a hand (no seal needed, so it goes even between hands)."""
-        d = ev.data
-        subject, body = unnamed_answer(ev.player, str(d.get("received", ev.at)), list(d.get("tables", [])),
-                                       list(d.get("named", [])), bool(d.get("by_line")),
-                                       editions.edition_of(self.f.st))
-        self.f.send_private(None, ev.player, subject, body)
 
-    def comment(self, rev, reading: Reading, h_thread: HandState | None = None, n_thread: int | None = None) -> bool:
-        """``private``: read one private message, about the running hand (always handled:
-        True; the thread's hand, ``h_thread``/``n_thread``, does not apply: it has none)."""
-        h = self.f.st.current
-        if h is None or h.phase == "complete":
-            # no hand to seal an answer with: the verdict says why, nothing is sent
-            self.f.give_verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running")
-            return True
-        number = h.start.number
-        seat = h.hand.find_seat(rev.author)
-        if not self.a.on():
-            return self._ignore(rev, h, "advance_off", "advance actions are not taken at this table")
-        if seat is None or seat.folded:
-            return self._ignore(rev, h, "not_seated", f"you are not in hand {number}")
-        if h.phase != "betting" and h.phase != "draw":
-            return self._ignore(rev, h, "betting_over", f"the betting of hand {number} is over")
-        if not reading.text.looks_advance:
-            return self._ignore(rev, h, "private_not_advance",
-                                "only advance actions (and UNDO) are read in private messages; "
-                                "post anything else in the hand's thread")
-        p = reading.text.program
-        if isinstance(p, AdvanceError):
-            self.a.reject(rev, number, p.code, p.message)
-            return True
-        assert p is not None
-        to_act = h.hand.to_act
-        my_turn = (h.phase == "betting" and to_act is not None
-                   and h.hand.seats[to_act].name == rev.author)
-        return self.a.take(rev, h, number, p, my_turn)
+def unnamed(ev: DealerEvent, st: TableState) -> tuple[Effect, ...]:
+    """A recorded :data:`UNNAMED_PRIVATE` event: answer the sender privately. The answer
+    holds nothing of a hand (no seal needed, so it goes even between hands)."""
+    d = ev.data
+    subject, body = unnamed_answer(ev.player, str(d.get("received", ev.at)), list(d.get("tables", [])),
+                                   list(d.get("named", [])), bool(d.get("by_line")), editions.edition_of(st))
+    return (Message(None, ev.player, subject, body),)
+
+
+def comment(rev: Revision, reading: Reading, st: TableState, config: TableConfig,
+            advance_on: bool) -> tuple[Effect, ...]:
+    """``private``: read one private message, about the running hand of the fold's state ``st``
+    (only read); ``advance_on``: the table takes advance actions. An advance action in it is
+    handed to the advance-action phase (:class:`TakeAdvance`); anything else is answered."""
+    h = st.current
+    if h is None or h.phase == "complete":
+        # no hand to seal an answer with: the verdict says why, nothing is sent
+        return (Verdict(rev, None, "ignored", "no_hand", "a private message while no hand is running"),)
+    number = h.start.number
+    seat = h.hand.find_seat(rev.author)
+
+    def ignore(code: str, message: str) -> tuple[Effect, ...]:
+        return (Verdict(rev, number, "ignored", code, message),
+                reply(rev, number, f"{md_escape(rev.author)}: {message}.", config))
+
+    if not advance_on:
+        return ignore("advance_off", "advance actions are not taken at this table")
+    if seat is None or seat.folded:
+        return ignore("not_seated", f"you are not in hand {number}")
+    if h.phase != "betting" and h.phase != "draw":
+        return ignore("betting_over", f"the betting of hand {number} is over")
+    if not reading.text.looks_advance:
+        return ignore("private_not_advance", "only advance actions (and UNDO) are read in private messages; "
+                      "post anything else in the hand's thread")
+    p = reading.text.program
+    if isinstance(p, AdvanceError):
+        return refuse(rev, number, p.code, p.message, config)
+    assert p is not None
+    to_act = h.hand.to_act
+    my_turn = (h.phase == "betting" and to_act is not None
+               and h.hand.seats[to_act].name == rev.author)
+    return (TakeAdvance(rev, number, p, my_turn),)
 
 
 def _known_cards(h: HandState, p: str) -> tuple[str, ...] | None:

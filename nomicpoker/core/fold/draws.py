@@ -23,7 +23,7 @@ Pure: no clock (times come from the archive and the recorded events), no I/O.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from nomicpoker.core.poker import engine
 from nomicpoker.core.words import notices as say
@@ -33,7 +33,7 @@ from nomicpoker.core.table.fold_state import HandState
 from nomicpoker.core.table.fold_types import DRAW_TIMEOUT, DealerEvent, FoldError, Revision, TableConfig
 from nomicpoker.core.rules.ruleset import Ruleset
 
-__all__ = ["DRAW_TIMEOUT", "DrawHost", "DrawPhase", "draw_clock", "due_time", "waiting_for_draws"]
+__all__ = ["DRAW_TIMEOUT", "DrawHost", "DrawPhase", "draw_clock", "due_time", "waiting_for_draws", "waiting_in"]
 
 
 def due_time(since: str, hours: int | None) -> str | None:
@@ -50,7 +50,13 @@ def due_time(since: str, hours: int | None) -> str | None:
 
 def waiting_for_draws(h: HandState) -> list[str]:
     """Seated players still in the hand who have not stated a valid Hole Card Draw."""
-    return [s.name for s in h.hand.seats if not s.folded and s.name not in h.draws]
+    return waiting_in(h.hand, h.draws)
+
+
+def waiting_in(hand: Any, draws: Mapping[str, Any]) -> list[str]:
+    """Players still in the engine's ``hand`` with no valid Hole Card Draw in ``draws``: what
+    :func:`waiting_for_draws` says of a hand's next state before the fold has it."""
+    return [s.name for s in hand.seats if not s.folded and s.name not in draws]
 
 
 def draw_clock(h: HandState) -> tuple[tuple[str, str], ...]:

@@ -12,10 +12,10 @@ their sequence numbers are those the callbacks made. ``SCORE`` is the first phas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol, Union
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol, Union
 
-from nomicpoker.core.table.fold_state import TableState
+from nomicpoker.core.table.fold_state import HandState, TableState
 from nomicpoker.core.table.fold_types import Revision
 
 
@@ -75,7 +75,129 @@ class ScoreAnswered:
     forum_id: str
 
 
-Effect = Union[Verdict, Post, Message, FirstReading, ScoreAsked, ScoreAnswered]
+@dataclass(frozen=True)
+class Reject:
+    """A rejection (the fold's ``reject``): the verdict with the rule sentence of ``cite_as``
+    (or ``cite``, the engine's quotation), past the flood threshold one notice then silence,
+    answered in the thread or, where players do not read it, privately."""
+
+    rev: Revision
+    hand: int | None
+    code: str
+    message: str
+    cite_as: str | None = None
+    hint: str | None = None
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Row:
+    """A derived row of ``kind`` (``dice``, ``deck``, ``draw``, ``reveal``, ``hand_end``)."""
+
+    kind: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """Fields of hand ``number``'s state (:class:`HandState`) take these values, which the
+    phase computed from the old ones (a container is a new one, never the old one changed)."""
+
+    number: int
+    fields: Mapping[str, Any]
+
+
+def hand_set(number: int, **fields: Any) -> HandSet:
+    """:class:`HandSet` with its fields as keywords."""
+    return HandSet(number, fields)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """Hand ``number``'s public record (``HandState.record``, what ``audit`` shows) gains
+    ``value`` at the end of the list ``part`` (``append``), or ``part`` is set to it."""
+
+    number: int
+    part: str
+    value: Any
+    append: bool = True
+
+
+@dataclass(frozen=True)
+class DaysSet:
+    """Fields of play over days (:class:`~nomicpoker.core.table.days_state.DaysState`) take
+    these values (new containers, computed from the old)."""
+
+    fields: Mapping[str, Any]
+
+
+def days_set(**fields: Any) -> DaysSet:
+    """:class:`DaysSet` with its fields as keywords."""
+    return DaysSet(fields)
+
+
+@dataclass(frozen=True)
+class MoneySet:
+    """Players' Money between hands (``TableState.money``) takes these values."""
+
+    money: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class AdvanceHand:
+    """Move hand ``number`` on after an accepted step (the fold's ``advance_hand``); ``said``:
+    the phase's own comment said the step."""
+
+    number: int
+    cause: str
+    thread: str
+    said: bool = False
+
+
+@dataclass(frozen=True)
+class LogSteps:
+    """Write the action rows of hand ``number``'s newly accepted steps, with ``cause``."""
+
+    number: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class LogChanges:
+    """Write the GNDT change-log entries since the last ones, with ``cause``."""
+
+    hand: int | None
+    cause: str
+
+
+@dataclass(frozen=True)
+class Readjudicate:
+    """Adjudicate ``rev`` now: a comment kept while the table was frozen."""
+
+    rev: Revision
+
+
+@dataclass(frozen=True)
+class HandEnded:
+    """Hand ``number`` is over for play over days: vacations announced, reminders spent."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class TakeAdvance:
+    """Take the advance action ``program`` of ``rev`` (a private message) in hand ``number``;
+    ``my_turn``: its author is to act."""
+
+    rev: Revision
+    number: int
+    program: Any = field(compare=False)
+    my_turn: bool
+
+
+Effect = Union[Verdict, Post, Message, FirstReading, ScoreAsked, ScoreAnswered, Reject, Row, HandSet,
+               Recorded, DaysSet, MoneySet, AdvanceHand, LogSteps, LogChanges, Readjudicate, HandEnded,
+               TakeAdvance]
 
 
 class EffectHost(Protocol):
@@ -90,6 +212,23 @@ class EffectHost(Protocol):
              reply_to: str | None = None) -> None: ...
 
     def send_private(self, hand: int | None, user: str, subject: str, body: str) -> None: ...
+
+    def reject(self, rev: Revision, hand: int | None, code: str, message: str,
+               cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None: ...
+
+    def add_row(self, _kind: str, **values: Any) -> dict[str, Any]: ...
+
+    def advance_hand(self, h: HandState, cause: str, thread: str, said: bool = False) -> None: ...
+
+    def log_steps(self, h: HandState, cause: str) -> None: ...
+
+    def log_changes(self, hand: int | None, cause: str) -> None: ...
+
+    def comment(self, rev: Revision) -> None: ...
+
+    def hand_ended_for_days(self, h: HandState) -> None: ...
+
+    def take_advance(self, rev: Revision, number: int, program: Any, my_turn: bool) -> None: ...
 
 
 def apply(host: EffectHost, effects: Iterable[Effect]) -> None:
@@ -107,6 +246,37 @@ def apply(host: EffectHost, effects: Iterable[Effect]) -> None:
             host.st.score_pending.append(list(e.request))
         elif isinstance(e, ScoreAnswered):
             host.st.score_pending[:] = _without_first(host.st.score_pending, e.forum_id)
+        elif isinstance(e, Reject):
+            host.reject(e.rev, e.hand, e.code, e.message, e.cite_as, e.hint, e.cite)
+        elif isinstance(e, Row):
+            host.add_row(e.kind, **e.values)
+        elif isinstance(e, HandSet):
+            h = host.st.hands[e.number]
+            for name, value in e.fields.items():
+                setattr(h, name, value)
+        elif isinstance(e, Recorded):
+            record = host.st.hands[e.number].record
+            if e.append:
+                record[e.part].append(e.value)
+            else:
+                record[e.part] = e.value
+        elif isinstance(e, DaysSet):
+            for name, value in e.fields.items():
+                setattr(host.st.days, name, value)
+        elif isinstance(e, MoneySet):
+            host.st.money.update(e.money)
+        elif isinstance(e, AdvanceHand):
+            host.advance_hand(host.st.hands[e.number], e.cause, e.thread, said=e.said)
+        elif isinstance(e, LogSteps):
+            host.log_steps(host.st.hands[e.number], e.cause)
+        elif isinstance(e, LogChanges):
+            host.log_changes(e.hand, e.cause)
+        elif isinstance(e, Readjudicate):
+            host.comment(e.rev)
+        elif isinstance(e, HandEnded):
+            host.hand_ended_for_days(host.st.hands[e.number])
+        elif isinstance(e, TakeAdvance):
+            host.take_advance(e.rev, e.number, e.program, e.my_turn)
         else:  # pragma: no cover - every Effect is handled above
             raise TypeError(f"not an effect: {e!r}")
 

@@ -36,7 +36,8 @@ from nomicpoker.core.reading.comment_reading import TextReading, first_line
 from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.days_state import REMINDER, Alarm, DaysState, wait_alarms
-from nomicpoker.core.fold import editions
+from nomicpoker.core.fold import editions, effects
+from nomicpoker.core.fold.dealer_controls import unfreeze
 from nomicpoker.core.fold.draws import draw_clock, waiting_for_draws
 from nomicpoker.core.table.fold_types import DRAW_TIMEOUT, STALLED, TURN_TIMEOUT, DealerEvent, Revision
 from nomicpoker.core.reading.markup import table_talk
@@ -225,7 +226,7 @@ class Days:
             self.f.reject(rev, number, "nothing_to_undo", f"{rev.author} has no protest to withdraw")
             return
         self._verdict(rev, number, cmd)
-        self.f.controls.unfreeze(rev.created, f"{rev.author} withdraws the protest", "", rev.thread)
+        effects.apply(self.f, unfreeze(self.f.st, rev.created, f"{rev.author} withdraws the protest", "", rev.thread))
 
     def _what(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
         p = rev.author
