@@ -50,7 +50,7 @@ SENT_FROM = {
     ("over_days", "_protest"): "days_notices.protest_private",
     ("over_days", "_what"): "days_notices.what_private",
     ("over_days", "reminder"): "days_notices.reminder_private",
-    ("advance_fold", "reply"): "the advance-action answers: the game below",
+    ("advance_private", "reply"): "the advance-action answers: the game below",
     ("advance_fold", "_tell"): "an advance action that did not act: the game below",
 }
 

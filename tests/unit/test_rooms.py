@@ -130,8 +130,9 @@ def test_the_layer_check_sees_upward_sideways_and_root_imports(tmp_path):
 @pytest.mark.parametrize("package", [f"{s}/{p}" for s in ("core", "shell") for p in _packages(s)]
                          + ["core", "shell", "cli"])
 def test_no_import_cycle_among_the_modules_of_a_package(package):
-    """``adjudicator`` and ``draws`` used to import each other; the draw phase now declares
-    what it needs from its host (``DrawHost``) and the hand's state lives in ``table``."""
+    """``adjudicator`` and ``draws`` used to import each other; the draw phase is now a set of
+    functions returning effects (tests/unit/test_fold_effects.py) and the hand's state lives in
+    ``table``."""
     graph = _graph(PACKAGE / package, "nomicpoker." + package.replace("/", "."))
     assert "adjudicator" not in graph.get("draws", set())
     assert _cycle(graph) is None
@@ -187,24 +188,11 @@ def _reaches_into(tree: ast.AST) -> list[str]:
 def test_no_room_of_the_fold_calls_another_objects_private_names():
     """The draw phase, play over days, dealer controls, advance actions and SCORE used to call
     the fold's ``_row``/``_post``/``_verdict``/... : what a room needs from its host is public
-    (and, for the draw phase, declared in ``DrawHost``)."""
+    (the phases written without a hub use none: tests/unit/test_fold_effects.py)."""
     assert _reaches_into(ast.parse("self.f._row(1)\nself._own()\nx.__class__")) == ["self.f._row"]
     found = {p.name: bad for p in sorted((PACKAGE / "core").rglob("*.py"))
              if (bad := _reaches_into(ast.parse(p.read_text("utf-8"))))}
     assert found == {}
-
-
-def test_the_draw_host_protocol_declares_what_the_draw_phase_uses_and_the_fold_has_it():
-    from nomicpoker.core.fold import adjudicator, draws
-
-    tree = ast.parse((PACKAGE / "core" / "fold" / "draws.py").read_text("utf-8"))
-    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-            and isinstance(n.value, ast.Attribute) and n.value.attr == "host"}
-    declared = {n for n in vars(draws.DrawHost) if not n.startswith("_")} | set(draws.DrawHost.__annotations__)
-    assert used and used <= declared, used - declared
-    assert not any(n.startswith("_") for n in declared)
-    folder = adjudicator._Folder
-    assert all(hasattr(folder, n) for n in declared - set(draws.DrawHost.__annotations__))
 
 
 #: The composition root: the one module of the shell and the CLI that imports the adapters

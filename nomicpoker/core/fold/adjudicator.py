@@ -37,11 +37,12 @@ from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
 from nomicpoker.core.fold import dealer_controls
 from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS
 from nomicpoker.core.fold import editions
-from nomicpoker.core.fold.draws import DrawPhase, waiting_for_draws
+from nomicpoker.core.fold import draws
+from nomicpoker.core.fold.draws import waiting_for_draws
 from nomicpoker.core.fold.over_days import Days
 from nomicpoker.core.fold import effects, score_fold
 from nomicpoker.core.fold.score_fold import SCORE
-from nomicpoker.core.fold.ordinary import Ordinary
+from nomicpoker.core.fold import betting_fold, ordinary
 from nomicpoker.core.poker import engine
 from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
 from nomicpoker.core.reading import grammar
@@ -60,9 +61,9 @@ _MEMO_MAX = 280
 
 class _Folder:
     """The accumulator behind :func:`fold_table` (local to one call): the table's state
-    (:class:`~nomicpoker.core.table.fold_state.TableState`) and the rows derived so far. The Hole
-    Card Draw phase is its own object (:class:`nomicpoker.core.fold.draws.DrawPhase`), which uses
-    this one through the needs :class:`~nomicpoker.core.fold.draws.DrawHost` declares."""
+    (:class:`~nomicpoker.core.table.fold_state.TableState`) and the rows derived so far. The
+    phases written without a hub (:mod:`.effects`) are functions the fold calls with the state
+    and their input; it applies the effects they return, in order (:func:`effects.apply`)."""
 
     def __init__(self, config: TableConfig, state: TableState | None = None,
                  failed: frozenset[tuple[str, str, int]] = frozenset(), reader=None):
@@ -71,18 +72,16 @@ class _Folder:
         self.reader = reader  # None: read_comment; tests inject a failing one (fold_stream)
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
-        self.draw_phase = DrawPhase(self)
         self.days = Days(self)
         self.advance = Advance(self)
-        self.ordinary = Ordinary(self)
         self._texts: dict[tuple[str, str, bool], TextReading] = {}
         #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
         self.on_reading: dict[str, Callable[[Revision, Reading, HandState | None, int | None], Any]] = {
             "private": self._private, "score": self._score,
             "advance": self.advance.keep, "advance_hold": self.advance.hold_said,
             "advance_off": self.advance.off, "advance_error": self.advance.refuse,
-            "command": self.ordinary.commands_only, "chat": self.ordinary.chat, "error": self.ordinary.error,
-            "action": self.ordinary.act}
+            "command": self.commands_first, "chat": lambda rev, _r, _h, number: effects.apply(self, ordinary.chat(rev, number)),
+            "error": self._error, "action": self._act}
         if state is not None:
             self.st = state
             return
@@ -372,6 +371,21 @@ class _Folder:
         reading = read_revision(text, self._facts(rev, text, h, number))
         self.on_reading[reading.kind](rev, reading, h, number)
 
+    def commands_first(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> bool:
+        """Apply the comment's players' commands where they come first (True: nothing else in
+        it is read). The fold applies them before an action's handler runs, which then sees the
+        state they left (``command``: a comment of commands only, or a PROTEST)."""
+        return reading.commands_first and self.days.commands(
+            rev, h, number, isinstance(reading.action, grammar.NoAction), reading.text.commands)
+
+    def _error(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
+        if not self.commands_first(rev, reading, h, number):
+            effects.apply(self, ordinary.error(rev, reading, h, number))
+
+    def _act(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
+        if not self.commands_first(rev, reading, h, number):
+            effects.apply(self, ordinary.act(rev, reading, h, number, self.st.days, self.c, self.rules))
+
     def _private(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         effects.apply(self, advance_private.comment(rev, reading, self.st, self.c, self.advance.on()))
 
@@ -422,71 +436,11 @@ class _Folder:
                                                     status, canonical, code),
                    rev.thread, reply_to=rev.forum_id)
 
-    # -- betting ----------------------------------------------------------------------------
-
-    def bet(self, rev: Revision, h: HandState, intent) -> None:
-        number = h.start.number
-        if h.phase == "draw":
-            waiting = waiting_for_draws(h)
-            # The rule puts the draw statements before the first round ("shall then post ...").
-            self.reject(rev, number, "betting_closed", "round 1 opens when every Seated Player has "
-                         f"stated a Hole Card Draw; waiting for {', '.join(waiting)}",
-                         cite_as="draw_mismatch")
-            return
-        action = grammar.to_action(intent, rev.author)
-        h.step = (rev.forum_id, rev.created)
-        res = self.advance.no_raise_refusal(h, rev.author, action) or engine.apply(h.hand, action)
-        if isinstance(res, engine.Rejection):
-            self.reject(rev, number, res.code, res.message, cite=res.citation)
-            return
-        h.hand, h.since = res, rev.created
-        self.advance.acted(h, rev.author)
-        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
-        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
-
-    def reveal(self, rev: Revision, h: HandState, intent) -> None:
-        number, p = h.start.number, rev.author
-        cards = tuple(intent.cards or ())
-        if h.phase != "reveal":
-            self.reject(rev, number, "reveal_not_allowed",
-                         "reveals come after the last round's betting, when the dealer calls for them")
-            return
-        if p in h.decks and p in h.draws and len(cards) == self.rules.hole_cards:  # else: a wrong count
-            held = hole_cards(h.decks[p].cards, h.draws[p])
-            if sorted(held) != sorted(cards):
-                h.false_reveals.append(p)
-                self.reject(rev, number, "false_reveal", f"those are not the cards at positions "
-                             f"{', '.join(str(x) for x in h.draws[p])} of {p}'s issued deck "
-                             "(the dealer says what the deck held there when the hand ends)")
-                return
-        if p in h.holes and len(cards) == len(h.holes[p]) and sorted(h.holes[p]) != sorted(cards):
-            # Checked here, not by the engine, whose message names the real cards: they stay
-            # private until the hand ends.
-            h.false_reveals.append(p)
-            self.reject(rev, number, "false_reveal", f"those are not the cards {p} was dealt "
-                         "(the dealer says what they were when the hand ends)")
-            return
-        h.step = (rev.forum_id, rev.created)
-        res = engine.apply(h.hand, Reveal(player=p, cards=cards, hand=intent.hand))
-        if isinstance(res, engine.Rejection):
-            self.reject(rev, number, res.code, res.message)
-            return
-        h.hand = res
-        h.since = rev.created
-        self.add_row("reveal", hand=number, player=p, comment_id=rev.forum_id, cards=list(cards))
-        h.record["reveals"].append({"player": p, "comment_id": rev.forum_id, "cards": list(cards)})
-        self.give_verdict(rev, number, "accepted", canonical=grammar.canonical(intent))
-        need = engine.need(h.hand)
-        if need.kind == "reveal":
-            self.post(number, lambda k: say.reveal_recorded(p, rev.permalink or rev.forum_id, cards,
-                                                             need.players, k), rev.thread, reply_to=rev.forum_id)
-        self.advance_hand(h, rev.permalink or f"comment {rev.forum_id}", rev.thread)
-
     def clock_event(self, ev: DealerEvent) -> None:
         """A recorded dealer event, by its kind (deadlines, amendments, reminders, controls);
         a kind the fold does not know is an error, never a guessed fold."""
-        handlers = {DRAW_TIMEOUT: self.draw_phase.timeout, TURN_TIMEOUT: self._turn_timeout, AMEND: self._amend,
-                    STALLED: self.draw_phase.stalled,
+        handlers = {DRAW_TIMEOUT: lambda ev: effects.apply(self, draws.timeout(ev, self.st, self.rules)), TURN_TIMEOUT: lambda ev: effects.apply(self, betting_fold.turn_timeout(ev, self.st)), AMEND: self._amend,
+                    STALLED: lambda ev: effects.apply(self, draws.stalled(ev, self.st, self.c)),
                     REMINDER: self.days.reminder,
                     SCORE: lambda ev: effects.apply(self, score_fold.event(ev, self.st, self.c)),
                     UNNAMED_PRIVATE: lambda ev: effects.apply(self, advance_private.unnamed(ev, self.st)),
@@ -503,23 +457,6 @@ class _Folder:
     def hand_ended_for_days(self, h: HandState) -> None:
         """What play over days does at a hand's end (:class:`effects.HandEnded`)."""
         self.days.hand_ended(h)
-
-    def _turn_timeout(self, ev: DealerEvent) -> None:
-        h = self.st.hands.get(ev.hand)
-        if h is None or h.phase in ("draw", "complete"):
-            return
-        action = h.hand.ruleset.deadline_action  # the rules of this hand (amendments included)
-        event = Muck(player=ev.player) if h.phase == "reveal" else Timeout(player=ev.player, action=action)
-        h.step = ("", ev.at)
-        res = engine.apply(h.hand, event)
-        if isinstance(res, engine.Rejection):
-            return
-        did = "mucks" if h.phase == "reveal" else ("folds" if res.seat(ev.player).folded else "checks")
-        h.hand, h.since = res, ev.at
-        note = self.days.timed_out(ev.player)
-        at = self.st.days.when(ev.at) if h.edition >= 2 else ev.at  # as reminders state times (edition 1: ISO)
-        self.post(ev.hand, lambda k: say.timed_out(ev.player, at, did, action, k, note), h.start.thread)
-        self.advance_hand(h, f"dealer: {ev.player}'s deadline passed at {ev.at}", h.start.thread, said=True)
 
     # -- after every accepted step ----------------------------------------------------------
 

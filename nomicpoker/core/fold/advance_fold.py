@@ -60,6 +60,27 @@ def _conditions_seats(p: Program) -> list[int]:
     return [c.seat for arm in p.arms for c in arm.conditions if isinstance(c, PlayerIn)]
 
 
+def no_raise_refusal(h: HandState, player: str, event: Any) -> engine.Rejection | None:
+    """The refusal of a bet or raise by a player who checked out of turn, at his next
+    turn (``None``: the action is not barred). WHY here and not in the engine: the bar
+    comes from a comment read out of turn, which the engine never sees."""
+    if player not in h.no_raise:
+        return None
+    seat = h.hand.seat(player)
+    owe = max(h.hand.high_bet - seat.round_bet, 0)
+    if isinstance(event, Concrete):
+        raising = event.act == "raise" or (event.act == "all_in" and event.raising)
+    else:
+        raising = isinstance(event, Raise) or (isinstance(event, AllIn) and seat.money > owe)
+    if not raising:
+        return None
+    may = f"call {min(owe, seat.money)} or fold" if owe else "check or fold"
+    return engine.Rejection(CHECKED_OUT_OF_TURN,
+                            f"{player} checked out of turn, so may not bet or raise on this "
+                            f"turn: {may}",
+                            h.hand.ruleset.cite("no_raise_after_out_of_turn_check"))
+
+
 class Advance:
     """The fold's advance-action part; ``f`` is the table fold (adjudicator)."""
 
@@ -215,24 +236,7 @@ class Advance:
                 + (f" (\u201c{rule}\u201d)." if rule else "."))
 
     def no_raise_refusal(self, h: HandState, player: str, event) -> engine.Rejection | None:
-        """The refusal of a bet or raise by a player who checked out of turn, at his next
-        turn (``None``: the action is not barred). WHY here and not in the engine: the bar
-        comes from a comment read out of turn, which the engine never sees."""
-        if player not in h.no_raise:
-            return None
-        seat = h.hand.seat(player)
-        owe = max(h.hand.high_bet - seat.round_bet, 0)
-        if isinstance(event, Concrete):
-            raising = event.act == "raise" or (event.act == "all_in" and event.raising)
-        else:
-            raising = isinstance(event, Raise) or (isinstance(event, AllIn) and seat.money > owe)
-        if not raising:
-            return None
-        may = f"call {min(owe, seat.money)} or fold" if owe else "check or fold"
-        return engine.Rejection(CHECKED_OUT_OF_TURN,
-                                f"{player} checked out of turn, so may not bet or raise on this "
-                                f"turn: {may}",
-                                h.hand.ruleset.cite("no_raise_after_out_of_turn_check"))
+        return no_raise_refusal(h, player, event)
 
     def offered(self, h: HandState, legal):
         """The legal actions offered to the player to act, without a bet or raise when he

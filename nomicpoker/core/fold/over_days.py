@@ -36,7 +36,7 @@ from nomicpoker.core.reading.comment_reading import TextReading, first_line
 from nomicpoker.core.words.notices import deck_listing
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.days_state import REMINDER, Alarm, DaysState, wait_alarms
-from nomicpoker.core.fold import editions, effects
+from nomicpoker.core.fold import away, editions, effects
 from nomicpoker.core.fold.dealer_controls import unfreeze
 from nomicpoker.core.fold.draws import draw_clock, waiting_for_draws
 from nomicpoker.core.table.fold_types import DRAW_TIMEOUT, STALLED, TURN_TIMEOUT, DealerEvent, Revision
@@ -319,32 +319,18 @@ class Days:
     # -- the dealer acting for players ----------------------------------------------------
 
     def timed_out(self, player: str) -> str:
-        """A timeout: AWOL, one more in a row, and sitting out at the limit. The sentence for
-        the timeout notice."""
-        d = self.d
-        if player not in d.awol and player not in d.vacation and self.awol_away():
-            cur = self._current()  # "you can win the hand during which you go on vacation"
-            d.vacation_hand[player] = cur.start.number if cur else 0
-        d.awol.add(player)
-        return self._missed(player, timed_out=True)
+        """A timeout (:func:`.away.timed_out`): the sentence for the timeout notice."""
+        note, change = away.timed_out(self.f.st, player)
+        effects.apply(self.f, (change,))
+        return note
 
     def awol_away(self) -> bool:
-        """Whether a player AWOL after a timeout is on vacation at once in the running hand
-        (WRGPT's rule, edition 2); in a hand of edition 1 (``TableSettings.edition``) each
-        later turn gave him a new deadline."""
-        cur = self._current()
-        return cur is None or cur.edition >= 2
+        return away.awol_away(self.f.st)
 
     def _missed(self, player: str, timed_out: bool = False) -> str:
-        """One more turn missed in a row (a timeout, or the dealer acting at once for an AWOL
-        player), and sitting out later hands at the table's limit. The sentence for the
-        notice."""
-        d = self.d
-        d.timeouts[player] = count = d.timeouts.get(player, 0) + 1
-        limit = d.settings.max_timeouts
-        if count >= limit:
-            d.sitting_out[player] = "timeouts"
-        return words.timeouts_note(player, count, limit, timed_out, edition=1 if not self.awol_away() else 2)
+        note, changes = away.missed(self.f.st, player, timed_out)
+        effects.apply(self.f, (effects.DaysSet(changes),))
+        return note
 
     def act_for_away(self) -> None:
         """Whatever the running hand waits for from a player on vacation, done at once."""
