@@ -143,3 +143,62 @@ def test_a_send_that_failed_half_way_sends_the_rest_never_twice(made):
     assert _showdowns(real, "yan") == []  # left unsent: the record says it went
     [recorded] = rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'rail_showdowns'")
     assert json.loads(recorded[0])["sent"] == [["spring-t1", n, ["zoe", "yan"]]]
+
+
+def test_a_players_seatlog_in_his_tables_thread(made):
+    """WRGPT: "At any time during the tournament, players can get a detailed report about the
+    starting seat assignment by using the SEATLOG command." A player's SEATLOG in his table's
+    thread: the text of ``nomicpoker tournament seatlog``, to him by private message, once."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    n, thread, button = _hand(state, "spring-t1")
+    forum = LocalForum(forum_db_path(state))
+    run("forum", "post", "--state", str(state), "--as", button, thread, "SEATLOG")
+    run("poll", "--state", str(state))
+    log = run("tournament", "seatlog", "--name", "spring", "--state", str(state)).output.rstrip("\n")
+    [msg] = [m for m in forum.inbox(button) if m.subject == "Tournament spring: SEATLOG"]
+    assert f"```\n{log}\n```" in msg.body
+    assert rows(state, "SELECT status, canonical FROM np_verdict WHERE table_name = 'spring-t1' "
+                       "AND canonical = 'SEATLOG'") == [("accepted", "SEATLOG")]
+    run("poll", "--state", str(state))
+    assert len([m for m in forum.inbox(button) if m.subject == "Tournament spring: SEATLOG"]) == 1
+    assert "identical" in run("audit", "--state", str(state)).output
+
+
+def test_rail_and_rail_off_by_the_players_own_command(made):
+    """WRGPT's rail, joined and left by the player's own ``RAIL`` / ``RAIL OFF`` in his table's
+    thread: he is on the rail as if the director had put him there, and gets the next showdown
+    of another table; a RAIL OFF takes him off; each is confirmed to him privately."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    n, thread, button = _hand(state, "spring-t1")
+    forum = LocalForum(forum_db_path(state))
+    post = ("forum", "post", "--state", str(state), "--as")
+    run(*post, button, thread, "RAIL")
+    run("poll", "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state)).output
+    assert out.strip() == f"tournament spring: on the rail: {button}, zoe"
+    [ok] = [m for m in forum.inbox(button) if m.subject == "Tournament spring: RAIL"]
+    assert ok.body.startswith(f"{button}, you are on the rail of tournament spring (Spring Open)")
+    _showdown(state, "spring-t2")
+    [sd] = _showdowns(forum, button)
+    assert "spring-t2" in sd.subject
+    run(*post, button, thread, "RAIL OFF")
+    run("poll", "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--leave", "zoe", "--state", str(state)).output
+    assert out.strip() == "tournament spring: on the rail: nobody"
+    assert [m.subject for m in forum.inbox(button) if m.subject.startswith("Tournament spring: RAIL")] == \
+        ["Tournament spring: RAIL", "Tournament spring: RAIL OFF"]
+
+
+def test_seatlog_at_a_table_of_its_own_is_refused(tmp_path):
+    """Not a tournament's table: the command is refused with its reason (not taken for chat)."""
+    state = tmp_path / "state"
+    run("table", "create", "--name", "home", "--players", "ann,bob", "--state", str(state))
+    run("hand", "start", "--table", "home", "--ante", "1", "--state", str(state))
+    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'home'")[0][0]
+    run("forum", "post", "--state", str(state), "--as", "ann", thread, "SEATLOG")
+    run("poll", "--state", str(state))
+    assert rows(state, "SELECT status, code, message FROM np_verdict WHERE table_name = 'home' AND author = 'ann'") \
+        == [("rejected", "not_a_tournament", "SEATLOG is a tournament's command, and table home is not a "
+                                             "tournament's table")]

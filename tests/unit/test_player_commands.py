@@ -53,3 +53,16 @@ def test_commands_are_read_from_the_visible_text_of_html_and_beside_an_action():
     assert read_commands("HAND2 ROUND1 call\nGONE Friday") == (Command("gone", "Friday", "GONE Friday"),)
     # A quoted command is someone else's words (a blank line ends the quote in Markdown).
     assert read_commands("> GONE quoted\n\nBACK") == (Command("back", "", "BACK"),)
+
+
+def test_a_tournaments_seatlog_and_rail_commands():
+    """SEATLOG, RAIL and RAIL OFF: each alone on its line, in capitals (docs/comment-grammar.md)."""
+    from nomicpoker.core.reading.player_commands import Command, commands_in
+
+    assert commands_in("SEATLOG") == (Command("seatlog", "", "SEATLOG"),)
+    assert commands_in("RAIL") == (Command("rail", "", "RAIL"),)
+    assert commands_in("RAIL OFF!") == (Command("rail", "OFF", "RAIL OFF!"),)
+    assert [c.canonical for c in commands_in("RAIL\nRAIL off\nSEATLOG.")] == ["RAIL", "RAIL OFF", "SEATLOG"]
+    assert commands_in("RAIL me up") == ()  # chat
+    assert commands_in("SEATLOG please") == ()
+    assert commands_in("seatlog") == () and commands_in("RAILS") == ()

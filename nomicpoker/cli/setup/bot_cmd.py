@@ -463,7 +463,7 @@ def poll_cmd(table: Optional[str] = typer.Option(None, "--table", help="Only thi
                 log.error("%s", line)
             else:
                 log.info("%s", line)
-        from nomicpoker.shell.tournament.rail import after_poll  # the rail's showdowns of the hands that ended
+        from nomicpoker.shell.tournament.after_poll import after_poll  # the rail's showdowns of the hands that ended
 
         rail_failed = not dry_run and not after_poll(engine, st, log)
         site_failed = report.site.startswith("FAILED")

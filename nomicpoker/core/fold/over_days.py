@@ -245,6 +245,22 @@ class Days:
                                   deck_listing(deck) if deck is not None else None, h.draws.get(p))
         self.f.send_private(h.start.number, p, f"Your state in hand {h.start.number} ({self.f.c.name})", body)
 
+    def _seatlog(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
+        self._tournament_ask(rev, cmd, number)
+
+    def _rail(self, rev: Revision, cmd: Command, number: int | None, ref: str) -> None:
+        self._tournament_ask(rev, cmd, number)
+
+    def _tournament_ask(self, rev: Revision, cmd: Command, number: int | None) -> None:
+        """``SEATLOG``, ``RAIL``, ``RAIL OFF``: accepted at a tournament's table, where the shell
+        answers the accepted verdict with the tournament's data (the seat log, the rail:
+        :mod:`nomicpoker.shell.tournament.asks`), which no table's fold holds; refused elsewhere."""
+        if not self.d.settings.tournament:
+            self.f.reject(rev, number, "not_a_tournament", f"{cmd.canonical} is a tournament's command, and "
+                          f"table {self.f.c.name} is not a tournament's table")
+            return
+        self._verdict(rev, number, cmd)
+
     def _state_lines(self, p: str, h: "HandState | None") -> list[str]:
         d = self.d
         running = h is not None and h.phase != "complete"

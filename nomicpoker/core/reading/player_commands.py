@@ -14,6 +14,10 @@ with the command word in capitals, as the manual writes them:
 - ``UNDO``: withdraws the author's protest.
 - ``WHAT``: the author's state again (publicly what is public; privately their cards).
 - ``START h``: the author's start of day, a whole hour 0-23, from the next hand.
+- ``SEATLOG``: at a tournament's table, WRGPT's "detailed report about the starting seat
+  assignment", sent to the author (docs/tournaments.md).
+- ``RAIL`` / ``RAIL OFF``: at a tournament's table, the author joins the rail (every showdown
+  of the other tables and the nightly standings) or leaves it.
 
 WHY capitals and a line of its own: forum chat says "back soon" and "what?" all the time; a
 command must be unmistakable. WHY a module apart from :mod:`nomicpoker.core.reading.grammar`: the
@@ -29,7 +33,7 @@ from typing import Callable, Literal, Union
 
 from nomicpoker.core.reading import markup
 
-CommandKind = Literal["gone", "resign", "back", "protest", "undo", "what", "start"]
+CommandKind = Literal["gone", "resign", "back", "protest", "undo", "what", "start", "seatlog", "rail"]
 
 _END = re.compile(r"^[\s.!]*$")
 
@@ -48,7 +52,7 @@ class Command:
         word = {"resign": "GONE RESIGN"}.get(self.kind, self.kind.upper())
         if self.kind == "protest":
             return "PROTEST"
-        return f"{word} {self.arg}".strip() if self.kind in ("gone", "start") else word
+        return f"{word} {self.arg}".strip() if self.kind in ("gone", "start", "rail") else word
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,14 @@ def _start(rest: str, shown: str, after: str) -> CommandResult:
     return Command("start", str(int(hour)), shown)
 
 
+def _rail(rest: str, shown: str, after: str) -> CommandResult | None:
+    """``RAIL`` (join) or ``RAIL OFF`` (leave); anything else after the word makes the line chat."""
+    word = rest.strip().rstrip(".!").strip()
+    if not word:
+        return Command("rail", "", shown)
+    return Command("rail", "OFF", shown) if word.upper() == "OFF" else None
+
+
 def _alone(kind: CommandKind):
     """A command that takes nothing after it (BACK, UNDO, WHAT): anything else on its line
     (but spaces, dots and exclamation marks) makes the line chat."""
@@ -99,7 +111,7 @@ def _alone(kind: CommandKind):
 #: :mod:`nomicpoker.core.fold.over_days`).
 ROWS: dict[str, Callable[[str, str, str], "CommandResult | None"]] = {
     "GONE": _gone, "BACK": _alone("back"), "PROTEST": _protest, "UNDO": _alone("undo"),
-    "WHAT": _alone("what"), "START": _start,
+    "WHAT": _alone("what"), "START": _start, "SEATLOG": _alone("seatlog"), "RAIL": _rail,
 }
 #: a PROTEST takes the rest of the comment as its text: nothing after it is read as a command
 _LAST = {"PROTEST"}

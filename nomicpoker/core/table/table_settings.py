@@ -103,6 +103,12 @@ class TableSettings:
     blinds: tuple[int, int] | None = None
     equity: bool = False
     entropy: str = "off"
+    #: the tournament the table belongs to (``tournament start`` sets it; ``SEATLOG`` and
+    #: ``RAIL`` are answered only there); "" for a table of its own
+    tournament: str = ""
+    #: every player starts on vacation (a tournament's ``start_on_vacation``): read when the
+    #: table is created, like its players; a later change means nothing
+    start_on_vacation: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.blinds, list):  # as JSON stores it
@@ -136,6 +142,9 @@ class TableSettings:
         self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
         if self.entropy not in ENTROPY_MODES:
             raise SettingsError("bad_setting", f"entropy = {self.entropy!r}: one of {', '.join(ENTROPY_MODES)}")
+        if not isinstance(self.tournament, str) or not isinstance(self.start_on_vacation, bool):
+            raise SettingsError("bad_setting", f"tournament = {self.tournament!r}, start_on_vacation = "
+                                f"{self.start_on_vacation!r}: a name and yes or no (set by tournament start)")
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
                                 "true, false, or unset (the ruleset decides)")

@@ -111,6 +111,10 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         running = result.current is not None and result.current.phase != "complete"
         _check(kind, player, list(loads(table.players)), result, running, number)
         if kind == "settings":
+            fixed = sorted({"tournament", "start_on_vacation"} & set(data))
+            if fixed:  # a tournament's table is one by tournament start, never by table set
+                raise ServiceError("bad_setting", f"{fixed[0]} is set by nomicpoker tournament start when it "
+                                   "creates the table, not by table set")
             new = data.get("edition")
             if isinstance(new, int) and not isinstance(new, bool) and new < result.settings.edition:
                 raise ServiceError("bad_setting", f"edition = {data['edition']}: table {table_name} "

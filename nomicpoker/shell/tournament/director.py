@@ -236,7 +236,7 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
         if tname in existing and loads(existing[tname].players) != list(t.players()):
             raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
                                   "it before starting this tournament")
-    settings: dict = {}
+    settings: dict = {"tournament": name}  # SEATLOG and RAIL are answered at its tables (shell/tournament/asks)
     if level.ante:
         settings["ante"] = level.ante
     if level.big_blind:

@@ -22,7 +22,6 @@ instead: one comment per showdown, in the thread the director gave (``--thread``
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -261,39 +260,21 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
     return Showdowns(name, tuple(Showdown(t, n, to) for t, n, _b, to in todo))
 
 
-def send_all_showdowns(engine: Engine, state: Path, now: Callable[[], datetime] = utcnow,
-                       forum_factory: ForumFactory = default_forum_factory) -> list[Showdowns]:
-    """:func:`send_showdowns` for every started tournament (what ``nomicpoker poll`` runs)."""
+def started(engine: Engine) -> list[str]:
     from sqlmodel import select
 
     from nomicpoker.shell.storage.tournament_rows import TournamentRow
 
     with Session(engine) as s:
-        names = [r.name for r in s.exec(select(TournamentRow).where(TournamentRow.started != "")
-                                        .order_by(TournamentRow.id)).all()]
-    return [send_showdowns(engine, state, n, now, forum_factory) for n in names]
+        return [r.name for r in s.exec(select(TournamentRow).where(TournamentRow.started != "")
+                                       .order_by(TournamentRow.id)).all()]
 
 
-def after_poll(engine: Engine, state: Path, log: logging.Logger) -> bool:
-    """What ``nomicpoker poll`` runs after its tables: every tournament's showdowns, each said
-    on ``log``; False when the rail failed (said as an error: the tables' work is kept, and
-    what the rail recorded is not sent twice)."""
-    from sqlalchemy.exc import IntegrityError
-
-    from nomicpoker.core.errors import CodedError
-
-    try:
-        for done in send_all_showdowns(engine, state):
-            if done.waiting:
-                log.warning("%s", done.waiting)
-            for sd in done.sent:
-                log.info("tournament %s: the showdown of %s hand %s sent to %s on the rail: %s", done.tournament,
-                         sd.table, sd.hand, len(sd.to), ", ".join(sd.to))
-    except (CodedError, OSError, IntegrityError) as exc:  # IntegrityError: another run recorded it first
-        log.error("tournament rail: FAILED: %s", exc)
-        return False
-    return True
+def send_all_showdowns(engine: Engine, state: Path, now: Callable[[], datetime] = utcnow,
+                       forum_factory: ForumFactory = default_forum_factory) -> list[Showdowns]:
+    """:func:`send_showdowns` for every started tournament (what ``nomicpoker poll`` runs)."""
+    return [send_showdowns(engine, state, n, now, forum_factory) for n in started(engine)]
 
 
-__all__ = ["Sent", "after_poll", "Showdown", "Showdowns", "join", "rail_thread", "railbirds", "send_all_showdowns",
-           "send_showdowns", "send_standings", "set_thread"]
+__all__ = ["Sent", "Showdown", "Showdowns", "join", "rail_thread", "railbirds", "send_all_showdowns",
+           "send_showdowns", "send_standings", "set_thread", "started"]
