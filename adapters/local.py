@@ -63,6 +63,17 @@ CREATE INDEX IF NOT EXISTS messages_recipient ON messages(recipient, id);
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 
+#: The embedded forum's file in a state folder when the table's config names no ``path``.
+STATE_FILE = "forum.db"
+
+
+def state_forum_path(state: Path) -> Path:
+    """Where the embedded forum of the state folder ``state`` lives (``init``, the demo, a
+    ``local`` table without a ``path``). WHY here: the adapter owns its defaults (the blog's
+    page cache is ``<state>/blognomic-cache`` the same way), so the registry never imports the
+    shell; the shell asks the composition root (:mod:`nomicpoker.shell.cycle.forums`)."""
+    return state / STATE_FILE
+
 
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)

@@ -83,12 +83,11 @@ def open_forum(kind: str, config: Mapping[str, object], state: Path) -> Forum:
     config = dict(config or {})
     if kind == "local":
         _known(config, kind, {"path", "dealer"})
-        from nomicpoker.shell.storage.paths import forum_db_path
-        from nomicpoker.adapters.local import LocalForum
+        from nomicpoker.adapters.local import LocalForum, state_forum_path
 
         path = _str(config, "path", kind)
         return LocalForum(
-            Path(path).expanduser() if path else forum_db_path(state),
+            Path(path).expanduser() if path else state_forum_path(state),
             dealer=_str(config, "dealer", kind, "Dealer") or "Dealer",
         )
     if kind == "blognomic":

@@ -235,6 +235,37 @@ def test_replay_and_audit_import_neither_an_adapter_nor_the_composition_root():
     assert _replay_or_audit_reaching_adapters() == {}
 
 
+#: The adapters' source folder (installed as ``nomicpoker.adapters``).
+ADAPTERS = ROOT / "adapters"
+
+
+def _reaching_the_shell(top: Path = ADAPTERS) -> dict[str, list[str]]:
+    """``path: [line: module]`` for every import in an adapter of the shell or the CLI."""
+    return {p.relative_to(top).as_posix(): bad for p in sorted(top.rglob("*.py"))
+            if (bad := [f"{line}: {m}" for line, m in _imported(p)
+                        if m.split(".")[:2] in (["nomicpoker", "shell"], ["nomicpoker", "cli"])
+                        or m.split(".")[0] in ("shell", "cli")])}
+
+
+def test_the_adapters_import_neither_the_shell_nor_the_cli():
+    """The shell opens forums through the composition root; an adapter that imported the shell
+    back (``adapters/registry.py`` took the local forum's file name from ``shell.paths``) would
+    tie the two rooms together both ways. What an adapter needs from a state folder is its own
+    default (:func:`nomicpoker.adapters.local.state_forum_path`)."""
+    assert _reaching_the_shell() == {}
+
+
+def test_the_adapters_shell_check_sees_every_way_of_importing_it(tmp_path):
+    for rel, src in {"registry.py": "def f():\n    from nomicpoker.shell.storage.paths import x\n",
+                     "blog/a.py": "import nomicpoker.shell\n",
+                     "b.py": "from nomicpoker.cli import options\n",
+                     "c.py": "from nomicpoker import shell\n",
+                     "fine.py": "from nomicpoker.ports import Forum\nfrom nomicpoker.core.reading import markup\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(src)
+    assert sorted(_reaching_the_shell(tmp_path)) == ["b.py", "blog/a.py", "c.py", "registry.py"]
+
+
 def test_the_adapter_checks_see_every_way_of_importing_one(tmp_path):
     for rel, src in {"shell/cycle/replay.py": "def f():\n    from nomicpoker.adapters.registry import declared_abilities\n",
                      "shell/audit/a.py": "import nomicpoker.adapters.local\n",
@@ -248,3 +279,12 @@ def test_the_adapter_checks_see_every_way_of_importing_one(tmp_path):
         "core/fold/d.py", "shell/audit/a.py", "shell/audit/b.py", "shell/cycle/replay.py", "shell/storage/c.py"]
     assert _adapter_importers(tmp_path) == {"shell/cycle/replay.py", "shell/audit/a.py", "core/fold/d.py",
                                             "shell/dealer/e.py"}
+
+
+def test_the_shell_and_the_local_adapter_name_the_same_forum_file(tmp_path):
+    """The state folder's local forum file is named twice, once on each side of the rule
+    above (the shell's paths for ``init`` and the tests, the adapter's own default)."""
+    from nomicpoker.adapters.local import state_forum_path
+    from nomicpoker.shell.storage.paths import forum_db_path
+
+    assert forum_db_path(tmp_path) == state_forum_path(tmp_path) == tmp_path / "forum.db"
