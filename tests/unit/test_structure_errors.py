@@ -35,3 +35,29 @@ def test_phh_error_is_coded_and_still_a_value_error():
     e = PhhError("missing field 'actions'")
     assert isinstance(e, CodedError) and isinstance(e, ValueError)
     assert (e.code, str(e)) == ("bad_phh", "missing field 'actions'")
+
+
+def test_rulesets_and_structures_report_problems_through_one_file_errors_type():
+    """One shared "file errors" type (core/errors.py): each problem with a code, a file and a
+    key, every problem at once; each kind keeps its own catch class and aggregate code."""
+    from nomicpoker.core.errors import FileError, FileErrors
+    from nomicpoker.core.tournament.structure_file import StructureError, StructureErrors
+
+    for one, many, code, key in ((RulesetError, RulesetErrors, "invalid_ruleset", "params.deck.value"),
+                                 (StructureError, StructureErrors, "invalid_structure", "levels[2].big_blind")):
+        first, second = one("bad_value", "f.toml", key, "must be more"), one("bad_toml", "f.toml", "", "not TOML")
+        both = many([first, second])
+        assert isinstance(both, FileErrors) and isinstance(both, one) and isinstance(first, FileError)
+        assert (both.code, both.file, both.key, both.errors) == (code, "f.toml", "", (first, second))
+        assert str(both) == f"f.toml: {key}: must be more\nf.toml: not TOML"
+        assert first.errors == (first,)
+        for again in (copy.copy(both), pickle.loads(pickle.dumps(both))):
+            assert type(again) is many and str(again) == str(both) and again.code == code
+            assert [(e.code, e.key) for e in again.errors] == [("bad_value", key), ("bad_toml", "")]
+    try:
+        StructureErrors([])
+    except ValueError as e:
+        assert "StructureErrors" in str(e)
+    else:
+        raise AssertionError("an aggregate of no problems")
+    assert not issubclass(StructureErrors, RulesetError) and not issubclass(RulesetErrors, StructureError)

@@ -33,7 +33,7 @@ from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator
 
-from nomicpoker.core.errors import CodedError
+from nomicpoker.core.errors import FileError, FileErrors
 from nomicpoker.core.rules.limits import MAX_HOLE_CARDS, MAX_HOURS
 from nomicpoker.core.rules.ruleset import (
     DEADLINE_NONE,
@@ -62,10 +62,10 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 Report = Callable[[str, str, str], None]
 
 
-class RulesetError(CodedError):
+class RulesetError(FileError):
     """One problem with a ruleset: a stable ``code``, the ``file``, the ``key`` (dotted TOML
     path such as ``params.raise_amount.value``, empty for the whole file) and a ``message``
-    that says what is allowed.
+    that says what is allowed (the shared :class:`~nomicpoker.core.errors.FileError`).
 
     Codes: ``bad_toml``, ``missing_file``, ``unknown_ruleset``, ``unknown_key``,
     ``missing_key``, ``missing_param``, ``wrong_type``, ``bad_value``, ``missing_citation``,
@@ -73,38 +73,12 @@ class RulesetError(CodedError):
     the code does not implement).
     """
 
-    def __init__(self, code: str, file: str, key: str, message: str) -> None:
-        super().__init__(code, message)
-        self.args = (code, file, key, message)  # so a pickled or copied error rebuilds
-        self.file = file
-        self.key = key
 
-    @property
-    def errors(self) -> tuple[RulesetError, ...]:
-        """Every error this exception stands for (just itself; see :class:`RulesetErrors`)."""
-        return (self,)
+class RulesetErrors(FileErrors, RulesetError):
+    """All the problems found in one ruleset file, raised together (code ``invalid_ruleset``).
+    Catch :class:`RulesetError` to handle both, and iterate ``.errors`` to report each one."""
 
-    def __str__(self) -> str:
-        return f"{self.file}: {self.key}: {self.message}" if self.key else f"{self.file}: {self.message}"
-
-
-class RulesetErrors(RulesetError):
-    """All the problems found in one ruleset file, raised together. Catch :class:`RulesetError`
-    to handle both, and iterate ``.errors`` to report each one."""
-
-    def __init__(self, errors: Iterable[RulesetError]) -> None:
-        errs = tuple(errors)
-        if not errs:
-            raise ValueError("RulesetErrors needs at least one error")
-        super().__init__("invalid_ruleset", errs[0].file, "", f"{len(errs)} error(s)")
-        self._errors = errs
-
-    @property
-    def errors(self) -> tuple[RulesetError, ...]:
-        return self._errors
-
-    def __str__(self) -> str:
-        return "\n".join(str(e) for e in self._errors)
+    ALL_CODE = "invalid_ruleset"
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import re
 import tomllib
 from typing import Any, Callable, Iterable
 
-from nomicpoker.core.errors import CodedError
+from nomicpoker.core.errors import FileError, FileErrors
 from nomicpoker.core.rules.limits import MAX_CHIPS
 from nomicpoker.core.tournament.structure import BREAKING_NAMES, MAX_TABLE_SIZE, MIN_TABLE_SIZE, Level, Structure
 
@@ -61,43 +61,20 @@ _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 Report = Callable[[str, str, str], None]
 
 
-class StructureError(CodedError):
+class StructureError(FileError):
     """One problem with a structure file: ``code``, ``file``, ``key`` (dotted, e.g.
-    ``levels[2].big_blind``; empty for the whole file) and a ``message`` saying what is allowed.
+    ``levels[2].big_blind``; empty for the whole file) and a ``message`` saying what is allowed
+    (the shared :class:`~nomicpoker.core.errors.FileError`).
 
     Codes: ``bad_toml``, ``unknown_key``, ``missing_key``, ``wrong_type``, ``bad_value``,
     ``unsupported`` (the structure asks what its ruleset cannot play)."""
 
-    def __init__(self, code: str, file: str, key: str, message: str) -> None:
-        super().__init__(code, message)
-        self.args = (code, file, key, message)
-        self.file = file
-        self.key = key
 
-    @property
-    def errors(self) -> tuple[StructureError, ...]:
-        return (self,)
+class StructureErrors(FileErrors, StructureError):
+    """Every problem found in one structure file, raised together (code ``invalid_structure``;
+    iterate ``.errors``)."""
 
-    def __str__(self) -> str:
-        return f"{self.file}: {self.key}: {self.message}" if self.key else f"{self.file}: {self.message}"
-
-
-class StructureErrors(StructureError):
-    """Every problem found in one structure file, raised together (iterate ``.errors``)."""
-
-    def __init__(self, errors: Iterable[StructureError]) -> None:
-        errs = tuple(errors)
-        if not errs:
-            raise ValueError("StructureErrors needs at least one error")
-        super().__init__("invalid_structure", errs[0].file, "", f"{len(errs)} error(s)")
-        self._errors = errs
-
-    @property
-    def errors(self) -> tuple[StructureError, ...]:
-        return self._errors
-
-    def __str__(self) -> str:
-        return "\n".join(str(e) for e in self._errors)
+    ALL_CODE = "invalid_structure"
 
 
 def structure_hash(toml_bytes: bytes) -> str:
