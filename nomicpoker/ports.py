@@ -6,7 +6,7 @@ name or probed with ``getattr``: who rolls the dice, whether it has private mess
 whether the Dealer can read its own inbox), which markup it renders, whether edits show,
 whether a first comment may be held for moderation, how fast it lets an account post, how long
 a comment may be, and whether it shows display names rather than logins. The shell branches on
-these fields only (tests/unit/test_structure.py checks that no forum name is compared outside the
+these fields only (tests/unit/house/test_structure.py checks that no forum name is compared outside the
 adapters).
 
 Adapters raise :class:`ForumError` (with a code) for anything that went wrong, so the poll run

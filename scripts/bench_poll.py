@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from _bot_kit import Table  # noqa: E402
+from kits.tables.bot import Table  # noqa: E402
 
 from nomicpoker.adapters.local import LocalForum  # noqa: E402
 from nomicpoker.shell.jobs import poll  # noqa: E402

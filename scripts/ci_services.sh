@@ -18,13 +18,13 @@ apt_install() {
 
 # Chromium (headless) for the auditors' site tests (tests/slow/test_site_browser.py): they load
 # every page of a built site with --dump-dom and skip, saying so, when it is absent locally.
-# Also for the BlogNomic real-theme page test (tests/e2e/test_blognomic_real_theme_hand.py, via
-# tests/_chromium.py): the dealer comments' rendered text, as a reader sees it.
+# Also for the BlogNomic real-theme page test (tests/e2e/blog/test_blognomic_real_theme_hand.py, via
+# tests/kits/servers/chromium.py): the dealer comments' rendered text, as a reader sees it.
 if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium fonts-dejavu-core
 fi
 # Start it once before the tests, so the font cache and the first-run files exist: a cold first
-# start under two busy test workers once took over 30 s on CI (tests/_cdp.py also waits longer
+# start under two busy test workers once took over 30 s on CI (tests/kits/servers/cdp.py also waits longer
 # for a first answer and retries once). Best effort: a failure here is not the tests' failure.
 if command -v chromium >/dev/null 2>&1; then
     command -v fc-cache >/dev/null 2>&1 && fc-cache >/dev/null 2>&1 || true
@@ -38,7 +38,7 @@ fi
 # PostgreSQL for the `postgres` tests (pytest -m postgres: ledger, poll, audit and crash suites
 # on PostgreSQL): the server binaries only. No cluster is created and no service is left
 # running: the tests start their own throwaway server on 127.0.0.1 as the unprivileged
-# `postgres` account (tests/_pg_kit.py), and skip with the reason when the binaries are absent.
+# `postgres` account (tests/kits/servers/pg.py), and skip with the reason when the binaries are absent.
 have_pg() {
     command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1 && return 0
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
@@ -55,10 +55,10 @@ if ! have_pg || ! id postgres >/dev/null 2>&1; then
     fi
 fi
 
-# ngIRCd for the IRC adapter's tests (tests/integration/test_forum_irc.py,
+# ngIRCd for the IRC adapter's tests (tests/integration/adapters/test_forum_irc.py,
 # tests/slow/test_irc_hand.py): the server binary only. The tests start their own ngircd in
 # the foreground (-n) on a free loopback port with a generated config in a temp dir
-# (tests/_ircd.py), and skip with the reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
+# (tests/kits/servers/ircd.py), and skip with the reason when it is absent. Debian's package may start its own daemon on port 6667: stop it.
 if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
     apt_install ngircd
     if command -v invoke-rc.d >/dev/null 2>&1; then
@@ -66,8 +66,8 @@ if ! command -v ngircd >/dev/null 2>&1 && [ ! -x /usr/sbin/ngircd ]; then
     fi
 fi
 
-# Dovecot (IMAP) for the e-mail adapter's tests (tests/integration/test_forum_email.py,
-# tests/_mail_kit.py): the binaries only. No service is configured or left running: the tests start their own
+# Dovecot (IMAP) for the e-mail adapter's tests (tests/integration/adapters/test_forum_email.py,
+# tests/kits/servers/mail.py): the binaries only. No service is configured or left running: the tests start their own
 # dovecot in the foreground (-F) with a generated config in a temporary directory (passwd-file
 # auth, maildirs, 127.0.0.1 only) and skip, saying so, when it is absent locally. The SMTP side
 # is aiosmtpd, a PyPI test dependency.

@@ -2,7 +2,7 @@
 
 Plays four hands on the local forum with fixed secrets (the test kit's players, so the pages
 are the same on every run), builds the site, and photographs each hand page in headless
-Chromium (driven over the DevTools pipe, tests/_cdp.py) with the replayer at its most telling
+Chromium (driven over the DevTools pipe, tests/kits/servers/cdp.py) with the replayer at its most telling
 step:
 
 - ``demo``: what ``nomicpoker demo`` plays (Dealing and Play, an all-in on the flop, a check
@@ -35,7 +35,7 @@ run = CliRunner().invoke
 
 
 def demo(tmp: Path):
-    from _bot_kit import Table
+    from kits.tables.bot import Table
 
     t = Table(tmp, players=("alice", "bob", "carol", "dave"), seed="demo-shot")
     t.start(ante=5)
@@ -53,13 +53,13 @@ def demo(tmp: Path):
 
 
 def side_pots(tmp: Path):
-    from test_site_replayer import roberts_side_pots
+    from kits.tables.game import roberts_side_pots
 
     return roberts_side_pots(tmp), 2
 
 
 def void(tmp: Path):
-    from _bot_kit import Table
+    from kits.tables.bot import Table
 
     t = Table(tmp, players=("alice", "bob", "carol"), seed="void-shot")
     t.start(ante=5)
@@ -73,7 +73,7 @@ def void(tmp: Path):
 
 
 def amended(tmp: Path):
-    from test_amended_record import _amended_hand
+    from kits.tables.game import _amended_hand
 
     return _amended_hand(tmp), 1
 
@@ -88,7 +88,7 @@ def frame_to_show(b) -> int:
 
 
 def main(out: Path) -> None:
-    from _cdp import Browser
+    from kits.servers.cdp import Browser
 
     out.mkdir(parents=True, exist_ok=True)
     for name, play in (("demo", demo), ("side-pots", side_pots), ("void", void), ("amended", amended)):

@@ -110,9 +110,9 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def pg_server():
-    """A PostgreSQL server on loopback for this test session (tests/_pg_kit.py); skips with
+    """A PostgreSQL server on loopback for this test session (tests/kits/servers/pg.py); skips with
     the reason when the binaries are absent."""
-    from _pg_kit import start_server
+    from kits.servers.pg import start_server
 
     yield from start_server()
 
@@ -140,7 +140,7 @@ def any_ledger(request, monkeypatch):
 # --------------------------------------------------------------------------- test levels
 
 # Each level is a folder (tests/unit, tests/integration, tests/e2e, tests/slow) whose conftest.py
-# marks its tests with the level (tests/_paths.py, mark_level); tests/unit/test_levels.py keeps
+# marks its tests with the level (tests/_paths.py, mark_level); tests/unit/house/test_levels.py keeps
 # every test file in one of them (docs/testing.md).
 
 

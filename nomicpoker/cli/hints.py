@@ -1,5 +1,5 @@
 """The ``next:`` hints the CLI prints: each a command that works as printed at that moment,
-for the table's ruleset, forum and ``--state``/``--db`` (tests/e2e/test_every_hint_runs.py runs
+for the table's ruleset, forum and ``--state``/``--db`` (tests/e2e/cli/test_every_hint_runs.py runs
 them). WHY a module of their own: a hint is read from the ledger and the fold, and the
 commands that print them (table create, table amend, hand start) only echo it."""
 

@@ -13,5 +13,5 @@ module kept at this root: the coded-error base every layer raises):
 6. :mod:`.fold`: the table fold itself.
 
 Nothing here imports :mod:`nomicpoker.shell`, :mod:`nomicpoker.cli`, the ports or an adapter;
-tests/unit/test_structure.py checks the purity of every module and tests/unit/test_rooms.py the layers.
+tests/unit/house/test_structure.py checks the purity of every module and tests/unit/house/test_rooms.py the layers.
 """

@@ -15,5 +15,5 @@ I/O boundaries, and :mod:`.logs`, what the Dealer's jobs say):
 4. :mod:`.jobs` (what runs them: the cron poll, ``serve``, the demo, ``db upgrade``) and
    :mod:`.tournament` (the tournament director's commands); neither imports the other.
 
-The CLI (:mod:`nomicpoker.cli`) sits above them all. tests/unit/test_rooms.py checks the layers.
+The CLI (:mod:`nomicpoker.cli`) sits above them all. tests/unit/house/test_rooms.py checks the layers.
 """

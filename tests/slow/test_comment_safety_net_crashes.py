@@ -1,6 +1,6 @@
 """The per-comment safety net under crashes (issue 13): the poll that meets a failing comment
 and a failing private message, killed at each of its I/O boundaries, then run again, answers
-and records each once. What the safety net does: tests/e2e/test_comment_safety_net.py."""
+and records each once. What the safety net does: tests/e2e/reading/test_comment_safety_net.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from nomicpoker.core.table.fold_types import INTERNAL_ERROR_EVENT
 
-from _safety_net_kit import ready
+from kits.sweeps.safety_net import ready
 
 
 @pytest.mark.slow
@@ -17,7 +17,7 @@ def test_a_crash_at_every_io_boundary_of_the_poll_that_records_an_answer(tmp_pat
     that meets a failing comment and a failing private message, then a normal run, leaves the
     ledger (answers, records, snapshot) and the forum as the run that never crashed."""
     from nomicpoker.shell.jobs import poll as poll_mod
-    from _crash_kit import Backend, Recorder, check_every_point
+    from kits.sweeps.crash import Backend, Recorder, check_every_point
 
     pg = not ledger_url.startswith("sqlite")
     backend = Backend(ledger_url, admin_url=ledger_url.rsplit("/", 1)[0] + "/postgres" if pg else None)

@@ -3,7 +3,7 @@ every ``poll`` across whole hands (before and after each forum call, each ledger
 secrets file and the pending story-post file), each followed by a normal run, loses no
 action, posts no comment or private message twice, and leaves the ledger and the forum
 exactly as the run that never crashed (clock columns aside); the audit stays clean. On the
-local forum with SQLite and (``-m postgres``) PostgreSQL. See tests/_crash_kit.py for how."""
+local forum with SQLite and (``-m postgres``) PostgreSQL. See tests/kits/sweeps/crash.py for how."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from nomicpoker.shell.jobs import poll as poll_mod
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.audit.audit import audit
 
-from _bot_kit import Table
-from _crash_kit import Backend, Recorder, check_every_point
+from kits.tables.bot import Table
+from kits.sweeps.crash import Backend, Recorder, check_every_point
 
 FIGURES: dict = {}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from _fuzz_kit import fold_fuzz, fuzz
+from kits.sweeps.fuzz import fold_fuzz, fuzz
 
 
 #: the 100,000 comments in FUZZ_PARTS parts, the fold's 10,000 in FOLD_PARTS

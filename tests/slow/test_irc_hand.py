@@ -1,9 +1,9 @@
-"""A complete roberts-nlhe hand over IRC, end to end, on a real ngIRCd (tests/_ircd.py).
+"""A complete roberts-nlhe hand over IRC, end to end, on a real ngIRCd (tests/kits/servers/ircd.py).
 
 The Dealer runs as it would in production: ``nomicpoker serve`` in its own process (the real
 CLI, the credentials from the environment), ``hand start`` from another "shell" (here the
 test process), and the players are real IRC connections typing lines. The same fixed secrets
-as tests/e2e/test_bot_roberts.py deal the same cards (worked out by hand there): alice J♥ K♥,
+as tests/e2e/hands/test_bot_roberts.py deal the same cards (worked out by hand there): alice J♥ K♥,
 bob 4♣ 5♠, carol 10♥ 3♠; board J♦ 4♦ A♣ A♠ 7♥; alice wins with aces and jacks.
 
 What it pins: the game is announced in pokprot's ``newgame`` format; hole cards arrive
@@ -32,7 +32,7 @@ from nomicpoker.shell.audit.audit import audit
 from nomicpoker.shell.storage.secrets_store import HandSecrets
 from nomicpoker.shell.storage.store import open_engine
 
-from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
+from kits.servers.ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 
 pytestmark = [needs_ngircd, pytest.mark.slow]
 

@@ -6,7 +6,7 @@ rest of the message is sent after the restart, and the lines are answered once).
 Before, the bridge sent a whole spooled message (paced by sleeping) before reading again: lines
 typed during a 15-25-line turn notice were logged 20-26 s late, stamped with the late time, and
 a crash mid-send lost what waited on the socket. A real ``nomicpoker serve`` process, a real
-ngIRCd (tests/_ircd.py), the default pacing (a burst of 4, then one line a second).
+ngIRCd (tests/kits/servers/ircd.py), the default pacing (a burst of 4, then one line a second).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from nomicpoker.shell.storage import secrets_store
 from nomicpoker.shell.dealer import service
 from nomicpoker.shell.storage.store import CommentRow, open_engine
 
-from _bot_kit import fixed_secrets
-from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
+from kits.tables.bot import fixed_secrets
+from kits.servers.ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 
 pytestmark = [needs_ngircd, pytest.mark.slow]
 

@@ -2,7 +2,7 @@
 subject names it on the other forums (``(T) CALL *``, ``[T] CALL *``); a private line with no
 tag gets a private answer naming the player's tables and the form, and nothing is applied.
 
-On a real ngIRCd (tests/_ircd.py) with ``nomicpoker serve`` in its own process, as
+On a real ngIRCd (tests/kits/servers/ircd.py) with ``nomicpoker serve`` in its own process, as
 tests/slow/test_irc_hand.py: tables ``T`` (#poker: alice, bob) and ``alpha`` (#alpha: alice,
 carol) share the Dealer's connection.
 """
@@ -25,8 +25,8 @@ from nomicpoker.shell.storage.store import CommentRow, open_engine
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.dealer import service
 
-from _game_kit import ledger_cells_holding
-from _ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
+from kits.tables.game import ledger_cells_holding
+from kits.servers.ircd import PASSWORD, Player, ircd, needs_ngircd  # noqa: F401  (ircd is a fixture)
 
 
 def irc_config(port: int, channel: str) -> dict:

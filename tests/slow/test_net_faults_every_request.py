@@ -2,8 +2,8 @@
 servers (issue 13): each request of the hand is answered badly once with each kind of fault (a
 timeout after doing the work, 429 with Retry-After, 503, a connection cut after the forum
 stored the post), and the Dealer's next poll(s) finish the hand exactly as the fault-free run
-did. The sample of the default run, and what is checked: tests/e2e/test_net_faults.py; how each
-replay works: tests/_sweep_kit.py. Cut into ``FAULT_PARTS`` tests per forum (by step) that the
+did. The sample of the default run, and what is checked: tests/e2e/cycle/test_net_faults.py; how each
+replay works: tests/kits/sweeps/sweep.py. Cut into ``FAULT_PARTS`` tests per forum (by step) that the
 test workers run side by side; together they fault every request. Figures: docs/reliability.md
 (``pytest -s`` prints them)."""
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from _sweep_hands import blog, play_blognomic, play_reddit, reddit  # noqa: F401 (fixtures)
-from _sweep_kit import FAULT_PARTS, check_fault_part, sweep_faults
+from kits.sweeps.sweep_hands import blog, play_blognomic, play_reddit, reddit  # noqa: F401 (fixtures)
+from kits.sweeps.sweep import FAULT_PARTS, check_fault_part, sweep_faults
 
 
 @pytest.mark.parametrize("part", range(FAULT_PARTS))

@@ -1,7 +1,7 @@
 """PHH as PokerKit writes it, at length: 3,000 random hands PokerKit plays and writes replay
 through our engine, each matching PokerKit's finishing stacks or departing by a named rule
-(tests/_pokerkit_hands.py). The few hundred of the default run, and the classifier's own
-checks: tests/unit/test_phh_pokerkit.py."""
+(tests/kits/references/pokerkit_hands.py). The few hundred of the default run, and the classifier's own
+checks: tests/unit/phh/test_phh_pokerkit.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pokerkit")
 
-import _pokerkit_hands as kit  # noqa: E402
+from kits.references import pokerkit_hands as kit  # noqa: E402
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """No running hand's secret in any published copy, over 60 random games (issue 21): the check of
-tests/e2e/test_public_record.py (what is made and scanned: tests/_public_record_kit.py) on
+tests/e2e/record/test_public_record.py (what is made and scanned: tests/kits/tables/public_record.py) on
 many more games than the default run's."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from _public_record_kit import _game, games
+from kits.tables.public_record import _game, games
 
 
 @pytest.mark.slow

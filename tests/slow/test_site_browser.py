@@ -15,8 +15,8 @@ from bs4 import BeautifulSoup
 from nomicpoker.core.words.chart import PALETTE
 from nomicpoker.shell.audit.site import build_site
 
-from _browser import chromium, count_colour, dump_dom, read_png, screenshot
-from _game_kit import HOSTILE, blognomic_game, roberts_game
+from kits.servers.browser import chromium, count_colour, dump_dom, read_png, screenshot
+from kits.tables.game import HOSTILE, blognomic_game, roberts_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(chromium() is None, reason="chromium is not installed (CI installs "
                                 "Debian's chromium via scripts/ci_services.sh; apt-get install chromium)")]

@@ -57,5 +57,5 @@ def default_ignorable() -> frozenset[int]:
     That is every assigned code point of Unicode's Default_Ignorable_Code_Point property plus
     the few format characters the property leaves out (the prepended concatenation marks such
     as U+0600, the interlinear annotation and Egyptian hieroglyph format controls), which a
-    name has no business holding (tests/unit/test_invisibles.py pins both halves)."""
+    name has no business holding (tests/unit/reading/test_invisibles.py pins both halves)."""
     return format_characters() | FILLERS

@@ -296,7 +296,7 @@ def _read_visible(body: object, body_format: str = "markdown", *, lazy: bool = T
             text = _LAZY.sub(r"\1\n", text)
         # One line of plain words renders as one paragraph of itself: skip the parser (most
         # comments; the parser costs ~0.3 ms each, which made audit slow). Same text as the
-        # parser's reading (tests/unit/test_markup_fast_path.py cross-checks the two).
+        # parser's reading (tests/unit/reading/test_markup_fast_path.py cross-checks the two).
         text = f"\n{text}\n\n" if plain else html_to_text(_MD.render(text))
     elif body_format == "html":
         text = emphasis(html_to_text(text))

@@ -38,7 +38,7 @@ are thread text, published as the thread is); docs/fair-dealing.md.
 
 The readers that publish (``export public-db``, the site, ``verdicts``, ``ledger --format
 json`` and ``audit export``, which are built from the public rows only) use :func:`not_public_yet`
-and :data:`WITHHELD`, and ``tests/e2e/test_public_record.py`` scans every byte of each for the
+and :data:`WITHHELD`, and ``tests/e2e/record/test_public_record.py`` scans every byte of each for the
 running hands' hole cards, private messages and secrets.
 """
 

@@ -8,7 +8,7 @@ new forum is a module in ``adapters/`` and its line in ``adapters/registry.py``,
 else in the shell changes. What a forum can do is read here once, when ``table create``
 stores it with the table (:func:`declared_abilities`); from then on replay and ``audit`` read
 the stored abilities from the ledger (:func:`nomicpoker.shell.storage.ledger.table_abilities`)
-and never import an adapter (tests/unit/test_rooms.py checks both). The adapters are imported
+and never import an adapter (tests/unit/house/test_rooms.py checks both). The adapters are imported
 late, inside each function, so a poll's or an audit's import does not pull in praw,
 BeautifulSoup or an IRC client. Tests inject a :data:`ForumFactory` returning fakes.
 """

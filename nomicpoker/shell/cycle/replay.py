@@ -44,7 +44,7 @@ def table_config_for(session: Session, table: TableRow) -> TableConfig:
     """The fold's configuration of ``table``, all from the ledger: the ruleset it was created
     under as pinned, and what its forum can do as stored with it (who rolls the dice, private
     messages, ...: :func:`nomicpoker.shell.storage.ledger.table_abilities`). Replay never
-    imports an adapter (tests/unit/test_rooms.py checks it)."""
+    imports an adapter (tests/unit/house/test_rooms.py checks it)."""
     return ledger.table_config(session, table)
 
 

@@ -1,0 +1,204 @@
+"""The rail's showdowns through the real commands on the real local forum (WRGPT, seed
+``000_…``): a spectator and the players of the other tables on the rail receive each showdown
+of a table once, by private message; the table's own players do not (they saw it); a hand
+everyone else folded is no showdown; a run repeated sends nothing twice, and a run that failed
+half-way leaves the rest unsent rather than sends twice."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from kits.tables.tournament import made, rows, run  # noqa: F401 (made: a fixture)
+from nomicpoker.adapters.local import LocalForum
+from nomicpoker.shell.storage.paths import forum_db_path
+
+
+def _table(state, name):
+    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{name}'")[0][0])
+
+
+def _hand(state, table):
+    """Start the next hand of ``table`` (cards fixed by position); its thread and button."""
+    from kits.tables.bot import fixed_secrets
+    from nomicpoker.shell.storage import secrets_store
+
+    n = len(rows(state, f"SELECT number FROM np_hand WHERE table_name = '{table}'")) + 1
+    secrets_store.write(state, table, n, fixed_secrets(f"rail:{table}:{n}"))
+    run("hand", "start", "--table", table, "--state", str(state))
+    thread, button = rows(state, f"SELECT thread, button FROM np_hand WHERE table_name = '{table}' "
+                                 f"AND number = {n}")[0]
+    return n, thread, button
+
+
+def _showdown(state, table, last_poll=None):
+    """Play a hand of ``table`` heads-up to an all-in showdown, polling after each comment
+    (``last_poll``: how the last one is polled; default the real ``nomicpoker poll``)."""
+    forum = LocalForum(forum_db_path(state))
+    n, thread, button = _hand(state, table)
+    other = next(p for p in _table(state, table) if p != button)
+    post = ("forum", "post", "--state", str(state), "--as")
+    run(*post, button, thread, f"HAND{n} ROUND1 raise 1000")
+    run(*post, other, thread, f"HAND{n} ROUND1 call")
+    run("poll", "--state", str(state))
+    for p in (other, button):
+        msg = next(m for m in reversed(forum.inbox(p)) if f"hand {n}," in m.body)
+        cards = re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body).group(1)
+        run(*post, p, thread, f"HAND{n} reveal {cards}")
+        if p == button and last_poll is not None:
+            last_poll()
+        else:
+            run("poll", "--state", str(state))
+    return n
+
+
+def _showdowns(forum, who):
+    return [m for m in forum.inbox(who) if "showdown" in m.subject]
+
+
+def test_the_rail_receives_every_showdown_from_all_other_tables_once(made):
+    """WRGPT: "Once on the rail, you will receive every showdown message from all other tables,
+    as well as nightly "score" messages with the grand total tournament standings." (the
+    showdowns: the standings are tests/e2e/tournament/test_tournament_commands.py's)"""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    t1, t2 = _table(state, "spring-t1"), _table(state, "spring-t2")
+    for who in ("zoe", t1[0], t2[0]):
+        run("tournament", "rail", "--name", "spring", "--join", who, "--state", str(state))
+    forum = LocalForum(forum_db_path(state))
+    n = _showdown(state, "spring-t1")
+    payout = next(c.body for c in forum.list_comments(
+        rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]) if f"**Hand #{n} is over.**" in c.body)
+    for who in ("zoe", t2[0]):
+        [msg] = _showdowns(forum, who)
+        assert msg.subject == f"Tournament spring: showdown at spring-t1, hand {n}"
+        assert msg.body.startswith(f"Tournament spring (Spring Open): the showdown of hand {n} at table spring-t1.")
+        body = payout.rsplit("`[np:", 1)[0].strip()  # the dealer's showdown text, without its tag
+        assert body in msg.body and "Shown hands:" in msg.body
+        assert "[np:" not in msg.body
+    assert _showdowns(forum, t1[0]) == []  # he sat at that table: he saw it
+    assert _showdowns(forum, t1[1]) == []  # not on the rail
+    # run again: nothing is sent twice (the poll and the director's command alike)
+    run("poll", "--state", str(state))
+    again = run("tournament", "rail", "--name", "spring", "--send-showdowns", "--state", str(state)).output
+    assert again.strip() == "tournament spring: no showdown to send"
+    assert len(_showdowns(forum, "zoe")) == 1
+    assert "identical" in run("audit", "--state", str(state)).output
+
+
+def test_a_hand_everyone_else_folded_is_no_showdown(made):
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
+    forum = LocalForum(forum_db_path(state))
+    n, thread, button = _hand(state, "spring-t2")
+    run("forum", "post", "--state", str(state), "--as", button, thread, f"HAND{n} ROUND1 fold")
+    run("poll", "--state", str(state))
+    assert any(f"**Hand #{n} is over.**" in c.body for c in forum.list_comments(thread))
+    assert _showdowns(forum, "zoe") == []
+    _showdown(state, "spring-t2")  # the next hand's showdown is sent; the folded one never is
+    [msg] = _showdowns(forum, "zoe")
+    assert msg.subject == "Tournament spring: showdown at spring-t2, hand 2"
+
+
+def test_a_send_that_failed_half_way_sends_the_rest_never_twice(made):
+    """The hands are recorded before any message goes: a forum that fails after the first
+    message leaves the others unsent, and the next run does not send the first again."""
+    from nomicpoker.ports import ForumError
+    from nomicpoker.shell.storage.store import open_engine
+    from nomicpoker.shell.tournament import rail
+
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    for who in ("zoe", "yan"):
+        run("tournament", "rail", "--name", "spring", "--join", who, "--state", str(state))
+    # a showdown whose rail messages are not sent by the poll: the rail is sent by hand below
+    engine = open_engine(f"sqlite:///{state / 'ledger.db'}")
+    sent: list[str] = []
+
+    class Failing:
+        def __init__(self, forum):
+            self.forum, self.abilities = forum, forum.abilities
+
+        def send_private(self, user, subject, body):
+            if sent:
+                raise ForumError("network", "the forum went away")
+            sent.append(user)
+            return self.forum.send_private(user, subject, body)
+
+    real = LocalForum(forum_db_path(state))
+    from nomicpoker.shell.jobs.poll import poll
+
+    # the hand's last reveal polled by the shell's poll alone (the tables, not the rail)
+    n = _showdown(state, "spring-t1", last_poll=lambda: poll(engine, state))
+    assert _showdowns(real, "zoe") == []
+    with pytest.raises(ForumError):
+        rail.send_showdowns(engine, state, "spring", forum_factory=lambda k, c, s: Failing(real))
+    assert sent == ["zoe"]
+    assert rail.send_showdowns(engine, state, "spring").sent == ()  # recorded: never sent twice
+    run("poll", "--state", str(state))
+    assert len(_showdowns(real, "zoe")) == 1
+    assert _showdowns(real, "yan") == []  # left unsent: the record says it went
+    [recorded] = rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'rail_showdowns'")
+    assert json.loads(recorded[0])["sent"] == [["spring-t1", n, ["zoe", "yan"]]]
+
+
+def test_a_players_seatlog_in_his_tables_thread(made):
+    """WRGPT: "At any time during the tournament, players can get a detailed report about the
+    starting seat assignment by using the SEATLOG command." A player's SEATLOG in his table's
+    thread: the text of ``nomicpoker tournament seatlog``, to him by private message, once."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    n, thread, button = _hand(state, "spring-t1")
+    forum = LocalForum(forum_db_path(state))
+    run("forum", "post", "--state", str(state), "--as", button, thread, "SEATLOG")
+    run("poll", "--state", str(state))
+    log = run("tournament", "seatlog", "--name", "spring", "--state", str(state)).output.rstrip("\n")
+    [msg] = [m for m in forum.inbox(button) if m.subject == "Tournament spring: SEATLOG"]
+    assert f"```\n{log}\n```" in msg.body
+    assert rows(state, "SELECT status, canonical FROM np_verdict WHERE table_name = 'spring-t1' "
+                       "AND canonical = 'SEATLOG'") == [("accepted", "SEATLOG")]
+    run("poll", "--state", str(state))
+    assert len([m for m in forum.inbox(button) if m.subject == "Tournament spring: SEATLOG"]) == 1
+    assert "identical" in run("audit", "--state", str(state)).output
+
+
+def test_rail_and_rail_off_by_the_players_own_command(made):
+    """WRGPT's rail, joined and left by the player's own ``RAIL`` / ``RAIL OFF`` in his table's
+    thread: he is on the rail as if the director had put him there, and gets the next showdown
+    of another table; a RAIL OFF takes him off; each is confirmed to him privately."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    n, thread, button = _hand(state, "spring-t1")
+    forum = LocalForum(forum_db_path(state))
+    post = ("forum", "post", "--state", str(state), "--as")
+    run(*post, button, thread, "RAIL")
+    run("poll", "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state)).output
+    assert out.strip() == f"tournament spring: on the rail: {button}, zoe"
+    [ok] = [m for m in forum.inbox(button) if m.subject == "Tournament spring: RAIL"]
+    assert ok.body.startswith(f"{button}, you are on the rail of tournament spring (Spring Open)")
+    _showdown(state, "spring-t2")
+    [sd] = _showdowns(forum, button)
+    assert "spring-t2" in sd.subject
+    run(*post, button, thread, "RAIL OFF")
+    run("poll", "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--leave", "zoe", "--state", str(state)).output
+    assert out.strip() == "tournament spring: on the rail: nobody"
+    assert [m.subject for m in forum.inbox(button) if m.subject.startswith("Tournament spring: RAIL")] == \
+        ["Tournament spring: RAIL", "Tournament spring: RAIL OFF"]
+
+
+def test_seatlog_at_a_table_of_its_own_is_refused(tmp_path):
+    """Not a tournament's table: the command is refused with its reason (not taken for chat)."""
+    state = tmp_path / "state"
+    run("table", "create", "--name", "home", "--players", "ann,bob", "--state", str(state))
+    run("hand", "start", "--table", "home", "--ante", "1", "--state", str(state))
+    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'home'")[0][0]
+    run("forum", "post", "--state", str(state), "--as", "ann", thread, "SEATLOG")
+    run("poll", "--state", str(state))
+    assert rows(state, "SELECT status, code, message FROM np_verdict WHERE table_name = 'home' AND author = 'ann'") \
+        == [("rejected", "not_a_tournament", "SEATLOG is a tournament's command, and table home is not a "
+                                             "tournament's table")]

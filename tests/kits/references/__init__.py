@@ -1,0 +1,1 @@
+"""Independent references the tests compare nomicpoker with: fair dealing executed from docs/fair-dealing.md, the advance-action oracle written from the WRGPT manual, PokerKit hands, the first look-alike skeleton, and the shared values of the engine, grammar and render tests."""

@@ -1,0 +1,1 @@
+"""Kits that start real servers and clients on loopback: the BlogNomic/WordPress site (blog), the Reddit API praw talks to (reddit), ngIRCd (ircd, irc), Dovecot and SMTP (mail), PostgreSQL (pg), headless Chromium (chromium, cdp, browser)."""
