@@ -21,7 +21,7 @@ and when an outgoing line counts as sent (progress recorded per line).
 The bridge's design (one I/O thread that owns the socket, reads and logs between paced sends:
 :mod:`nomicpoker.adapters.irc.bridge`) needs a blocking line reader and writer, which these
 ~350 lines (this module and :mod:`~nomicpoker.adapters.irc.client`) are. The players in the
-tests use a separate, hand-written client (tests/_ircd.py), so our client is never checked
+tests use a separate, hand-written client (tests/kits/servers/ircd.py), so our client is never checked
 against itself.
 """
 
