@@ -73,7 +73,7 @@ def sqlite_url_path(url: str) -> Path | None:
 def forum_db_path(state: Path) -> Path:
     """The embedded local forum's SQLite file: the file the local adapter opens when a table's
     config names none (``adapters/local.state_forum_path``, which the adapters may not import
-    from here; tests/unit/test_rooms.py pins that the two agree)."""
+    from here; tests/unit/house/test_rooms.py pins that the two agree)."""
     return state / "forum.db"
 
 
