@@ -4,9 +4,11 @@ Each command group lives in its own module with a ``register(app)`` function, so
 can grow independently: ``rules_cmd`` (rules show/check), ``phh_cmd`` (phh replay),
 ``bot_cmd`` (init, table, hand, poll, ledger, audit, demo), ``forum_cmd`` (forum post/show/
 check), ``deal_cmd`` (deck issue, audit verify), ``db_cmd`` (db version/upgrade),
-``deploy_cmd`` (cron, systemd). The options every command shares (``--state``, ``--db``,
-the log options) are read here before the command and by :mod:`nomicpoker.cli.options`
-after it.
+``deploy_cmd`` (cron, systemd), and the others :data:`COMMAND_MODULES` lists. A module is
+imported only when the command line names one of its commands (:data:`PROVIDERS`, the root
+group :class:`_LazyGroup`): a new command module gets its line in both. The options every
+command shares (``--state``, ``--db``, the log options) are read here before the command and
+by :mod:`nomicpoker.cli.options` after it.
 
 WHY typer's parser alone: the console entry point (``nomicpoker/__main__``) answers an idle
 ``poll`` without importing typer, but never by reading the command line itself: it reuses
@@ -19,10 +21,90 @@ from pathlib import Path
 from typing import NoReturn, Optional
 
 import typer
+import typer.core
 
 from nomicpoker.cli import options
 
+#: Which command modules define each top-level command, in the order they register (their
+#: order is the order of ``--help``). A module may add commands to a group another module
+#: defines (``days_cmd`` adds to ``table`` and ``hand``; ``entropy_cmd`` to ``hand``;
+#: ``deal_cmd`` to ``audit``), so a name lists every module that adds to it.
+#: tests/integration/test_cli_imports.py checks, in a fresh process per name, that resolving a
+#: name alone builds the same command tree as loading every module.
+COMMAND_MODULES = ("record.rules_cmd", "record.phh_cmd", "setup.bot_cmd", "play.days_cmd", "play.entropy_cmd",
+                   "setup.forum_cmd", "play.deal_cmd", "setup.db_cmd", "play.score_cmd", "record.site_cmd",
+                   "setup.serve_cmd", "setup.deploy_cmd", "play.tournament_cmd")
+_BOT = ("setup.bot_cmd",)
+PROVIDERS: dict[str, tuple[str, ...]] = {
+    "rules": ("record.rules_cmd",), "phh": ("record.phh_cmd",),
+    "init": _BOT, "poll": _BOT, "ledger": _BOT, "demo": _BOT,
+    "table": (*_BOT, "play.days_cmd"), "hand": (*_BOT, "play.days_cmd", "play.entropy_cmd"),
+    "audit": (*_BOT, "play.deal_cmd"), "deck": ("play.deal_cmd",),
+    "forum": ("setup.forum_cmd",), "db": ("setup.db_cmd",), "score": ("play.score_cmd",),
+    "site": ("record.site_cmd",), "export": ("record.site_cmd",), "verdicts": ("record.site_cmd",),
+    "serve": ("setup.serve_cmd",), "cron": ("setup.deploy_cmd",), "systemd": ("setup.deploy_cmd",),
+    "tournament": ("play.tournament_cmd",),
+}
+_loaded: set[str] = set()
+
+
+def _load(modules: tuple[str, ...] = COMMAND_MODULES) -> None:
+    """Import ``modules`` (in :data:`COMMAND_MODULES` order) and register each once."""
+    import importlib
+
+    for name in COMMAND_MODULES:
+        if name in modules and name not in _loaded:
+            _loaded.add(name)
+            importlib.import_module(f"nomicpoker.cli.{name}").register(app)
+
+
+class _LazyGroup(typer.core.TyperGroup):
+    """The root command group, which imports a command's module only when the command line
+    names it (:data:`PROVIDERS`); listing the commands (``--help``, completion, a mistyped
+    name's suggestion) loads them all.
+
+    WHY: every command module, and the click command typer builds from each signature, used to
+    be paid by every process, though a process runs one command: ``nomicpoker poll`` from cron
+    imported the PHH reader, the rules checker and the tournament director, and built ~80
+    commands (docs/benchmarks.md, "The CLI's start-up")."""
+
+    def _build(self) -> None:
+        """The click commands of everything the modules loaded so far registered, in typer's
+        order (commands, then groups), built again: a group may have grown since."""
+        import typer.main as tm
+
+        built: dict[str, object] = {}
+        for info in app.registered_commands:
+            name = info.name or tm.get_command_name(info.callback.__name__)  # type: ignore[union-attr]
+            built[name] = tm.get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                                   rich_markup_mode=app.rich_markup_mode)
+        for group_info in app.registered_groups:
+            group = tm.get_group_from_info(group_info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                           rich_markup_mode=app.rich_markup_mode, suggest_commands=app.suggest_commands)
+            built[group.name] = group  # type: ignore[index]
+        self.commands = built  # type: ignore[assignment]
+
+    def get_command(self, ctx, cmd_name):  # type: ignore[no-untyped-def]
+        needed = PROVIDERS.get(cmd_name)
+        if needed is not None and not _loaded.issuperset(needed):
+            # built again: a group built before (another command of this process, as in
+            # typer's CliRunner) may lack what the modules loaded now add to it
+            _load(needed)
+            self._build()
+        elif cmd_name not in self.commands:  # not a command: every name, for the suggestion
+            self.list_commands(ctx)
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx):  # type: ignore[no-untyped-def]
+        if not getattr(self, "_complete", False):
+            _load()
+            self._build()
+            self._complete = True
+        return super().list_commands(ctx)
+
+
 app = options.Typer(
+    cls=_LazyGroup,
     name="nomicpoker",
     help="A poker dealer for nomic games played in blog and forum comments.",
     no_args_is_help=True,
@@ -84,17 +166,6 @@ def version() -> None:
     typer.echo(f"nomicpoker {__version__}")
 
 
-def _register() -> None:
-    from nomicpoker.cli.play import days_cmd, deal_cmd, entropy_cmd, score_cmd, tournament_cmd
-    from nomicpoker.cli.record import phh_cmd, rules_cmd, site_cmd
-    from nomicpoker.cli.setup import bot_cmd, db_cmd, deploy_cmd, forum_cmd, serve_cmd
-
-    for module in (rules_cmd, phh_cmd, bot_cmd, days_cmd, entropy_cmd, forum_cmd, deal_cmd, db_cmd, score_cmd, site_cmd,
-                   serve_cmd, deploy_cmd, tournament_cmd):
-        module.register(app)
-
-
-_register()
 
 
 def _usage_line(exc: BaseException) -> str:

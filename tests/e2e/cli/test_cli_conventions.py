@@ -121,14 +121,15 @@ def all_commands() -> list[list[str]]:
     out: list[list[str]] = []
 
     def walk(cmd, path: list[str]) -> None:
-        subs = getattr(cmd, "commands", None)
-        if subs:
-            for name, sub in subs.items():
-                walk(sub, path + [name])
+        if hasattr(cmd, "list_commands"):  # a group (the root loads its commands when listed)
+            for name in cmd.list_commands(ctx):
+                walk(cmd.get_command(ctx, name), path + [name])
         else:
             out.append(path)
 
-    walk(typer.main.get_command(app), [])
+    root = typer.main.get_command(app)
+    ctx = typer.Context(root)
+    walk(root, [])
     return out
 
 
