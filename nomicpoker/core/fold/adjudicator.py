@@ -39,7 +39,7 @@ from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS
 from nomicpoker.core.fold import editions
 from nomicpoker.core.fold import draws
 from nomicpoker.core.fold.draws import waiting_for_draws
-from nomicpoker.core.fold.over_days import Days
+from nomicpoker.core.fold import over_days
 from nomicpoker.core.fold import effects, score_fold
 from nomicpoker.core.fold.score_fold import SCORE
 from nomicpoker.core.fold import betting_fold, ordinary
@@ -72,7 +72,6 @@ class _Folder:
         self.reader = reader  # None: read_comment; tests inject a failing one (fold_stream)
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
-        self.days = Days(self)
         self.advance = Advance(self)
         self._texts: dict[tuple[str, str, bool], TextReading] = {}
         #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
@@ -150,9 +149,13 @@ class _Folder:
                   message=message, citation=citation, canonical=canonical)
         if rev.revision == 1:  # what an edit's note recalls (see _edit)
             self.st.first_verdict.setdefault((rev.thread, rev.forum_id), (status, canonical, code))
-            self.days.note_talk(rev, self.st.hands.get(hand) if hand is not None else None)
+            effects.apply(self, over_days.note_talk(rev, self.st.hands.get(hand) if hand is not None else None))
         if status == "accepted":
-            self.days.acted(rev.author, hand)
+            self.acted(rev.author, hand)
+
+    def acted(self, player: str, hand: int | None) -> None:
+        """``player``'s action was accepted: play over days forgets his timeouts and floods."""
+        effects.apply(self, (over_days.acted(self.st.days, player, hand),))
 
     def reject(self, rev: Revision, hand: int | None, code: str, message: str,
                cite_as: str | None = None, hint: str | None = None, cite: str = "") -> None:
@@ -161,7 +164,9 @@ class _Folder:
         engine's own quotation), and with ``hint`` when the code's usual advice does not fit."""
         rules = self.st.hands[hand].hand.ruleset if hand in self.st.hands else self.rules
         citation = cite or rules.cite(cite_as or code) or rules.cite(code)
-        if self.days.flood_gate(rev, hand, code, message, citation):
+        flooded, counted = over_days.flood_gate(rev, hand, code, message, citation, self.st, self.c)
+        effects.apply(self, counted)
+        if flooded:
             return  # past the flood threshold: one notice, then silence
         self.give_verdict(rev, hand, "rejected", code, message, citation)
         body = lambda key: say.rejection(rev.author, rev.permalink or rev.forum_id, code, message, citation, key=key, hint=hint)  # noqa: E731
@@ -232,7 +237,7 @@ class _Folder:
         rules, announce = self._rules_for(hs)
         for name, money in hs.seats:
             self.st.money[name] = money
-        self.days.begin_hand()
+        effects.apply(self, (over_days.begin_hand(self.st.days),))
         hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
                                  ante=hs.ante, blinds=hs.blinds)
         h = HandState(start=hs, hand=hand, since=hs.started_at, edition=self.st.days.settings.edition)
@@ -271,7 +276,7 @@ class _Folder:
         if h.phase == "betting":
             self.advance_hand(h, f"hand {hs.number} start", hs.thread)
         else:
-            self.days.act_for_away()  # Hole Card Draws nobody on vacation will make
+            effects.apply(self, over_days.act_for_away(self.st, self.c))  # Hole Card Draws nobody on vacation will make
 
     def _rules_for(self, hs: HandStart) -> tuple[Ruleset, list[str]]:
         """The ruleset hand ``hs`` is played under, and the announcement of the amendments
@@ -363,7 +368,9 @@ class _Folder:
             self._edit(rev, h)
             return
         text = self.text_of(rev)
-        if self.days.hold(rev, text):
+        held = over_days.hold(self.st.days, rev, text)
+        if held:
+            effects.apply(self, held)
             return  # the table is frozen: adjudicated when it runs again
         if rev.deleted:
             self.give_verdict(rev, number, "ignored", "deleted", "first seen already deleted")
@@ -375,8 +382,16 @@ class _Folder:
         """Apply the comment's players' commands where they come first (True: nothing else in
         it is read). The fold applies them before an action's handler runs, which then sees the
         state they left (``command``: a comment of commands only, or a PROTEST)."""
-        return reading.commands_first and self.days.commands(
-            rev, h, number, isinstance(reading.action, grammar.NoAction), reading.text.commands)
+        cmds = reading.text.commands
+        if not reading.commands_first or not over_days.reads_commands(rev, cmds, self.c):
+            return False
+        self.st.first_kind[(rev.thread, rev.forum_id)] = "action"
+        for cmd in cmds:  # each sees the state the one before it left
+            effects.apply(self, over_days.command(rev, cmd, number, self.st, self.c))
+        if not over_days.commands_done(isinstance(reading.action, grammar.NoAction), cmds):
+            return False
+        effects.apply(self, over_days.after_commands(rev, self.st, self.c))
+        return True
 
     def _error(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         if not self.commands_first(rev, reading, h, number):
@@ -404,7 +419,7 @@ class _Folder:
         running = h is not None and number is not None and h.phase not in ("reveal", "complete")
         in_hand = running and rev.author in seats and not h.hand.seat(rev.author).folded  # type: ignore[union-attr]
         to_act = h.hand.to_act if in_hand else None  # type: ignore[union-attr]
-        return Facts(private=rev.thread == PRIVATE_THREAD, undoes_protest=self.days.undoes_protest(rev, text),
+        return Facts(private=rev.thread == PRIVATE_THREAD, undoes_protest=over_days.undoes_protest(self.st.days, rev, text),
                      in_hand=in_hand, seated=rev.author in seats, player=rev.author in self.c.players,
                      edition=h.edition if h is not None else 2,
                      my_turn=in_hand and h.phase == "betting" and to_act is not None and seats[to_act] == rev.author,  # type: ignore[union-attr]
@@ -441,7 +456,7 @@ class _Folder:
         a kind the fold does not know is an error, never a guessed fold."""
         handlers = {DRAW_TIMEOUT: lambda ev: effects.apply(self, draws.timeout(ev, self.st, self.rules)), TURN_TIMEOUT: lambda ev: effects.apply(self, betting_fold.turn_timeout(ev, self.st)), AMEND: self._amend,
                     STALLED: lambda ev: effects.apply(self, draws.stalled(ev, self.st, self.c)),
-                    REMINDER: self.days.reminder,
+                    REMINDER: lambda ev: effects.apply(self, over_days.reminder(ev, self.st, self.c)),
                     SCORE: lambda ev: effects.apply(self, score_fold.event(ev, self.st, self.c)),
                     UNNAMED_PRIVATE: lambda ev: effects.apply(self, advance_private.unnamed(ev, self.st)),
                     # answered at its revision (fold_run.fold_stream collects these first)
@@ -456,7 +471,7 @@ class _Folder:
 
     def hand_ended_for_days(self, h: HandState) -> None:
         """What play over days does at a hand's end (:class:`effects.HandEnded`)."""
-        self.days.hand_ended(h)
+        effects.apply(self, over_days.hand_ended(self.st.days, h))
 
     # -- after every accepted step ----------------------------------------------------------
 
@@ -491,7 +506,9 @@ class _Folder:
             # the next comment (advance action, vacation, turn notice) opens with ``opening``
             if self.advance.fire(h, cause, thread, opening):
                 return
-            if self.days.away_to_act(h, opening):
+            away = over_days.away_to_act(self.st, self.c, h, opening)
+            if away:
+                effects.apply(self, away)
                 return
             legal = self.advance.offered(h, engine.legal_actions(h.hand))
             self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k,
@@ -503,7 +520,7 @@ class _Folder:
             if first:
                 self.post(number, lambda k: say.call_for_reveals(self._view(h), h.hand, need.players, k,
                                                                   opening), thread)
-            self.days.away_reveals(h)
+            effects.apply(self, over_days.away_reveals(self.st, self.c, h))
         elif need.kind == "complete":
             self._complete(h, cause, thread, opening)
 
@@ -523,4 +540,4 @@ class _Folder:
         chances = say.payout_chances(h, self.st.days.settings)  # an all-in's, now every card is public
         self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk, chances), thread)
         self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
-        self.days.hand_ended(h)
+        self.hand_ended_for_days(h)

@@ -362,7 +362,7 @@ class Advance:
         the same announcement whether it was written in WRGPT's language or kept from the
         ordinary grammar."""
         number = h.start.number
-        self.f.days.acted(name, number)
+        self.f.acted(name, number)
         first = f"{opening} " if opening else ""
         # written at the player's own turn: his action (only the first to act in this call:
         # the advance actions of the players after him that fire in turn are advance actions)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.fold import advance_private, away, betting_fold, dealer_controls, draws, ordinary, score_fold
+from nomicpoker.core.fold import (advance_private, away, betting_fold, dealer_controls, draws, ordinary, over_days,
+                                   score_fold)
 from nomicpoker.core.fold.fold_run import fold_table
 from nomicpoker.core.fold.effects import (AdvanceHand, DaysSet, FirstReading, HandSet, LogChanges, LogSteps, Message,
                                           Post, Readjudicate, ScoreAnswered, ScoreAsked, TakeAdvance, Verdict)
@@ -66,7 +67,7 @@ def test_at_an_edition_2_e_mail_table_the_answer_is_a_private_message():
     assert isinstance(score_fold.event(ev, _state(old, ["1", "c9", "bob", "", "1"]), old)[1], Post)
 
 
-PHASES = [score_fold, dealer_controls, advance_private, draws, ordinary, betting_fold, away]
+PHASES = [score_fold, dealer_controls, advance_private, draws, ordinary, betting_fold, away, over_days]
 
 
 @pytest.mark.parametrize("phase", PHASES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
@@ -160,3 +161,19 @@ def test_an_ordinary_action_goes_to_the_function_of_its_kind():
     assert out[0] == FirstReading(rev, "action")
     assert out[1].code == "betting_closed"  # round 1 opens when every draw is stated
     assert ordinary.chat(rev, 1) == (FirstReading(rev, "chat"), Verdict(rev, 1, "chat"))
+
+
+def test_a_players_command_returns_its_changes_and_what_sees_its_own_verdict():
+    st = _drawing()
+    st.days.awol.add("bob")
+    before = encode(st, DRAW_CONFIG)
+    gone = Revision(9, "1", "c9", 1, "bob", AT, "GONE until Friday")
+    cmd = TextReading(gone.body, "markdown", False).commands[0]
+    change, verdict = over_days.command(gone, cmd, 1, st, DRAW_CONFIG)
+    assert change == DaysSet({"vacation": {"bob": "until Friday"}, "vacation_hand": {"bob": 1}})
+    assert verdict == Verdict(gone, 1, "accepted", canonical=cmd.canonical)
+    what = replace(gone, body="WHAT")
+    (verdict, post) = over_days.command(what, TextReading("WHAT", "markdown", False).commands[0], 1, st, DRAW_CONFIG)
+    # an accepted WHAT is bob's action: he is AWOL no more, and the answer says so
+    assert "Status: active." in post.body("T-h1-009")
+    assert encode(st, DRAW_CONFIG) == before and "bob" in st.days.awol
