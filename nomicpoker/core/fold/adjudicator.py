@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from nomicpoker.core.fairness import sealed
 from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from nomicpoker.core.fold.advance_fold import Advance
+from nomicpoker.core.fold import advance_fold
 from nomicpoker.core.fold import advance_private
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
 from nomicpoker.core.fold import dealer_controls
@@ -72,13 +72,18 @@ class _Folder:
         self.reader = reader  # None: read_comment; tests inject a failing one (fold_stream)
         self.out: dict[str, list[dict[str, Any]]] = {k: [] for k in ROW_KINDS}
         self.private: dict[str, str] = {}  # outbox key -> private message body (not stored)
-        self.advance = Advance(self)
         self._texts: dict[tuple[str, str, bool], TextReading] = {}
         #: the handler of each kind of reading (:mod:`nomicpoker.core.reading.comment_reading`)
         self.on_reading: dict[str, Callable[[Revision, Reading, HandState | None, int | None], Any]] = {
             "private": self._private, "score": self._score,
-            "advance": self.advance.keep, "advance_hold": self.advance.hold_said,
-            "advance_off": self.advance.off, "advance_error": self.advance.refuse,
+            "advance": lambda rev, reading, h, number: effects.apply(
+                self, advance_fold.keep(rev, reading, h, number, self.st, self.c)),  # type: ignore[arg-type]
+            "advance_hold": lambda rev, reading, h, number: effects.apply(
+                self, advance_fold.hold_said(rev, reading, h, number, self.c)),  # type: ignore[arg-type]
+            "advance_off": lambda rev, reading, h, number: effects.apply(
+                self, advance_fold.off(rev, reading, number, self.rules)),  # type: ignore[arg-type]
+            "advance_error": lambda rev, reading, h, number: effects.apply(
+                self, advance_fold.refuse_reading(rev, reading, number, self.c)),  # type: ignore[arg-type]
             "command": self.commands_first, "chat": lambda rev, _r, _h, number: effects.apply(self, ordinary.chat(rev, number)),
             "error": self._error, "action": self._act}
         if state is not None:
@@ -213,7 +218,7 @@ class _Folder:
         """Action rows for the engine's newly accepted steps (after each, before the board)."""
         for step in hand_log.steps(h.hand, h.logged, h.bets):
             self._action(h, step, cause)
-        self.advance.steps_logged(h, h.logged)
+        effects.apply(self, advance_fold.steps_logged(h, h.logged))
         h.logged = len(h.hand.log)
         h.bets = {s.name: s.total_bet for s in h.hand.seats}
 
@@ -346,7 +351,7 @@ class _Folder:
             if not live or rev.revision > 1 or rev.deleted:
                 self.give_verdict(rev, number, "ignored", INTERNAL_ERROR, UNREADABLE)
             else:
-                self.advance.reject(rev, number, INTERNAL_ERROR, UNREADABLE)
+                effects.apply(self, advance_private.refuse(rev, number, INTERNAL_ERROR, UNREADABLE, self.c))  # type: ignore[arg-type]
             return
         number = self.st.by_thread.get(rev.thread)
         if rev.revision > 1 or rev.deleted:
@@ -402,11 +407,11 @@ class _Folder:
             effects.apply(self, ordinary.act(rev, reading, h, number, self.st.days, self.c, self.rules))
 
     def _private(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
-        effects.apply(self, advance_private.comment(rev, reading, self.st, self.c, self.advance.on()))
+        effects.apply(self, advance_private.comment(rev, reading, self.st, self.c, advance_fold.on(self.st, self.rules)))
 
     def take_advance(self, rev: Revision, number: int, program: Any, my_turn: bool) -> None:
         """Take an advance action that came privately (:class:`effects.TakeAdvance`)."""
-        self.advance.take(rev, self.st.hands[number], number, program, my_turn)
+        effects.apply(self, advance_fold.take(rev, self.st.hands[number], number, program, my_turn, self.st, self.c))
 
     def _score(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         effects.apply(self, score_fold.comment(rev, reading, number))
@@ -423,7 +428,7 @@ class _Folder:
                      in_hand=in_hand, seated=rev.author in seats, player=rev.author in self.c.players,
                      edition=h.edition if h is not None else 2,
                      my_turn=in_hand and h.phase == "betting" and to_act is not None and seats[to_act] == rev.author,  # type: ignore[union-attr]
-                     advance_on=self.advance.on(), number=number,
+                     advance_on=advance_fold.on(self.st, self.rules), number=number,
                      round=h.hand.round if in_hand else 0)  # type: ignore[union-attr]
 
     def _edit(self, rev: Revision, h: HandState | None) -> None:
@@ -504,13 +509,15 @@ class _Folder:
             self.log_changes(number, cause)
             h.phase = "betting"
             # the next comment (advance action, vacation, turn notice) opens with ``opening``
-            if self.advance.fire(h, cause, thread, opening):
+            fired, done = advance_fold.fire(h, self.st.days, self.c, cause, thread, opening)
+            effects.apply(self, done)
+            if fired:
                 return
             away = over_days.away_to_act(self.st, self.c, h, opening)
             if away:
                 effects.apply(self, away)
                 return
-            legal = self.advance.offered(h, engine.legal_actions(h.hand))
+            legal = advance_fold.offered(h, engine.legal_actions(h.hand))
             self.post(number, lambda k: say.turn_notice(self._view(h), h.hand, legal, self._deadline(h), k,
                                                         opening), thread)
         elif need.kind == "reveal":
@@ -539,5 +546,5 @@ class _Folder:
         h.record["secrets"] = dict(secrets)
         chances = say.payout_chances(h, self.st.days.settings)  # an all-in's, now every card is public
         self.post(number, lambda k: say.payout(self._view(h), h.hand, secrets, held, own, k, opening, h.talk, chances), thread)
-        self.advance.hand_ended(h, thread)  # /R cards, private advance actions made public
+        effects.apply(self, advance_fold.hand_ended(h, thread))  # /R cards, private advance actions made public
         self.hand_ended_for_days(h)

@@ -195,9 +195,30 @@ class TakeAdvance:
     my_turn: bool
 
 
+@dataclass(frozen=True)
+class Acted:
+    """``player``'s action was accepted in hand ``hand`` (an advance action that fired): play
+    over days forgets his timeouts and floods, as for an accepted comment. Computed when the
+    fold reaches it, from play over days as it is then."""
+
+    player: str
+    hand: int | None
+
+
+@dataclass(frozen=True)
+class IfKept:
+    """``effect``, if ``player`` still has an advance action in hand ``number`` when the fold
+    reaches it: an advance action written at its player's turn is confirmed only when it was
+    kept for later, which is known once the hand has moved on (it may have fired again)."""
+
+    number: int
+    player: str
+    effect: "Effect"
+
+
 Effect = Union[Verdict, Post, Message, FirstReading, ScoreAsked, ScoreAnswered, Reject, Row, HandSet,
                Recorded, DaysSet, MoneySet, AdvanceHand, LogSteps, LogChanges, Readjudicate, HandEnded,
-               TakeAdvance]
+               TakeAdvance, Acted, IfKept]
 
 
 class EffectHost(Protocol):
@@ -229,6 +250,8 @@ class EffectHost(Protocol):
     def hand_ended_for_days(self, h: HandState) -> None: ...
 
     def take_advance(self, rev: Revision, number: int, program: Any, my_turn: bool) -> None: ...
+
+    def acted(self, player: str, hand: int | None) -> None: ...
 
 
 def apply(host: EffectHost, effects: Iterable[Effect]) -> None:
@@ -277,6 +300,11 @@ def apply(host: EffectHost, effects: Iterable[Effect]) -> None:
             host.hand_ended_for_days(host.st.hands[e.number])
         elif isinstance(e, TakeAdvance):
             host.take_advance(e.rev, e.number, e.program, e.my_turn)
+        elif isinstance(e, Acted):
+            host.acted(e.player, e.hand)
+        elif isinstance(e, IfKept):
+            if e.player in host.st.hands[e.number].advance:
+                apply(host, (e.effect,))
         else:  # pragma: no cover - every Effect is handled above
             raise TypeError(f"not an effect: {e!r}")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nomicpoker.core.fold import (advance_private, away, betting_fold, dealer_controls, draws, ordinary, over_days,
+from nomicpoker.core.fold import (advance_fold, advance_private, away, betting_fold, dealer_controls, draws, ordinary, over_days,
                                    score_fold)
 from nomicpoker.core.fold.fold_run import fold_table
 from nomicpoker.core.fold.effects import (AdvanceHand, DaysSet, FirstReading, HandSet, LogChanges, LogSteps, Message,
@@ -67,7 +67,7 @@ def test_at_an_edition_2_e_mail_table_the_answer_is_a_private_message():
     assert isinstance(score_fold.event(ev, _state(old, ["1", "c9", "bob", "", "1"]), old)[1], Post)
 
 
-PHASES = [score_fold, dealer_controls, advance_private, draws, ordinary, betting_fold, away, over_days]
+PHASES = [score_fold, dealer_controls, advance_private, advance_fold, draws, ordinary, betting_fold, away, over_days]
 
 
 @pytest.mark.parametrize("phase", PHASES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
