@@ -78,8 +78,7 @@ class _Folder:
             "private": self._private, "score": self._score,
             "advance": lambda rev, reading, h, number: effects.apply(
                 self, advance_fold.keep(rev, reading, h, number, self.st, self.c)),  # type: ignore[arg-type]
-            "advance_hold": lambda rev, reading, h, number: effects.apply(
-                self, advance_fold.hold_said(rev, reading, h, number, self.c)),  # type: ignore[arg-type]
+            "advance_hold": self._hold,
             "advance_off": lambda rev, reading, h, number: effects.apply(
                 self, advance_fold.off(rev, reading, number, self.rules)),  # type: ignore[arg-type]
             "advance_error": lambda rev, reading, h, number: effects.apply(
@@ -405,6 +404,12 @@ class _Folder:
     def _act(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         if not self.commands_first(rev, reading, h, number):
             effects.apply(self, ordinary.act(rev, reading, h, number, self.st.days, self.c, self.rules))
+
+    def _hold(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
+        """``advance_hold``: the comment's commands first (a GONE before one's turn), then the
+        action is kept for the turn."""
+        if not self.commands_first(rev, reading, h, number):
+            effects.apply(self, advance_fold.hold_said(rev, reading, h, number, self.c))  # type: ignore[arg-type]
 
     def _private(self, rev: Revision, reading: Reading, h: HandState | None, number: int | None) -> None:
         effects.apply(self, advance_private.comment(rev, reading, self.st, self.c, advance_fold.on(self.st, self.rules)))

@@ -27,8 +27,10 @@ players):
      not written in WRGPT's own forms (``raise 6``, not ``RAISE $6``: see
      :func:`~nomicpoker.core.reading.advance.advance_only`), posted before its player's turn,
      for this hand and not for a past round, where advance actions are taken, is
-     ``advance_hold`` (kept for the turn, applied then as if posted then); at the turn it is
-     the ordinary action (rule 5);
+     ``advance_hold`` (kept for the turn, applied then as if posted then), after the
+     comment's commands as in rule 5 (``commands_first``), unless it holds a ``PROTEST``,
+     whose text is for the Dealer: then rule 5 (``command``); at the turn it is the ordinary
+     action (rule 5);
    - a first line that starts like WRGPT's language, where advance actions are not taken:
      ``advance_off`` when it can only be one (a conditional, a switch, an amount, two words),
      else rule 5 (``fold`` stays a word);
@@ -192,6 +194,8 @@ def read_revision(text: TextReading, facts: Facts) -> Reading:
             return Reading("score", text, facts)
         if facts.in_hand and text.line:
             kind = _advance_kind(text, facts)
+            if kind == "advance_hold":  # the commands first, as at the turn (rule 5)
+                return Reading(kind, text, facts, text.action, bool(text.commands) and facts.player)
             if kind is not None:
                 return Reading(kind, text, facts)
     return _ordinary(text, facts)
@@ -207,6 +211,8 @@ def _advance_kind(t: TextReading, f: Facts) -> Kind | None:
             if (f.my_turn or not f.advance_on or normal.hand not in (None, f.number)
                     or (normal.round or f.round) < f.round):
                 return None
+            if f.player and hides_action(t.commands):
+                return None  # a PROTEST: its text is for the Dealer (rule 5), as at the turn
             return "advance_hold"
     if not t.looks_advance:
         return None

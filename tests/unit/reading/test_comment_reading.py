@@ -138,13 +138,21 @@ def test_commands_and_the_grammars_readings(body, expected, first):
         assert read_revision(t, replace(facts, player=False)).commands_first is False
 
 
-def test_before_the_turn_an_ordinary_action_anywhere_is_kept_before_the_commands_are_read():
-    """The precedence as it stands (rule 4 before rule 5): a waiting player's comment whose
-    grammar reading is a betting action of this hand is kept for the turn, and its command
-    lines are not applied, a PROTEST's included (reported to the lead: kept unchanged here,
-    where no behaviour may change)."""
-    assert kind("GONE friday\nHAND1 ROUND1 call", WAITING) == "advance_hold"
-    assert kind("PROTEST I meant HAND1 ROUND1 call", WAITING) == "advance_hold"
+def test_before_the_turn_the_commands_are_read_before_an_ordinary_action_is_kept():
+    """As at one's turn (rule 5): a waiting player's commands apply first, and a PROTEST holds
+    the whole comment (its text is for the Dealer, so the action in it is not kept). It used to
+    keep the action and drop the command lines, so ``PROTEST I meant HAND1 ROUND1 call``
+    posted before one's turn lost the protest (issue 23)."""
+    assert kind("PROTEST I meant HAND1 ROUND1 call", WAITING) == "command"
+    held = read_revision(text("GONE friday\nHAND1 ROUND1 call"), WAITING)
+    assert (held.kind, held.commands_first) == ("advance_hold", True)
+    assert isinstance(held.action, grammar.Intent)
+    # no command: kept as before; at the turn and in edition 1, as before
+    assert read_revision(text("HAND1 ROUND1 call"), WAITING).commands_first is False
+    assert kind("PROTEST I meant HAND1 ROUND1 call", AT_TURN) == "command"
+    assert kind("PROTEST I meant HAND1 ROUND1 call", EDITION_1) == "command"
+    # commands from someone not among the table's players are not read: the action is kept
+    assert read_revision(text("GONE friday\nHAND1 ROUND1 call"), replace(WAITING, player=False)).commands_first is False
 
 
 def test_a_command_from_a_non_player_is_chat():
@@ -210,6 +218,20 @@ def test_fold_a_command_and_an_action_both_apply_in_order():
     assert [(v[0], v[2]) for v in verdicts(res, "carol")] == [("accepted", "GONE friday"),
                                                              ("accepted", "HAND1 ROUND1 call")]
     assert "carol" in res.state.days.vacation
+
+
+def test_fold_a_protest_before_ones_turn_is_filed_and_its_action_not_kept():
+    res = fold(("dave", "1", "PROTEST I meant HAND1 ROUND1 call"))  # carol is to act
+    assert verdicts(res, "dave") == [("accepted", "", "PROTEST")]
+    assert (res.state.days.frozen, res.state.days.protester) == ("protest", "dave")
+    assert "dave" not in res.state.current.advance
+
+
+def test_fold_a_command_before_ones_turn_applies_then_the_action_is_kept():
+    res = fold(("dave", "1", "GONE friday\nHAND1 ROUND1 call"))  # carol is to act
+    assert [(v[0], v[2]) for v in verdicts(res, "dave")] == [("accepted", "GONE friday"),
+                                                            ("accepted", "HAND1 ROUND1 call")]
+    assert "dave" in res.state.days.vacation and res.state.current.advance.get("dave")
 
 
 def test_fold_a_private_score_is_not_a_score_request():
