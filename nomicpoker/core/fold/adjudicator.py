@@ -31,20 +31,13 @@ from typing import Any, Callable
 
 from nomicpoker.core.fairness import sealed
 from nomicpoker.core.fairness.dealing import BOARD_STREETS, board_cards, deal_order, hole_cards, issue_deck, shared_holes
-from nomicpoker.core.fold import advance_fold
-from nomicpoker.core.fold import advance_private
+from nomicpoker.core.fold import (advance_fold, advance_private, betting_fold, dealer_controls, draws, editions,
+                                   effects, ordinary, over_days, score_fold)
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
-from nomicpoker.core.fold import dealer_controls
 from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS
-from nomicpoker.core.fold import editions
-from nomicpoker.core.fold import draws
-from nomicpoker.core.fold.draws import waiting_for_draws
-from nomicpoker.core.fold import over_days
-from nomicpoker.core.fold import effects, score_fold
 from nomicpoker.core.fold.score_fold import SCORE
-from nomicpoker.core.fold import betting_fold, ordinary
 from nomicpoker.core.poker import engine
-from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles, Muck, Reveal, Timeout
+from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles
 from nomicpoker.core.reading import grammar
 from nomicpoker.core.reading.comment_reading import Facts, Reading, TextReading, read_revision
 from nomicpoker.core.rules.ruleset import Ruleset
