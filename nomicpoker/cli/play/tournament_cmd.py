@@ -154,8 +154,39 @@ def start(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str
             seats = ", ".join(f"{s} {p}" for s, p in t.occupied())
             typer.echo(f"table {tname}: {seats}; button {t.player_at(next_positions(t).button)}")
         typer.echo(f"seat draw: nomicpoker tournament seatlog --name {shlex.quote(name)}{_where(state, db)}")
+        if done.structure.start_on_vacation:
+            _vacation_threads(engine, st, name, state, db)
+            return
         for tname in done.tables:
             typer.echo(f"next: nomicpoker hand start --table {tname}{_where(state, db)}")
+
+
+def _vacation_threads(engine, st, name: str, state, db) -> None:  # type: ignore[no-untyped-def]
+    """Everybody starts on vacation: each table's thread opened (or asked of the director)."""
+    from nomicpoker.shell.tournament import vacation_start
+
+    typer.echo("everybody starts on vacation: each table starts when all its players have written BACK in "
+               "its thread, or when its deadline has passed")
+    for t in vacation_start.open_threads(engine, st, name):
+        if t.ask:
+            typer.echo(f"{t.table}: {t.ask}")
+        else:
+            typer.echo(f"{t.table}: thread {t.thread} (opened {t.opened})")
+    typer.echo(f"next: nomicpoker tournament advance --name {shlex.quote(name)}{_where(state, db)}")
+
+
+@tournament_app.command("thread", example=f"nomicpoker tournament thread --name spring-open --table spring-open-t1 "
+                        f"--thread https://blognomic.com/archives/spring-open-t1 {S}")
+def thread_(name: str = NameOpt, table: str = typer.Option(..., "--table", help="The tournament's table."),
+            thread: str = typer.Option(..., "--thread", help="The thread (story post) you posted for it."),
+            state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Give a table the thread you posted where the bot cannot open one (a blog's story post)."""
+    from nomicpoker.shell.tournament import vacation_start
+
+    with opened(state, db) as (st, engine):
+        t = vacation_start.give_thread(engine, st, name, table, thread)
+        typer.echo(f"{t.table}: thread {t.thread} (from {t.opened})")
+        typer.echo(f"next: nomicpoker tournament advance --name {shlex.quote(name)}{_where(state, db)}")
 
 
 @tournament_app.command("show", example=f"nomicpoker tournament show --name spring-open {S}")
@@ -249,8 +280,11 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
     """Between hands, apply each table's level to its forced bets (announced in its thread)."""
     from nomicpoker.shell.tournament import director
 
+    from nomicpoker.shell.tournament import vacation_start
+
     with opened(state, db) as (st, engine):
         done = director.advance(engine, st, name)
+        waits = vacation_start.waiting(engine, st, name)
         for a in done:
             if a.changed:
                 typer.echo(f"{a.table}: {a.said} (posted in its thread)")
@@ -263,9 +297,18 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
                 typer.echo(f"{a.table}: level {a.level}, as it is")
             if a.held and not a.running and a.playable:
                 typer.echo(f"{a.table}: no hand today: {a.held}")
+        for w in waits.values():  # everybody started on vacation: the table waits for the BACKs
+            if not w.thread:
+                typer.echo(f"{w.table}: everybody started on vacation, and the table has no thread yet for their "
+                           f"BACK (nomicpoker tournament thread --name {name} --table {w.table} --thread URL)")
+            elif not w.ready:
+                typer.echo(f"{w.table}: everybody started on vacation: waiting for BACK from {', '.join(w.missing)} "
+                           f"in thread {w.thread}" + (f", until {w.until}" if w.until else " (no deadline)"))
         for a in done:
-            if not a.running and a.playable and not a.held:
-                typer.echo(f"next: nomicpoker hand start --table {a.table}{_where(state, db)}")
+            w = waits.get(a.table)
+            if not a.running and a.playable and not a.held and (w is None or w.ready):
+                typer.echo(f"next: nomicpoker hand start --table {a.table}"
+                           + (f" --thread {shlex.quote(w.thread)}" if w is not None else "") + _where(state, db))
 
 
 @tournament_app.command("rail", example=[f"nomicpoker tournament rail --name spring-open --join zoe {S}",

@@ -83,7 +83,7 @@ class _Folder:
             return
         self.st = TableState(money={p: config.money for p in config.players},
                              gndt={p: (0, "o", 0) for p in config.players},
-                             days=DaysState(settings=config.settings))
+                             days=DaysState.at_creation(config.settings, config.players))
         self.log_changes(None, "table created")
 
     @property

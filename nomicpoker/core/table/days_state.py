@@ -86,6 +86,17 @@ class DaysState:
             reminded={p: (str(v[0]), int(v[1])) for p, v in d["reminded"].items()},
         )
 
+    @classmethod
+    def at_creation(cls, settings: TableSettings, players: "tuple[str, ...] | list[str]") -> "DaysState":
+        """The state of a new table: with ``settings.start_on_vacation`` (a tournament's
+        ``start_on_vacation``), every player on vacation, the table told (WRGPT: "Often, a new
+        tournament or new round will start with everybody on vacation. ... Players then must
+        send in a BACK command.")."""
+        if not settings.start_on_vacation:
+            return cls(settings=settings)
+        return cls(settings=settings, vacation={p: "start" for p in players},
+                   vacation_hand={p: 0 for p in players}, announced=set(players))
+
     def away(self, player: str, awol: bool = True) -> bool:
         """On vacation (or resigned), or AWOL after a timeout: the dealer acts for them at
         once. WRGPT: "If you miss your deadline you will be put on vacation and a $0 bet will

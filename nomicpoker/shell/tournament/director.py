@@ -237,6 +237,8 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
             raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
                                   "it before starting this tournament")
     settings: dict = {"tournament": name}  # SEATLOG and RAIL are answered at its tables (shell/tournament/asks)
+    if structure.start_on_vacation:  # every player on vacation from creation (shell/tournament/vacation_start)
+        settings["start_on_vacation"] = True
     if level.ante:
         settings["ante"] = level.ante
     if level.big_blind:

@@ -54,7 +54,8 @@ def structure_lines(s: Structure) -> list[str]:
         out.append(f"seats redrawn when every {s.redraw_every_levels} levels end: not carried out at the "
                    "tables yet")
     if s.start_on_vacation:
-        out.append("everybody starts on vacation: not applied at the tables yet (players are dealt in)")
+        out.append("everybody starts on vacation: a table starts when all its players have sent BACK in its "
+                   "thread, or when its deadline has passed")
     return out
 
 
