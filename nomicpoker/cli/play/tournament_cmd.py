@@ -137,28 +137,89 @@ def enter(name: str = NameOpt, player: str = typer.Option(..., "--player", help=
 
 
 @tournament_app.command("start", example=f"nomicpoker tournament start --name spring-open {S}")
-def start(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Publish the seed, draw the seats and create the tables on the tournament's forum."""
+def start(name: str = NameOpt,
+          forum: Optional[list[str]] = typer.Option(None, "--forum", help="TABLES=FILE: these tables (3, 2-5 or all) "
+                                                    "on the forum of this configuration file (as table create "
+                                                    "--forum-config); repeatable. Default: the local forum."),
+          state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
+    """Publish the seed, draw the seats and create the tables on their forums."""
     from nomicpoker.shell.tournament import director
     from nomicpoker.shell.tournament.views import structure_lines
 
+    given = _forums_given(forum or [])
     with opened(state, db) as (st, engine):
-        done = director.start(engine, st, name)
+        placed = _placed(engine, st, name, given) if given else None
+        done = director.start(engine, st, name, forums=placed)
         typer.echo(f"tournament {name} started: seed {done.row.seed} (sha256 {done.row.seed_hash}); "
                    f"{sum(len(t.players()) for t in done.draw.tables)} players at {len(done.tables)} table(s)")
         for line in structure_lines(done.structure):
             typer.echo(line)
         from nomicpoker.core.tournament.seating import next_positions
 
+        kinds = _kinds(engine, done.tables)
         for t, tname in zip(done.draw.tables, done.tables):
             seats = ", ".join(f"{s} {p}" for s, p in t.occupied())
-            typer.echo(f"table {tname}: {seats}; button {t.player_at(next_positions(t).button)}")
+            where = f" (on the {kinds[tname]} forum)" if kinds[tname] != done.row.forum_kind else ""
+            typer.echo(f"table {tname}{where}: {seats}; button {t.player_at(next_positions(t).button)}")
         typer.echo(f"seat draw: nomicpoker tournament seatlog --name {shlex.quote(name)}{_where(state, db)}")
         if done.structure.start_on_vacation:
             _vacation_threads(engine, st, name, state, db)
             return
-        for tname in done.tables:
-            typer.echo(f"next: nomicpoker hand start --table {tname}{_where(state, db)}")
+        _hand_starts(engine, done.tables, state, db)
+
+
+def _forums_given(specs: list[str]):  # type: ignore[no-untyped-def]
+    """The ``--forum TABLES=FILE`` options read (each file as table create reads it)."""
+    from nomicpoker.cli.setup.config_files import read_forum_config
+    from nomicpoker.shell.tournament.forums import TableForum
+
+    out = []
+    for spec in specs:
+        tables, sep, path = spec.partition("=")
+        if not sep or not tables.strip() or not path.strip():
+            fail(f"--forum {spec}: write TABLES=FILE (e.g. --forum 2-3=reddit.toml)", 2)
+        kind, config = read_forum_config(Path(path.strip()), f"--forum {tables.strip()}=")
+        if not kind:
+            fail(f"--forum {spec}: {path.strip()} says no kind (kind = \"reddit\", \"email\", ...)", 2)
+        out.append(TableForum(tables.strip(), kind, config, path.strip()))
+    return out
+
+
+def _placed(engine, st: Path, name: str, given):  # type: ignore[no-untyped-def]
+    """The ``--forum``s checked against the tables the draw will make (before any is made)."""
+    from sqlmodel import Session
+
+    from nomicpoker.core.tournament.draw import table_count
+    from nomicpoker.shell.tournament import director, forums
+
+    with Session(engine) as s:
+        row = director.get(s, name)
+        players = director.entrants(s, name)
+    count = table_count(len(players), director.structure_of(row).table_size)
+    names = [director.table_name(name, n) for n in range(1, count + 1)]
+    return forums.plan(given, count, names, st, ruleset=row.ruleset)
+
+
+def _kinds(engine, tables) -> dict:  # type: ignore[no-untyped-def]
+    from sqlmodel import Session
+
+    from nomicpoker.shell.storage import ledger
+
+    with Session(engine) as s:
+        return {t: ledger.get_table(s, t).forum_kind for t in tables}
+
+
+def _hand_starts(engine, tables, state, db) -> None:  # type: ignore[no-untyped-def]
+    """Each table's ``hand start`` as it works when copied (where the Dealer writes the story
+    post, what to post first: cli.hints.start_hint)."""
+    from sqlmodel import Session
+
+    from nomicpoker.cli.hints import start_hint
+    from nomicpoker.shell.storage import ledger
+
+    with Session(engine) as s:
+        for tname in tables:
+            typer.echo(f"next: {start_hint(s, ledger.get_table(s, tname), state, db)}")
 
 
 def _vacation_threads(engine, st, name: str, state, db) -> None:  # type: ignore[no-untyped-def]
@@ -304,11 +365,12 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
             elif not w.ready:
                 typer.echo(f"{w.table}: everybody started on vacation: waiting for BACK from {', '.join(w.missing)} "
                            f"in thread {w.thread}" + (f", until {w.until}" if w.until else " (no deadline)"))
-        for a in done:
-            w = waits.get(a.table)
-            if not a.running and a.playable and not a.held and (w is None or w.ready):
-                typer.echo(f"next: nomicpoker hand start --table {a.table}"
-                           + (f" --thread {shlex.quote(w.thread)}" if w is not None else "") + _where(state, db))
+        ready = [a.table for a in done if not a.running and a.playable and not a.held and a.table not in waits]
+        _hand_starts(engine, ready, state, db)  # as each works when copied (a blog's: post the story first)
+        for w in waits.values():
+            if w.ready:
+                typer.echo(f"next: nomicpoker hand start --table {w.table} --thread {shlex.quote(w.thread)}"
+                           + _where(state, db))
 
 
 @tournament_app.command("rail", example=[f"nomicpoker tournament rail --name spring-open --join zoe {S}",

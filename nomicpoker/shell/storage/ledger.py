@@ -110,7 +110,7 @@ def forced_bets(session: Session, row: TableRow) -> tuple[int | None, tuple[int,
     """The table's forced bets in force (``table create``, then each ``table set``): (ante or
     None, blinds or ()). Read from the rows, without a fold, for the CLI's hints."""
     values = dict(loads(row.settings or "{}") or {})
-    for (data,) in session.exec(select(DealerEventRow.data).where(
+    for data in session.exec(select(DealerEventRow.data).where(  # one column: scalars, not rows
             DealerEventRow.table_name == row.name, DealerEventRow.kind == "settings")
             .order_by(DealerEventRow.id)).all():
         values.update(loads(data or "{}") or {})

@@ -205,8 +205,11 @@ def draw_of(row: TournamentRow, players: Sequence[str], seed: str) -> Draw:
     return seat_draw(seed, list(players), structure_of(row).table_size)
 
 
-def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow) -> Started:
-    """Publish the seed, draw the seats and create the tables (module docstring)."""
+def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow,
+          forums: "dict[int, tuple[str, dict]] | None" = None) -> Started:
+    """Publish the seed, draw the seats and create the tables (module docstring); ``forums``:
+    table number -> (forum kind, config) for the tables not on the tournament's forum, as
+    :func:`nomicpoker.shell.tournament.forums.plan` checked them."""
     with Session(engine) as s:
         row = get(s, name)
         if row.status != "registering":
@@ -250,8 +253,10 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
 
         button = t.player_at(next_positions(t).button)
         try:
+            kind, config = (forums or {}).get(t.number, (row.forum_kind, {}))
             create_table(engine, state, tname, list(t.players()), structure.starting_money, ruleset=row.ruleset,
-                         forum=row.forum_kind, dealer=row.dealer, button=button, settings=dict(settings), now=now)
+                         forum=kind, forum_config=config, dealer=row.dealer, button=button,
+                         settings=dict(settings), now=now)
         except ServiceError as exc:
             raise TournamentError(exc.code, f"table {tname}: {exc.message}") from exc
     at = iso(now())

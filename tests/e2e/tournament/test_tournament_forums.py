@@ -1,0 +1,120 @@
+"""A tournament's tables on several forums, through the real commands and the real adapters
+against their loopback servers (praw and the fake Reddit API; the blog adapter and a fake
+ExpressionEngine BlogNomic): ``tournament start --forum TABLES=FILE`` puts tables where the
+configuration files say, the bot opens the threads where the forum allows (Reddit) and asks the
+Dealer for the story post where it does not (BlogNomic), and the players' own SEATLOG is
+answered on each table's forum (privately on Reddit, in the thread on the blog)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from kits.servers.reddit import config_for, fake  # noqa: F401 (fake: a fixture)
+from kits.tables.tournament import STRUCTURE, rows, run
+from fixtures.blog_sites import EE_ENTRY, PASSWORD, USER as BLOG_DEALER, Site, serve_ee
+from fixtures.reddit_api import USER as REDDIT_DEALER
+
+PLAYERS = "ann,bob,cy,dee,eve,fay,gus"
+#: BlogNomic has no private messages: its players bring their own decks (blognomic-2008, antes)
+BLOG_STRUCTURE = """
+name = "spring"
+title = "Spring Open"
+ruleset = "blognomic-2008"
+starting_money = 100
+table_size = 3
+levels_by = "hands"
+level_length = 5
+
+[[levels]]
+ante = 5
+"""
+
+
+@pytest.fixture
+def forums(fake, httpserver: HTTPServer, tmp_path, monkeypatch):  # noqa: F811 (fake: the fixture)
+    """A tournament of seven (tables of three: three tables) and the forum files of two of them."""
+    site = Site()
+    base = serve_ee(httpserver, site)
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_USER", BLOG_DEALER)
+    monkeypatch.setenv("NOMICPOKER_BLOGNOMIC_PASSWORD", PASSWORD)
+    reddit = tmp_path / "reddit.json"
+    reddit.write_text(json.dumps({"kind": "reddit", **config_for(fake, subreddit="nomic")}))
+    blog = tmp_path / "blog.json"
+    blog.write_text(json.dumps({"kind": "blognomic", "base_url": base + "/", "profile": "expressionengine",
+                                "delay": 0, "dealer": BLOG_DEALER}))
+    structure = tmp_path / "spring.toml"
+    structure.write_text(BLOG_STRUCTURE)
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(structure), "--players", PLAYERS, "--state", str(state))
+    return state, reddit, blog, site, base, fake
+
+
+def test_tables_on_the_local_forum_reddit_and_a_blog(forums):
+    """The issue: "It works on every forum the tables can live on (a tournament may mix the local
+    forum, Reddit threads and e-mail tables), and a table's thread or channel is opened by the bot
+    where the forum allows and asked of the Dealer where it does not (BlogNomic story posts).\""""
+    state, reddit, blog, site, base, fake = forums
+    out = run("tournament", "start", "--name", "spring", "--forum", f"2={reddit}", "--forum", f"3={blog}",
+              "--state", str(state)).output
+    assert rows(state, "SELECT name, forum_kind FROM np_table ORDER BY name") == [
+        ("spring-t1", "local"), ("spring-t2", "reddit"), ("spring-t3", "blognomic")]
+    assert "table spring-t2 (on the reddit forum): " in out and "table spring-t3 (on the blognomic forum): " in out
+    assert f"next: nomicpoker hand start --table spring-t1 --state {state}\n" in out
+    assert f"next: nomicpoker hand start --table spring-t2 --state {state}\n" in out
+    assert (f"next: post the hand's story post on the blognomic forum, then: nomicpoker hand start --table "
+            f"spring-t3 --state {state} --thread <the story post's URL>\n") in out
+    # Reddit: the bot opens the hand's thread itself (a self post in the configured subreddit)
+    run("hand", "start", "--table", "spring-t2", "--state", str(state))
+    [post] = fake.submitted
+    assert post["sr"] == "nomic" and "spring-t2" in post["title"]
+    # the blog: the Dealer's story post, given to hand start
+    run("hand", "start", "--table", "spring-t3", "--thread", base + EE_ENTRY, "--state", str(state))
+    assert any("Hand #1 has commenced" in p["comment"] for p in site.posts)
+    # the players' SEATLOG on each: privately on Reddit, a reply in the thread on the blog
+    t2 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    t3 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t3'")[0][0])
+    thread2 = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t2'")[0][0]
+    fake.add(t2[0], "SEATLOG", parent=f"t3_{thread2}")
+    site.add(t3[0], "SEATLOG")
+    run("poll", "--state", str(state))
+    log = run("tournament", "seatlog", "--name", "spring", "--state", str(state)).output.rstrip("\n")
+    [msg] = [m for m in fake.messages if m["to"] == t2[0] and "SEATLOG" in m["subject"]]
+    assert log.splitlines()[-1] in msg["text"]
+    replies = [p["comment"] for p in site.posts if "asked for the SEATLOG" in p["comment"]]
+    assert len(replies) == 1 and log.splitlines()[-1].split()[1] in replies[0]
+    run("poll", "--state", str(state))  # answered once
+    assert len([p for p in site.posts if "asked for the SEATLOG" in p["comment"]]) == 1
+    assert "identical" in run("audit", "--state", str(state)).output
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("4={reddit}", "--forum 4=...: the draw makes 3 table(s), so there is no table 4"),
+    ("x={reddit}", "--forum x=...: name the tables as 3, 2-5 or all"),
+    ("2-3={reddit}|3={blog}", "table 3 is named by two --forum options (2-3 and 3): name each table once"),
+])
+def test_a_wrong_forum_option_is_refused_before_any_table_is_made(forums, spec, message):
+    state, reddit, blog, *_ = forums
+    args = [a for s in spec.format(reddit=reddit, blog=blog).split("|") for a in ("--forum", s)]
+    res = run("tournament", "start", "--name", "spring", *args, "--state", str(state), code=1)
+    assert res.output.strip() == f"error: {message}"
+    assert rows(state, "SELECT count(*) FROM np_table") == [(0,)]
+    assert rows(state, "SELECT status FROM np_tournament") == [("registering",)]
+
+
+def test_a_ruleset_that_deals_hole_cards_needs_private_messages(forums, tmp_path):
+    """roberts-nlhe sends each player his hole cards privately: a blog table is refused at the
+    start, before any table is made (the hand would stop at its first deal)."""
+    _state, _reddit, blog, *_ = forums
+    structure = tmp_path / "nlhe.toml"
+    structure.write_text(STRUCTURE.format(size=3).replace('name = "spring"', 'name = "nlhe"'))
+    state = tmp_path / "state2"
+    run("tournament", "create", "--structure", str(structure), "--players", PLAYERS, "--state", str(state))
+    res = run("tournament", "start", "--name", "nlhe", "--forum", f"3={blog}", "--state", str(state), code=1)
+    assert res.output.strip() == (f"error: --forum 3={blog}: the blognomic forum has no private messages, and "
+                                  "ruleset roberts-nlhe deals each player's hole cards privately: choose a forum "
+                                  "with private messages, or a ruleset where players bring their own decks "
+                                  "(blognomic-2008)")
+    assert rows(state, "SELECT count(*) FROM np_table") == [(0,)]
