@@ -118,3 +118,23 @@ def test_a_ruleset_that_deals_hole_cards_needs_private_messages(forums, tmp_path
                                   "with private messages, or a ruleset where players bring their own decks "
                                   "(blognomic-2008)")
     assert rows(state, "SELECT count(*) FROM np_table") == [(0,)]
+
+
+def test_the_rail_on_a_blog_goes_to_the_rail_thread_the_director_gives(forums):
+    """WRGPT's rail "by private message, or a rail thread": on a forum without private messages
+    (the tournament's tables on the blog), the standings wait for the rail's thread; once the
+    director gives the post he made, they are one comment there, once a day."""
+    state, _reddit, blog, site, base, _fake = forums
+    run("tournament", "start", "--name", "spring", "--forum", f"all={blog}", "--state", str(state))
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
+    res = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state), code=1)
+    assert res.output.strip() == ("error: tournament spring: the rail's forum has no private messages: post the "
+                                  "rail's thread and give it with nomicpoker tournament rail --name spring --thread "
+                                  "REF (the standings wait for it)")
+    run("tournament", "rail", "--name", "spring", "--thread", base + EE_ENTRY, "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
+    assert out.strip() == "tournament spring: standings of day 1 sent to 1 on the rail: zoe"
+    [post] = [p["comment"] for p in site.posts if "standings at the end of day 1" in p["comment"]]
+    assert "[np:spring-rail-day1]" in post
+    run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state))
+    assert len([p for p in site.posts if "standings at the end of day 1" in p["comment"]]) == 1
