@@ -73,3 +73,33 @@ def test_an_email_rail_member_gets_the_standings_and_the_showdowns_by_mail(serve
     assert "**" not in body  # plain text, as the mail forum writes
     run("poll", "--state", str(state))
     assert len([m for m in servers.inbox("zoe") if "showdown" in str(m["Subject"])]) == 1
+
+
+def test_a_players_seatlog_by_mail_at_an_email_table(servers, tmp_path):
+    """WRGPT's SEATLOG mailed to the Dealer (with the player's ID) at an e-mail table: the seat
+    log comes back to him alone, by mail."""
+    from _bot_kit import fixed_secrets
+    from nomicpoker.shell.storage import secrets_store
+
+    config = dealer_config(servers, tmp_path, ENTRANTS, table="spring-t1")
+    mail = tmp_path / "mail.json"
+    mail.write_text(json.dumps({"kind": "email", **config}))
+    structure = tmp_path / "spring.toml"
+    structure.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS),
+        "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--forum", f"1={mail}", "--state", str(state))
+    secrets_store.write(state, "spring-t1", 1, fixed_secrets("rail-mail:seatlog"))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    who = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])[0]
+    [welcome] = [m for m in servers.inbox(who) if "Your ID for poker table spring-t1" in str(m["Subject"])]
+    pid = re.search(r"\(ID=([a-z0-9]{6})\)", str(welcome["Subject"])).group(1)
+    servers.send(who, f"ID={pid}", "SEATLOG\n")
+    run("poll", "--state", str(state))
+    log = run("tournament", "seatlog", "--name", "spring", "--state", str(state)).output.rstrip("\n")
+    [answer] = [m for m in servers.inbox(who) if str(m["Subject"]).startswith("Tournament spring: SEATLOG")]
+    body = answer.get_content()
+    assert all(line.strip() in body for line in log.splitlines()[2:])  # every player's line of the draw
+    others = [p for p in ENTRANTS if p != who]
+    assert not any("SEATLOG" in str(m["Subject"]) for p in others for m in servers.inbox(p))
