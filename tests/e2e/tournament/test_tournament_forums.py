@@ -138,3 +138,32 @@ def test_the_rail_on_a_blog_goes_to_the_rail_thread_the_director_gives(forums):
     assert "[np:spring-rail-day1]" in post
     run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state))
     assert len([p for p in site.posts if "standings at the end of day 1" in p["comment"]]) == 1
+
+
+def test_everybody_on_vacation_on_a_blog_asks_the_dealer_for_each_tables_post(forums, tmp_path):
+    """start_on_vacation on a blog: the bot cannot open the tables' threads, so ``start`` says
+    what to post for each and ``tournament thread`` gives the post; ``advance`` then reads the
+    players' BACK comments there."""
+    state, _reddit, blog, site, base, _fake = forums
+    structure = tmp_path / "vacation.toml"
+    structure.write_text("start_on_vacation = true\n" + BLOG_STRUCTURE.replace('name = "spring"', 'name = "away"'))
+    run("tournament", "create", "--structure", str(structure), "--players", PLAYERS, "--state", str(state))
+    out = run("tournament", "start", "--name", "away", "--forum", f"all={blog}", "--state", str(state)).output
+    for n in (1, 2, 3):
+        assert (f"away-t{n}: post a story post for table away-t{n} titled \"Tournament away, table away-t{n}: "
+                "everybody starts on vacation\"") in out
+        assert f"nomicpoker tournament thread --name away --table away-t{n} --thread URL" in out
+    adv = run("tournament", "advance", "--name", "away", "--state", str(state)).output
+    assert ("away-t1: everybody started on vacation, and the table has no thread yet for their BACK "
+            "(nomicpoker tournament thread --name away --table away-t1 --thread URL)") in adv
+    res = run("tournament", "thread", "--name", "away", "--table", "away-t9", "--thread", base + EE_ENTRY,
+              "--state", str(state), code=1)
+    assert "away-t9 is not a table of tournament away" in res.output
+    run("tournament", "thread", "--name", "away", "--table", "away-t1", "--thread", base + EE_ENTRY,
+        "--state", str(state))
+    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'away-t1'")[0][0])
+    for p in t1:
+        site.add(p, "BACK")
+    adv = run("tournament", "advance", "--name", "away", "--state", str(state)).output
+    assert f"next: nomicpoker hand start --table away-t1 --thread {base + EE_ENTRY} --state {state}" in adv
+    assert "next: nomicpoker hand start --table away-t2" not in adv
