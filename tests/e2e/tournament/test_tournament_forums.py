@@ -15,7 +15,6 @@ from pytest_httpserver import HTTPServer
 from kits.servers.reddit import config_for, fake  # noqa: F401 (fake: a fixture)
 from kits.tables.tournament import STRUCTURE, rows, run
 from fixtures.blog_sites import EE_ENTRY, PASSWORD, USER as BLOG_DEALER, Site, serve_ee
-from fixtures.reddit_api import USER as REDDIT_DEALER
 
 PLAYERS = "ann,bob,cy,dee,eve,fay,gus"
 #: BlogNomic has no private messages: its players bring their own decks (blognomic-2008, antes)

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from _mail_kit import dealer_config, start_servers
-from _tournament_kit import STRUCTURE, rows, run
+from kits.servers.mail import dealer_config, start_servers
+from kits.tables.tournament import STRUCTURE, rows, run
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
 
@@ -26,7 +26,7 @@ def servers(tmp_path):
 
 def _showdown_at_local_table(state, table):
     """A heads-up all-in to a showdown at ``table`` (the local forum), polled after each comment."""
-    from _bot_kit import fixed_secrets
+    from kits.tables.bot import fixed_secrets
     from nomicpoker.shell.storage import secrets_store
 
     secrets_store.write(state, table, 1, fixed_secrets(f"rail-mail:{table}"))
@@ -78,7 +78,7 @@ def test_an_email_rail_member_gets_the_standings_and_the_showdowns_by_mail(serve
 def test_a_players_seatlog_by_mail_at_an_email_table(servers, tmp_path):
     """WRGPT's SEATLOG mailed to the Dealer (with the player's ID) at an e-mail table: the seat
     log comes back to him alone, by mail."""
-    from _bot_kit import fixed_secrets
+    from kits.tables.bot import fixed_secrets
     from nomicpoker.shell.storage import secrets_store
 
     config = dealer_config(servers, tmp_path, ENTRANTS, table="spring-t1")
