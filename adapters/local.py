@@ -59,6 +59,46 @@ CREATE TABLE IF NOT EXISTS messages (
     created TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS messages_recipient ON messages(recipient, id);
+-- how many times each thread or a comment in it changed (kept by the triggers below, whoever
+-- writes the file): what LocalForum.marks reads, so a poll learns which tables moved with one
+-- row per thread instead of reading every comment
+CREATE TABLE IF NOT EXISTS thread_changes (
+    thread_id INTEGER PRIMARY KEY,
+    n INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS thread_changes_comment_insert AFTER INSERT ON comments BEGIN
+    INSERT INTO thread_changes (thread_id, n) VALUES (NEW.thread_id, 1)
+        ON CONFLICT (thread_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS thread_changes_comment_update AFTER UPDATE ON comments BEGIN
+    INSERT INTO thread_changes (thread_id, n) VALUES (NEW.thread_id, 1)
+        ON CONFLICT (thread_id) DO UPDATE SET n = n + 1;
+    INSERT INTO thread_changes (thread_id, n) VALUES (OLD.thread_id, 1)
+        ON CONFLICT (thread_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS thread_changes_comment_delete AFTER DELETE ON comments BEGIN
+    INSERT INTO thread_changes (thread_id, n) VALUES (OLD.thread_id, 1)
+        ON CONFLICT (thread_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS thread_changes_thread_update AFTER UPDATE ON threads BEGIN
+    INSERT INTO thread_changes (thread_id, n) VALUES (NEW.id, 1)
+        ON CONFLICT (thread_id) DO UPDATE SET n = n + 1;
+END;
+-- the messages are only ever added; one changed or removed from outside counts here
+CREATE TABLE IF NOT EXISTS inbox_changes (
+    recipient TEXT PRIMARY KEY,
+    n INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS inbox_changes_update AFTER UPDATE ON messages BEGIN
+    INSERT INTO inbox_changes (recipient, n) VALUES (OLD.recipient, 1)
+        ON CONFLICT (recipient) DO UPDATE SET n = n + 1;
+    INSERT INTO inbox_changes (recipient, n) VALUES (NEW.recipient, 1)
+        ON CONFLICT (recipient) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS inbox_changes_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO inbox_changes (recipient, n) VALUES (OLD.recipient, 1)
+        ON CONFLICT (recipient) DO UPDATE SET n = n + 1;
+END;
 """
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
@@ -313,6 +353,34 @@ class LocalForum:
             finally:
                 conn.execute("COMMIT")
         return h.hexdigest()
+
+    def marks(self, threads: Sequence[str]) -> tuple[dict[str, str], str, tuple[tuple[str, str], ...]]:
+        """Cheap change marks (``Fingerprinted.marks``): for each of ``threads`` a token that
+        changes whenever the thread or any comment in it is added, edited or deleted (the
+        change counter the triggers keep, with the comments' count and last id); a token of
+        the Dealer's inbox as a whole (its messages changed or removed: never by nomicpoker);
+        and its messages as (message id, sender) pairs. One read transaction; a thread not
+        found is marked ``missing``."""
+        out: dict[str, str] = {}
+        with self._connect() as conn:
+            conn.execute("BEGIN")
+            try:
+                for thread in threads:
+                    try:
+                        tid = self._thread_id(conn, thread)
+                    except ForumError:
+                        out[thread] = "missing"
+                        continue
+                    n = conn.execute("SELECT n FROM thread_changes WHERE thread_id = ?", (tid,)).fetchone()
+                    count, last = conn.execute("SELECT COUNT(*), MAX(id) FROM comments WHERE thread_id = ?",
+                                               (tid,)).fetchone()
+                    out[thread] = f"{tid}:{n[0] if n else 0}:{count}:{last}"
+                changed = conn.execute("SELECT n FROM inbox_changes WHERE recipient = ?", (self.dealer,)).fetchone()
+                inbox = tuple((f"m{r[0]}", r[1]) for r in conn.execute(
+                    "SELECT id, sender FROM messages WHERE recipient = ? ORDER BY id", (self.dealer,)))
+            finally:
+                conn.execute("COMMIT")
+        return out, f"{self.path.resolve()}:{self.dealer}:{changed[0] if changed else 0}", inbox
 
     # -- what players, the CLI and tests need ---------------------------------------------
 

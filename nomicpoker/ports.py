@@ -300,6 +300,14 @@ class Fingerprinted(Protocol):
         never the network. ``ForumError`` where a thread is not found."""
         ...
 
+    def marks(self, threads: Sequence[str]) -> tuple[dict[str, str], str, tuple[tuple[str, str], ...]]:
+        """Cheaper than :meth:`fingerprint`, for a poll of many tables
+        (:mod:`nomicpoker.shell.cycle.moved`): a token per thread that changes whenever the
+        thread or a comment in it is added, edited or deleted ("missing" for a thread not
+        found); a token of the Dealer's inbox that changes when a message in it is changed
+        or removed; and the inbox's messages as (message id, sender), oldest first."""
+        ...
+
 
 def tag_key(tag: str) -> str:
     """The key of a reference tag given as ``KEY``, ``[np:KEY]`` or in inline code."""

@@ -269,7 +269,7 @@ def _idle_run(report: Any) -> str:
     for t in report.tables:
         if t.line() != f"{t.table}: nothing new" or t.queued or t.protests or t.would_post or t.error:
             return f"table {t.table} had work"
-        if t.folded != "resumed":
+        if t.folded not in ("resumed", "unchanged"):  # unchanged: skipped, nothing new (shell/cycle/moved.py)
             return f"table {t.table} did not resume from its snapshot ({t.folded})"
     return ""
 

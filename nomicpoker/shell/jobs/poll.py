@@ -30,7 +30,7 @@ from sqlmodel import Session, select
 from nomicpoker.core.words.dialects import in_dialect
 from nomicpoker.core.errors import CodedError
 from nomicpoker.ports import Forum, ForumError, ReportsUnread
-from nomicpoker.shell.cycle import idle
+from nomicpoker.shell.cycle import idle, moved
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.cycle.archive import archive_table
 from nomicpoker.shell.cycle.deadlines import Clock, iso, utcnow
@@ -236,6 +236,49 @@ def rebuild_site(engine: Engine, state: Path, site: Path, report: PollReport) ->
         report.site = f"FAILED: cannot build {site}: {exc}"
 
 
+def _watch_moves(engine: Engine, state: Path, dry_run: bool, forum_factory: ForumFactory,
+                 incremental: bool) -> tuple[dict, moved.Look] | None:
+    """The recorded marks and a look at every active table (:mod:`nomicpoker.shell.cycle.moved`),
+    or None where tables are not skipped: a dry run, the full replay, a test's forums, crash
+    points switched on, anything that cannot be looked at (then every table is polled)."""
+    if dry_run or not incremental or forum_factory is not default_forum_factory \
+            or any(os.environ.get(v) is not None for v in idle.FAULT_VARIABLES):
+        moved.forget(state)
+        return None
+    try:
+        with Session(engine) as s:
+            return moved.load(state), moved.look(s, state, _mark_opener(state))
+    except Exception:  # noqa: BLE001 - a doubt polls every table
+        moved.forget(state)
+        return None
+
+
+def _mark_opener(state: Path) -> Callable[[str, dict], Forum]:
+    def opener(kind: str, config: dict) -> Forum:
+        return forums.open_forum(kind, config, state)
+    return opener
+
+
+def _quiet(t: TableReport) -> bool:
+    """A table whose poll found nothing and did nothing (its mark may be recorded)."""
+    return (t.line() == f"{t.table}: nothing new" and t.folded == "resumed" and not
+            (t.queued or t.protests or t.would_post or t.error or t.stalled or t.held))
+
+
+def _record_moves(engine: Engine, state: Path, watch: tuple[dict, moved.Look], report: PollReport,
+                  skipped: list[str]) -> None:
+    marks, before = watch
+    try:
+        with Session(engine) as s:
+            after = moved.look(s, state, _mark_opener(state))
+            quiet = [t.table for t in report.tables if t.table not in skipped and _quiet(t)]
+            due = {name: moved.next_due(s, name) for name in quiet}
+    except Exception:  # noqa: BLE001
+        moved.forget(state)
+        return
+    moved.record(state, marks, before, after, quiet, skipped, due)
+
+
 def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                  forum_factory: ForumFactory, now: Clock, sleep: Callable[[float], None],
                  clock: Callable[[], float], incremental: bool = True,
@@ -247,7 +290,16 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
             names = [t.name for t in s.exec(select(TableRow).where(TableRow.active == True)  # noqa: E712
                                             .order_by(TableRow.id)).all()]
     report = PollReport()
+    watch = _watch_moves(engine, state, dry_run, forum_factory, incremental)
+    moment = now()
+    skipped: list[str] = []
     for name in names:
+        if watch is not None and moved.skip(watch[0], watch[1], name, moment):
+            # nothing new can reach this table's poll (shell/cycle/moved.py): not folded at all
+            seen = watch[1].tables[name]
+            report.tables.append(TableReport(name, folded="unchanged", threads=list(seen.threads)))
+            skipped.append(name)
+            continue
         # A table's poll is a burst of short-lived objects (the snapshot's JSON, the listings,
         # SQLAlchemy's rows) that reference counting frees: with the collector on, their
         # allocations set off collections that walk every live object of the process
@@ -255,6 +307,8 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
         with paused_collector():
             report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
                                             Pacer(sleep=sleep, clock=clock), incremental))
+    if watch is not None and len(skipped) < len(names):
+        _record_moves(engine, state, watch, report, skipped)
     if site is not None and not dry_run:
         rebuild_site(engine, state, site, report)
     return report
