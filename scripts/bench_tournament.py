@@ -17,8 +17,25 @@ be measured yet).
    and standings), ``tournament advance`` (levels, every table) and an idle in-process poll of
    all the tables, each in CPU seconds of this process, and the peak memory.
 
+3. **Play, on the local forum** (``--only play``): the tournament is created and started, a
+   hand is started at every table, and scripted players play under a fake clock: each reads
+   the Dealer's last turn notice in its table's thread and posts one of the legal actions it
+   lists, at random (an all-in now and then, so tables play down), or sends it as a private
+   advance action, or goes on vacation (``GONE``), or lets the clock run out (the fake clock
+   is moved past the deadlines: timeouts). After each round of actions one poll runs. Measured,
+   each beside today's per-table path in the same run (every table polled, resumed from its
+   snapshot: the marks of :mod:`nomicpoker.shell.cycle.moved` forgotten first) and a ratio:
+   a poll with a new comment at up to 100 tables; an idle poll of the whole tournament; the
+   auditors' site rebuilt after one hand ends and from nothing; ``audit`` of every table from
+   nothing (it must find no difference); the peak memory (max RSS) of this process. With
+   ``--hands H`` each table plays H hands; with ``--to-end`` each table plays down to one
+   player (players are not yet moved between tables, docs/tournaments.md "Not built yet", so
+   each table has its own last player and the places are by elimination), printed with the
+   hands played.
+
 Usage:
-    python scripts/bench_tournament.py [--players 1000] [--seed bench] [--only core|commands]
+    python scripts/bench_tournament.py [--players 1000] [--seed bench] [--only core|commands|play]
+                                       [--hands 3] [--to-end] [--money 1500]
 """
 
 from __future__ import annotations
@@ -152,7 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=1000)
     ap.add_argument("--seed", default="bench")
-    ap.add_argument("--only", choices=("core", "commands"))
+    ap.add_argument("--only", choices=("core", "commands", "play"))
+    ap.add_argument("--hands", type=int, default=3, help="hands each table plays (play)")
+    ap.add_argument("--to-end", action="store_true", help="play each table down to one player (play)")
+    ap.add_argument("--money", type=int, default=1500, help="starting money (play)")
     args = ap.parse_args(argv)
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
@@ -161,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         core(args.players, args.seed)
     if args.only in (None, "commands"):
         commands(args.players, args.seed)
+    if args.only in (None, "play"):
+        from bench_tournament_play import play
+
+        return play(args.players, args.seed, args.hands, args.to_end, args.money)
     return 0
 
 

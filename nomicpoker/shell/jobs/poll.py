@@ -34,7 +34,7 @@ from nomicpoker.shell.cycle import idle, moved
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.cycle.archive import archive_table
 from nomicpoker.shell.cycle.deadlines import Clock, iso, utcnow
-from nomicpoker.shell.storage.locks import Busy, run_lock
+from nomicpoker.shell.storage.locks import Busy, run_lock, table_lock
 from nomicpoker.shell.cycle.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
 from nomicpoker.shell.cycle.collector import paused_collector
 from nomicpoker.shell.storage.paths import private_files
@@ -188,7 +188,7 @@ def poll(engine: Engine, state: Path, table: str | None = None, dry_run: bool = 
     with private_files(state):
         state.mkdir(parents=True, exist_ok=True)
         try:
-            with run_lock(engine, state, lock_timeout):
+            with run_lock(engine, state, lock_timeout, split=True):
                 watch = None
                 if table is None and not dry_run and incremental and forum_factory is default_forum_factory:
                     watch = idle.watch(state, ledger_file(engine))
@@ -304,7 +304,12 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
         # SQLAlchemy's rows) that reference counting frees: with the collector on, their
         # allocations set off collections that walk every live object of the process
         # (measured: 30-40 ms in one poll of 10 tables) for no garbage (shell/cycle/collector.py).
-        with paused_collector():
+        with paused_collector(), table_lock(engine, name) as mine:
+            if not mine:  # another host's poll works it now (a shared PostgreSQL ledger)
+                report.tables.append(TableReport(name, folded="elsewhere",
+                                                 notes=["polled by another host this run"]))
+                skipped.append(name)
+                continue
             report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
                                             Pacer(sleep=sleep, clock=clock), incremental))
     if watch is not None and len(skipped) < len(names):

@@ -140,12 +140,14 @@ def _shared(engine: Engine) -> bool:
 
 
 @contextmanager
-def _advisory(engine: Engine, timeout: float) -> Iterator[None]:
+def _advisory(engine: Engine, timeout: float, shared: bool = False) -> Iterator[None]:
+    take, release = ("pg_try_advisory_lock_shared", "pg_advisory_unlock_shared") if shared else \
+        ("pg_try_advisory_lock", "pg_advisory_unlock")
     conn = engine.connect()
     try:
         deadline = time.monotonic() + timeout
         while True:
-            got = conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": ADVISORY_KEY}).scalar()
+            got = conn.execute(text(f"SELECT {take}(:k)"), {"k": ADVISORY_KEY}).scalar()
             conn.commit()
             if got:
                 break
@@ -155,24 +157,56 @@ def _advisory(engine: Engine, timeout: float) -> Iterator[None]:
         try:
             yield
         finally:
-            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": ADVISORY_KEY})
+            conn.execute(text(f"SELECT {release}(:k)"), {"k": ADVISORY_KEY})
             conn.commit()
     finally:
         conn.close()
 
 
 @contextmanager
-def run_lock(engine: Engine, state: Path, timeout: float = 0) -> Iterator[None]:
+def run_lock(engine: Engine, state: Path, timeout: float = 0, split: bool = False) -> Iterator[None]:
     """Hold the state directory's lock and the ledger's (the lock file beside an SQLite
     ledger, the advisory lock of a PostgreSQL one); wait up to ``timeout`` seconds for each,
-    else raise :class:`Busy`."""
+    else raise :class:`Busy`. ``split`` (the poll): on a PostgreSQL ledger the ledger's lock
+    is taken *shared*, so the polls of several hosts run at once and split the tables, each
+    table worked under its own lock (:func:`table_lock`); a command that takes it exclusive
+    (``hand start``, the Dealer's controls) still waits for every poll, and they for it."""
     with _file_lock(lock_path(state), "this state directory", timeout):
         db = ledger_file(engine)
         if db is not None:
             with _file_lock(ledger_lock_path(db), f"the ledger {db}", timeout):
                 yield
         elif _shared(engine):
-            with _advisory(engine, timeout):
+            with _advisory(engine, timeout, shared=split):
                 yield
         else:
             yield
+
+
+#: the first key of a table's advisory lock (the two-key form, a space apart from the
+#: ledger's one-key lock): "nomi"; the second is the table name's hash in PostgreSQL
+TABLE_CLASS = 0x6E6F6D69
+
+
+@contextmanager
+def table_lock(engine: Engine, table: str) -> Iterator[bool]:
+    """On a PostgreSQL ledger, try the advisory lock of ``table`` (held by this session until
+    the block ends); yield whether it was taken. False: another host's poll is working the
+    table now, and this one leaves it (it posts nothing of the table: never twice). Any other
+    ledger has one poll at a time already (the ledger's lock): always True."""
+    if not _shared(engine):
+        yield True
+        return
+    conn = engine.connect()
+    try:
+        got = bool(conn.execute(text("SELECT pg_try_advisory_lock(:c, hashtext(:t))"),
+                                {"c": TABLE_CLASS, "t": table}).scalar())
+        conn.commit()
+        try:
+            yield got
+        finally:
+            if got:
+                conn.execute(text("SELECT pg_advisory_unlock(:c, hashtext(:t))"), {"c": TABLE_CLASS, "t": table})
+                conn.commit()
+    finally:
+        conn.close()
