@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from nomicpoker.core.words.chart import chip_chart
 from nomicpoker.core.errors import CodedError
 from nomicpoker.core.phh.phh import PhhError, write_phh
 from nomicpoker.core.phh.export import export_phh
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.audit.site_data import change_log_events, chip_counts, hand_page, rules_history, table_summaries
+from nomicpoker.shell.audit.site_data import change_log_events, chip_counts, hand_page, rules_history, table_summary
 from nomicpoker.shell.storage.store import TableRow, loads
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
@@ -107,9 +107,35 @@ class _Writer:
         os.replace(tmp, path)
         self.written.append(path)
 
+    def write_quiet(self, rel: str, text: str) -> None:
+        """Write a file that is not one of the site's pages (not listed as written)."""
+        self.write(rel, text)
+        self.written.pop()
 
-def build_site(engine: Engine, out: Path, table: str | None = None, state: Path | None = None) -> list[Path]:
-    """Write the site for every table (or one) into ``out``; return the files written."""
+
+#: the site's record of what it was built from (see :func:`build_site`)
+MANIFEST = ".manifest.json"
+MANIFEST_FORMAT = 1
+
+
+def build_site(engine: Engine, out: Path, table: str | None = None, state: Path | None = None,
+               incremental: bool = True) -> list[Path]:
+    """Write the site for every table (or one) into ``out``; return the files written.
+
+    Incremental (every table, ``incremental``): ``out/.manifest.json`` records, for each
+    table, the digest of its rows in the ledger when its pages were written
+    (:func:`nomicpoker.shell.cycle.moved.ledger_tokens`: its ``np_table`` row, the last id of
+    each of its rows, its snapshot, which the database drops on any edit in place) and its line
+    of the index, with the digest of this nomicpoker's code and templates. A table whose digest
+    is the recorded one, and whose page is there, is not written again: its pages are what a
+    build from nothing would write, since they are written from those rows alone. So after
+    one hand ends only that table's pages and the index are written, byte for byte what a
+    build from nothing writes (tests/e2e/test_site_incremental.py compares them file by
+    file). WHY not content hashes of the pages: to hash a page it must be rendered, and
+    rendering is the cost. One table (``table``) or ``incremental=False``: everything is
+    written, and the manifest is left as it is (or, for a whole build, written anew)."""
+    from nomicpoker.shell.cycle import moved
+
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SiteError("bad_out", f"--out {out} is a file, not a directory")
@@ -120,13 +146,50 @@ def build_site(engine: Engine, out: Path, table: str | None = None, state: Path 
 
     for asset in ("style.css", "replayer.js"):
         w.write(asset, files("nomicpoker").joinpath(f"site_templates/{asset}").read_text("utf-8"))
+    build = _build_signature(w.private)
     with Session(engine) as s:
-        tables = table_summaries(s)
-        names = [ledger.get_table(s, table).name] if table else [t["name"] for t in tables]
+        whole = table is None
+        tokens = moved.ledger_tokens(s) if whole else {}
+        recorded = _manifest(out) if whole and incremental else {}
+        kept = recorded.get("tables", {}) if recorded.get("build") == build else {}
+        fresh = {name for name, token in tokens.items()
+                 if not (kept.get(name, {}).get("token") == token and (out / name / "index.html").is_file())}
+        rows = {t.name: t for t in s.exec(select(TableRow).order_by(TableRow.id)).all()}
+        tables = [table_summary(s, t) if not whole or t.name in fresh else kept[t.name]["summary"]
+                  for t in rows.values()]
+        names = [ledger.get_table(s, table).name] if table else [n for n in rows if n in fresh]
         w.write("index.html", env.get_template("index.html").render(tables=tables, root=""))
         for name in names:
-            _table(s, env, w, ledger.get_table(s, name))
+            _table(s, env, w, rows[name] if name in rows else ledger.get_table(s, name))
+        if whole:
+            summaries = {t["name"]: t for t in tables}
+            w.write_quiet(MANIFEST, json.dumps({"format": MANIFEST_FORMAT, "build": build, "tables": {
+                name: {"token": token, "summary": summaries[name]} for name, token in tokens.items()}},
+                sort_keys=True))
     return w.written
+
+
+def _manifest(out: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((out / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else {}
+
+
+def _build_signature(private: bool) -> str:
+    """This nomicpoker's code and site templates, and whether the pages are owner-only."""
+    import hashlib
+    from importlib.resources import files
+
+    from nomicpoker.shell.cycle.idle import code_signature
+
+    h = hashlib.sha256(f"{code_signature()}:{private}".encode())
+    root = files("nomicpoker").joinpath("site_templates")
+    for item in sorted(root.iterdir(), key=lambda p: p.name):
+        if item.is_file():
+            h.update(item.name.encode() + b"\0" + item.read_bytes())
+    return h.hexdigest()
 
 
 def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:

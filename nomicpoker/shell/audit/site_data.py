@@ -103,18 +103,20 @@ def rules_history(s: Session, t: TableRow) -> dict[str, Any]:
 
 
 def table_summaries(s: Session) -> list[dict[str, Any]]:
-    out = []
-    for t in s.exec(select(TableRow).order_by(TableRow.id)).all():
-        hands = ledger.hand_rows(s, t.name)
-        ended = {r.hand for r in ledger.stored_rows(s, t.name, "hand_end")}
-        last = hands[-1] if hands else None
-        rules = rules_history(s, t)
-        out.append({"name": t.name, "ruleset": rules["name"], "ruleset_hash": rules["hash"],
-                    "amendments": len(rules["amendments"]), "forum": t.forum_kind, "players": loads(t.players),
-                    "hands": len(hands), "created": t.created,
-                    "status": "no hands yet" if last is None else
-                    (f"hand {last.number} ended" if last.number in ended else f"hand {last.number} running")})
-    return out
+    return [table_summary(s, t) for t in s.exec(select(TableRow).order_by(TableRow.id)).all()]
+
+
+def table_summary(s: Session, t: TableRow) -> dict[str, Any]:
+    """One table's line of the site's index (plain JSON values: the site's manifest keeps it)."""
+    hands = ledger.hand_rows(s, t.name)
+    ended = {r.hand for r in ledger.stored_rows(s, t.name, "hand_end")}
+    last = hands[-1] if hands else None
+    rules = rules_history(s, t)
+    return {"name": t.name, "ruleset": rules["name"], "ruleset_hash": rules["hash"],
+            "amendments": len(rules["amendments"]), "forum": t.forum_kind, "players": loads(t.players),
+            "hands": len(hands), "created": t.created,
+            "status": "no hands yet" if last is None else
+            (f"hand {last.number} ended" if last.number in ended else f"hand {last.number} running")}
 
 
 def _cause_of(cause: str, comments_by_link: dict[str, CommentRef]) -> CommentRef | None:

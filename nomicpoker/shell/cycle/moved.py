@@ -124,16 +124,54 @@ def _ledger_tables(session: Session) -> tuple[list[str], list[tuple[str, bool]]]
 _CATALOGUE: dict[str, tuple[list[str], list[tuple[str, bool]]]] = {}
 
 
+def _catalogue(session: Session) -> tuple[str, list[str], list[tuple[str, bool]]]:
+    url = session.get_bind().url.render_as_string(hide_password=True)
+    if url not in _CATALOGUE:
+        _CATALOGUE[url] = _ledger_tables(session)
+    return (url, *_CATALOGUE[url])
+
+
+def _table_rows(session: Session, keyed: list[str], active_only: bool) -> dict[str, Any]:
+    """One row per table (in id order): the last id (and count) of each of its keyed rows,
+    its snapshot's id and MAC, its outbox rows waiting, its last two hands' threads."""
+    subqueries = []
+    for n in keyed:
+        count = "" if n in GUARDED_KEYED else f"|| ':' || (SELECT COUNT(*) FROM {_q(n)} x WHERE x.table_name = t.name)"
+        subqueries.append(f"COALESCE((SELECT MAX(x.id) FROM {_q(n)} x WHERE x.table_name = t.name), 0) {count}")
+    sql = (
+        "SELECT t.name, "
+        + "".join(f"{s} AS k{i}, " for i, s in enumerate(subqueries))
+        + "(SELECT s.id || ':' || s.mac FROM np_snapshot s WHERE s.table_name = t.name) AS snap, "
+        "(SELECT COUNT(*) FROM np_outbox o WHERE o.table_name = t.name AND o.status IN ('pending', 'held')) AS waiting, "
+        "(SELECT h.thread FROM np_hand h WHERE h.table_name = t.name ORDER BY h.number DESC LIMIT 1) AS last, "
+        "(SELECT h.thread FROM np_hand h WHERE h.table_name = t.name ORDER BY h.number DESC LIMIT 1 OFFSET 1) AS before "
+        "FROM np_table t" + (" WHERE t.active = :yes" if active_only else "") + " ORDER BY t.id")
+    params = {"yes": True} if active_only else {}
+    return {r["name"]: r for r in session.connection().execute(text(sql), params).mappings().all()}
+
+
+def _ledger_part(table: Mapping[str, Any], row: Mapping[str, Any], keyed: int) -> tuple:
+    return (sorted(table.items()), [row[f"k{i}"] for i in range(keyed)], row["snap"])
+
+
+def ledger_tokens(session: Session) -> dict[str, str]:
+    """For every table (active or not), in id order, a digest of its rows in the ledger: its
+    ``np_table`` row, the last id (and count) of each of its rows, its snapshot's id and MAC.
+    Equal digests mean the table's rows are the same (what the auditors' site shows of it,
+    :mod:`nomicpoker.shell.audit.site`); the database drops the snapshot on any edit in place."""
+    _, keyed, _ = _catalogue(session)
+    all_tables = session.connection().execute(text("SELECT * FROM np_table ORDER BY id")).mappings().all()
+    rows = _table_rows(session, keyed, active_only=False)
+    return {r["name"]: _digest(*_ledger_part(r, rows[r["name"]], len(keyed))) for r in all_tables}
+
+
 def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | None) -> Look:
     """Look at the ledger (in ``session``'s transaction) and the tables' forums, for
     :func:`skip` and :func:`record`. ``opener(kind, config)`` opens a forum to read its marks
     (None: no forum is read, every token is None)."""
     from nomicpoker.shell.cycle import idle
 
-    url = session.get_bind().url.render_as_string(hide_password=True)
-    if url not in _CATALOGUE:
-        _CATALOGUE[url] = _ledger_tables(session)
-    keyed, other = _CATALOGUE[url]
+    url, keyed, other = _catalogue(session)
     conn = session.connection()
     all_tables = conn.execute(text("SELECT * FROM np_table ORDER BY id")).mappings().all()
     version = conn.execute(text("SELECT version_num FROM alembic_version")).all() \
@@ -143,19 +181,7 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
     common = _digest(url, idle.code_signature(), idle.key_signature(state), tuple(version), sizes,
                      [(r["id"], r["name"], r["active"], r["created"], r["forum_kind"], r["forum_config"])
                       for r in all_tables])
-    subqueries = []
-    for n in keyed:
-        count = "" if n in GUARDED_KEYED else f"|| ':' || (SELECT COUNT(*) FROM {_q(n)} x WHERE x.table_name = t.name)"
-        subqueries.append(f"COALESCE((SELECT MAX(x.id) FROM {_q(n)} x WHERE x.table_name = t.name), 0) {count}")
-    ledger_sql = (
-        "SELECT t.name, "
-        + "".join(f"{s} AS k{i}, " for i, s in enumerate(subqueries))
-        + "(SELECT s.id || ':' || s.mac FROM np_snapshot s WHERE s.table_name = t.name) AS snap, "
-        "(SELECT COUNT(*) FROM np_outbox o WHERE o.table_name = t.name AND o.status IN ('pending', 'held')) AS waiting, "
-        "(SELECT h.thread FROM np_hand h WHERE h.table_name = t.name ORDER BY h.number DESC LIMIT 1) AS last, "
-        "(SELECT h.thread FROM np_hand h WHERE h.table_name = t.name ORDER BY h.number DESC LIMIT 1 OFFSET 1) AS before "
-        "FROM np_table t WHERE t.active = :yes ORDER BY t.id")
-    rows = {r["name"]: r for r in conn.execute(text(ledger_sql), {"yes": True}).mappings().all()}
+    rows = _table_rows(session, keyed, active_only=True)
     by_forum: dict[str, list[dict]] = {}
     for r in all_tables:
         if r["name"] in rows:
@@ -171,7 +197,7 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
                 thread_marks, inbox_mark, inbox = marks
                 players = {p.lower() for p in json.loads(r["players"] or "[]")}
                 mine = tuple(m for m, sender in inbox if sender.lower() in players)
-                token = _digest(sorted(r.items()), [row[f"k{i}"] for i in range(len(keyed))], row["snap"],
+                token = _digest(*_ledger_part(r, row, len(keyed)),
                                 [(t, thread_marks.get(t)) for t in threads], inbox_mark, mine)
             out[r["name"]] = TableLook(r["name"], token, threads, bool(row["waiting"]))
     ordered = {r["name"]: out[r["name"]] for r in all_tables if r["name"] in out}
