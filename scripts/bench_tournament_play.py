@@ -274,23 +274,24 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
             before = len(done)
             started_now = next_hands()
             if (started_now or len(done) > before) and len(site_after_hand) < 3:
-                cpu, _ = _cpu(lambda: build_site(engine, site, None, state))
-                site_after_hand.append(cpu)
+                cpu, files = _cpu(lambda: build_site(engine, site, None, state))
+                whole, _ = _cpu(lambda: build_site(engine, root / "site-whole", None, state, incremental=False))
+                site_after_hand.append((cpu, whole, len(files)))
             if not found and not started_now and len(done) < len(tables):
                 settle()
                 if not notices() and not next_hands():
                     fig.say(f"play: stuck with {len(tables) - len(done)} tables running; stopping")
                     break
         settle()
-        cpu, _ = _cpu(lambda: build_site(engine, site, None, state))
-        site_after_hand.append(cpu)
-        fig.say(f"site after one hand ended (today the whole site is rebuilt): "
-                f"{min(site_after_hand):.2f}-{max(site_after_hand):.2f} s CPU ({len(site_after_hand)} rebuilds)")
+        for cpu, whole, n in site_after_hand:
+            fig.say(f"site after a hand ended: {n} files written incrementally, {cpu:.2f} s CPU; the whole "
+                    f"site rewritten: {whole:.2f} s CPU; ratio {cpu / whole:.2f}")
         shutil.rmtree(site)
         cpu, written = _cpu(lambda: build_site(engine, site, None, state))
         fig.say(f"site from nothing at the end: {len(written)} files, {cpu:.2f} s CPU")
         with Session(engine) as s:
             standings = views.current_standings(s, "bench")
+            last_players = [p for t in tables for p, m in money_of(s, t).items() if m > 0]
             total_hands = sum(len(ledger.hand_rows(s, t)) for t in tables)
         cpu, (audited, diffs) = _cpu(lambda: audit(engine, state))
         fig.say(f"audit of every table from nothing: {len(audited)} tables, {len(diffs)} differences "
@@ -298,6 +299,11 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
         polls = fig.polls
         fig.say(f"play: {total_hands} hands played in {rounds} rounds, {len(polls)} polls "
                 f"({sum(p[0] for p in polls):.1f} s CPU in all), {timeouts} turns timed out")
+        if len(last_players) == 1:
+            fig.say(f"winner: {last_players[0]}")
+        else:
+            fig.say(f"no single winner yet: {len(last_players)} players left at {len(tables)} tables "
+                    "(players are not moved between tables yet)")
         leaders = [f"{getattr(x, 'player', x)}" for x in standings[:3]]
         last = [f"{getattr(x, 'player', x)}" for x in standings[-3:]]
         fig.say(f"places: 1-3 {', '.join(leaders)}; last three {', '.join(last)} "
