@@ -16,6 +16,7 @@ mean no process holds a lock between calls.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 from contextlib import contextmanager
@@ -101,6 +102,9 @@ CREATE TRIGGER IF NOT EXISTS inbox_changes_delete AFTER DELETE ON messages BEGIN
 END;
 """
 
+#: forum files whose schema this process has set up (:meth:`LocalForum._schema_key`)
+_READY: set[tuple[str, int, int]] = set()
+
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 
 #: The embedded forum's file in a state folder when the table's config names no ``path``.
@@ -162,12 +166,28 @@ class LocalForum:
         self.dealer = dealer
         self._clock: Clock = clock or _utcnow
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as conn:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.executescript(_SCHEMA)
+            key = self._schema_key()
+            if key is None or key not in _READY:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self._connect() as conn:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    conn.executescript(_SCHEMA)
+                key = self._schema_key()
+                if key is not None:
+                    _READY.add(key)
         except (OSError, sqlite3.Error) as exc:
             raise ForumError("config", f"cannot open the local forum at {self.path}: {exc}") from exc
+
+    def _schema_key(self) -> tuple[str, int, int] | None:
+        """The file as this process last set its schema up (path, inode, device); None when it
+        is not there. WHY: a poll opens the forum once per table, and setting the schema up
+        (the WAL pragma, the tables and triggers) is most of an open; a file replaced or
+        removed since has another key (or none) and is set up again."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (str(self.path.resolve()), st.st_ino, st.st_dev)
 
     # -- plumbing -------------------------------------------------------------------------
 

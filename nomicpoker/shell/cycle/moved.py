@@ -125,7 +125,10 @@ _CATALOGUE: dict[str, tuple[list[str], list[tuple[str, bool]]]] = {}
 
 
 def _catalogue(session: Session) -> tuple[str, list[str], list[tuple[str, bool]]]:
-    url = session.get_bind().url.render_as_string(hide_password=True)
+    u = session.get_bind().url
+    # which database, as text that is always valid (a path that is not UTF-8 keeps its
+    # surrogate escapes in repr; rendering the URL would fail on them)
+    url = repr((u.drivername, u.host, u.port, u.database))
     if url not in _CATALOGUE:
         _CATALOGUE[url] = _ledger_tables(session)
     return (url, *_CATALOGUE[url])
