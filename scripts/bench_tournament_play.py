@@ -85,6 +85,7 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
     from nomicpoker.shell.audit.site import build_site
     from nomicpoker.shell.cycle import moved
     from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.dealer.service import ServiceError
     from nomicpoker.shell.jobs.poll import poll
     from nomicpoker.shell.storage import ledger, paths
     from nomicpoker.shell.storage.paths import forum_db_path
@@ -115,7 +116,19 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
 
         def start(table: str) -> None:
             level = BLINDS[min(played[table] // 5, len(BLINDS) - 1)]
-            out = service.start_hand(engine, state, table, 0, blinds=level, now=clock)
+            try:
+                out = service.start_hand(engine, state, table, 0, blinds=level, now=clock)
+            except ServiceError as exc:
+                if exc.code != "no_players":
+                    raise
+                # players sitting out after their timeouts come back (WRGPT: BACK), and it starts
+                with Session(engine) as s:
+                    thread = ledger.last_threads(s, table, 1)[0]
+                    alive = [p for p, m in money_of(s, table).items() if m > 0]
+                for p in alive:
+                    forum.post_as(p, thread, "BACK")
+                poll(engine, state, now=clock)
+                out = service.start_hand(engine, state, table, 0, blinds=level, now=clock)
             if out.report.error:
                 raise SystemExit(f"hand start at {table}: {out.report.error}")
             played[table] += 1
@@ -218,6 +231,12 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
                 if fig.polls[-1][2] == 0:
                     return
 
+        from nomicpoker.shell.dealer.controls import control
+
+        for t in tables:  # a 4-hour deadline at every table (the structure file sets none), for timeouts
+            done_ = control(engine, state, t, "settings", "", data={"deadline_hours": 4, "reminders": 0}, now=clock)
+            if done_.report.error:
+                raise SystemExit(f"table set at {t}: {done_.report.error}")
         t0 = time.process_time()
         for t in tables:
             start(t)
@@ -283,9 +302,35 @@ def play(players: int, seed: str, hands: int, to_end: bool, money: int) -> int:
                     fig.say(f"play: stuck with {len(tables) - len(done)} tables running; stopping")
                     break
         settle()
+        build_site(engine, site, None, state)
+        # one more hand at one table alone (every player folds in turn): the site after one hand ends
+        alone = None
+        with Session(engine) as s:
+            alone = next((t for t in tables if len([p for p, m in money_of(s, t).items() if m > 0]) >= 2), None)
+        if alone is not None:
+            start(alone)
+            one_poll(0)
+            for _ in range(40):
+                found = notices()
+                if alone not in found:
+                    break
+                who, thread, acts, _ = found[alone]
+                if who:
+                    fold = [a for a in acts if a[1] in ("folds", "check")] or acts
+                    forum.post_as(who, thread, fold[0][0])
+                else:
+                    act(alone, found[alone], set())
+                clock.t += timedelta(minutes=1)
+                one_poll(1)
+            settle()
+            cpu, files = _cpu(lambda: build_site(engine, site, None, state))
+            whole, every = _cpu(lambda: build_site(engine, root / "site-whole", None, state, incremental=False))
+            fig.say(f"site after one hand ended at one table ({alone}): {len(files)} files written incrementally, "
+                    f"{cpu:.2f} s CPU; the whole site rewritten ({len(every)} files): {whole:.2f} s CPU; "
+                    f"ratio {cpu / whole:.3f}")
         for cpu, whole, n in site_after_hand:
-            fig.say(f"site after a hand ended: {n} files written incrementally, {cpu:.2f} s CPU; the whole "
-                    f"site rewritten: {whole:.2f} s CPU; ratio {cpu / whole:.2f}")
+            fig.say(f"site after a round of play (hands ended at many tables): {n} files written "
+                    f"incrementally, {cpu:.2f} s CPU; the whole site rewritten: {whole:.2f} s CPU; ratio {cpu / whole:.2f}")
         shutil.rmtree(site)
         cpu, written = _cpu(lambda: build_site(engine, site, None, state))
         fig.say(f"site from nothing at the end: {len(written)} files, {cpu:.2f} s CPU")

@@ -19,4 +19,4 @@ def test_the_play_benchmark_plays_a_small_tournament_to_its_winner_with_audit_id
     out = done.stdout
     assert "audit of every table from nothing: 1 tables, 0 differences (identical)" in out, out
     assert "winner: p000" in out and "idle poll of the whole tournament (1 tables)" in out, out
-    assert "site after a hand ended" in out and "hands played" in out, out
+    assert "site from nothing at the end" in out and "hands played" in out, out
