@@ -130,7 +130,7 @@ def build_site(engine: Engine, out: Path, table: str | None = None, state: Path 
     is the recorded one, and whose page is there, is not written again: its pages are what a
     build from nothing would write, since they are written from those rows alone. So after
     one hand ends only that table's pages and the index are written, byte for byte what a
-    build from nothing writes (tests/e2e/test_site_incremental.py compares them file by
+    build from nothing writes (tests/e2e/cycle/test_site_incremental.py compares them file by
     file). WHY not content hashes of the pages: to hash a page it must be rendered, and
     rendering is the cost. One table (``table``) or ``incremental=False``: everything is
     written, and the manifest is left as it is (or, for a whole build, written anew)."""

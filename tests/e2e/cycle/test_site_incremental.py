@@ -16,7 +16,7 @@ from nomicpoker.shell.dealer import service
 from nomicpoker.shell.jobs.demo import Player
 from nomicpoker.shell.storage import secrets_store
 
-from _bot_kit import Table, fixed_secrets
+from kits.tables.bot import Table, fixed_secrets
 
 
 def files(root: Path) -> dict[str, bytes]:

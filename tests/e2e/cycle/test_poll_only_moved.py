@@ -24,8 +24,8 @@ from nomicpoker.shell.jobs.demo import Player
 from nomicpoker.shell.storage import secrets_store
 from nomicpoker.shell.storage.paths import forum_db_path
 
-from _bot_kit import Table, fixed_secrets
-from _clock_kit import Clock, T0, at
+from kits.tables.bot import Table, fixed_secrets
+from kits.tables.clock import Clock, T0, at
 
 
 def folded_tables(t: Table, clock: Clock, moment) -> tuple[dict[str, str], set[str]]:

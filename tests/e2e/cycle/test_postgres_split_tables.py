@@ -25,7 +25,7 @@ from nomicpoker.shell.dealer import service
 from nomicpoker.shell.storage import locks
 from nomicpoker.shell.storage.store import open_engine
 
-from _cli_kit import CLI
+from kits.tables.cli import CLI
 
 pytestmark = pytest.mark.postgres
 
