@@ -15,53 +15,23 @@ the test serves again on the same port (the thread's address is in the ledger).
 from __future__ import annotations
 
 import json
-import shutil
 import socket
-import sqlite3
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from typer.testing import CliRunner
 
+from kits.tables.edition import cli, copied_state, derived, ledger_rows, money, upgraded_and_audited
 from _paths import FIXTURES
 from fixtures.blog_sites import PASSWORD, USER, Comment, Site, serve_ee
-from nomicpoker.cli import app
 
 FIXTURE = FIXTURES / "edition-1-blog-ledger"
 #: the GNDT after hand 1 as the previous release posted it (Josh's four nines win 75)
 MONEY_AS_PLAYED = {"Kevan": 65, "Josh": 140, "Zoë": 95}
-DERIVED = ("np_verdict", "np_entry", "np_outbox", "np_action", "np_reveal", "np_board", "np_hand_end")
-
-
-def _state(tmp_path: Path) -> Path:
-    state = tmp_path / "state"
-    shutil.copytree(FIXTURE, state, ignore=shutil.ignore_patterns("README.md", "site.json"))
-    return state
-
-
-def _cli(state: Path, *args: str):
-    return CliRunner().invoke(app, [*args, "--state", str(state)])
-
-
-def _rows(state: Path, query: str, *params) -> list[tuple]:
-    con = sqlite3.connect(state / "ledger.db")
-    try:
-        return con.execute(query, params).fetchall()
-    finally:
-        con.close()
-
-
-def _derived(state: Path) -> dict[str, list[tuple]]:
-    return {t: _rows(state, f"SELECT * FROM {t} ORDER BY seq") for t in DERIVED}
-
-
-def _money(state: Path) -> dict[str, int]:
-    return {p: int(m) for p, m in _rows(state, "SELECT player, new FROM np_entry WHERE \"column\" = 'Money' ORDER BY seq")}
 
 
 def _verdict(state: Path, html: str) -> tuple:
-    return _rows(state, "SELECT v.status, v.code, v.canonical FROM np_verdict v JOIN np_comment c ON "
+    return ledger_rows(state, "SELECT v.status, v.code, v.canonical FROM np_verdict v JOIN np_comment c ON "
                         "c.forum_id = v.forum_id AND c.thread = v.thread WHERE c.body = ?", f"<p>{html}</p>")[0]
 
 
@@ -85,21 +55,18 @@ def page(monkeypatch):
 
 
 def test_the_fixture_holds_each_changed_reading_as_the_previous_release_read_it(tmp_path):
-    state = _state(tmp_path)
+    state = copied_state(FIXTURE, tmp_path, "site.json")
     assert _verdict(state, "HAND1 ROUND1 ~~fold~~ call")[:2] == ("rejected", "ambiguous")
     assert _verdict(state, "HAND1 ROUND2 check *") == ("accepted", "", "HAND1 ROUND2 check")
-    assert _money(state) == MONEY_AS_PLAYED
+    assert money(state) == MONEY_AS_PLAYED
 
 
 def test_after_the_upgrade_audit_is_identical_and_a_poll_posts_nothing(tmp_path, page):
-    state = _state(tmp_path)
-    before = _derived(state)
-    res = _cli(state, "db", "upgrade")
-    assert res.exit_code == 0, res.output
-    res = _cli(state, "audit")
-    assert res.exit_code == 0 and "identical" in res.output and "differ" not in res.output, res.output
-    res = _cli(state, "poll")  # reads the page again and replays the table from its first input
+    state = copied_state(FIXTURE, tmp_path, "site.json")
+    before = derived(state)
+    upgraded_and_audited(state)
+    res = cli(state, "poll")  # reads the page again and replays the table from its first input
     assert res.exit_code == 0 and "FAILED" not in res.output, res.output
     assert page.posts == []  # nothing posted again
-    assert _derived(state) == before
-    assert _money(state) == MONEY_AS_PLAYED
+    assert derived(state) == before
+    assert money(state) == MONEY_AS_PLAYED

@@ -18,16 +18,14 @@ fresh servers (tests/kits/servers/mail.py), as after a move: the poll finds noth
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from kits.servers.mail import dealer_config, start_servers
+from kits.tables.edition import cli, copied_state, derived, ledger_rows, money, upgraded_and_audited
 from _paths import FIXTURES
-from nomicpoker.cli import app
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Requiring AUTH:UserWarning")]
 
@@ -38,8 +36,6 @@ USERS = {"dealer": "dealer-pw", "alice": "a-pw", "bob": "b-pw", "carol": "c-pw",
 IDS = {"alice": "3iaplq", "bob": "cnhiyf", "carol": "lo363h", "dave": "pfr2n4"}
 #: the GNDT after hand 3 as the previous release posted it
 MONEY_AS_PLAYED = {"alice": 90, "bob": 94, "carol": 124, "dave": 92}
-#: the derived tables that say what the hands were and what the Dealer posted
-DERIVED = ("np_verdict", "np_entry", "np_outbox", "np_action", "np_reveal", "np_board", "np_hand_end")
 
 
 @pytest.fixture
@@ -47,38 +43,9 @@ def servers(tmp_path):
     yield from start_servers(tmp_path / "mail", USERS)
 
 
-def _state(tmp_path: Path) -> Path:
-    state = tmp_path / "state"
-    shutil.copytree(FIXTURE, state, ignore=shutil.ignore_patterns("README.md"))
-    return state
-
-
-def _cli(state: Path, *args: str):
-    return CliRunner().invoke(app, [*args, "--state", str(state)])
-
-
-def _rows(state: Path, query: str, *params) -> list[tuple]:
-    con = sqlite3.connect(state / "ledger.db")
-    try:
-        return con.execute(query, params).fetchall()
-    finally:
-        con.close()
-
-
-def _derived(state: Path) -> dict[str, list[tuple]]:
-    return {t: _rows(state, f"SELECT * FROM {t} ORDER BY seq") for t in DERIVED}
-
-
-def _money(state: Path) -> dict[str, int]:
-    cells: dict[str, int] = {}
-    for player, new in _rows(state, "SELECT player, new FROM np_entry WHERE \"column\" = 'Money' ORDER BY seq"):
-        cells[player] = int(new)
-    return cells
-
-
 def _verdicts(state: Path, author: str, body: str) -> list[tuple]:
     """(status, code, canonical) of each mail ``body`` from ``author``, in archive order."""
-    return _rows(state, "SELECT v.status, v.code, v.canonical FROM np_verdict v JOIN np_comment c ON "
+    return ledger_rows(state, "SELECT v.status, v.code, v.canonical FROM np_verdict v JOIN np_comment c ON "
                         "c.forum_id = v.forum_id AND c.thread = v.thread WHERE c.author = ? AND c.body = ? "
                         "ORDER BY v.seq", author, body)
 
@@ -86,13 +53,13 @@ def _verdicts(state: Path, author: str, body: str) -> list[tuple]:
 def _hand_verdicts(state: Path, hand: int, author: str) -> list[tuple]:
     """(status, code, canonical) of ``author``'s mails in ``hand`` (a running hand's mails are
     archived sealed, so they are found by their verdicts)."""
-    return _rows(state, "SELECT status, code, canonical FROM np_verdict WHERE hand = ? AND author = ? "
+    return ledger_rows(state, "SELECT status, code, canonical FROM np_verdict WHERE hand = ? AND author = ? "
                         "ORDER BY seq", hand, author)
 
 
 def _posts(state: Path, needle: str) -> list[tuple]:
     """(kind, recipient) of each outbox row whose body holds ``needle``."""
-    return _rows(state, "SELECT kind, recipient FROM np_outbox WHERE instr(body, ?) > 0 ORDER BY seq", needle)
+    return ledger_rows(state, "SELECT kind, recipient FROM np_outbox WHERE instr(body, ?) > 0 ORDER BY seq", needle)
 
 
 def _on(servers, state: Path, tmp_path: Path) -> None:
@@ -106,7 +73,7 @@ def _on(servers, state: Path, tmp_path: Path) -> None:
 
 
 def test_the_fixture_holds_every_changed_case_as_the_previous_release_read_and_posted_it(tmp_path):
-    state = _state(tmp_path)
+    state = copied_state(FIXTURE, tmp_path)
     # hand 1: CALL * out of turn was "CALL" (refused), ~~fold~~ call "fold call" (refused)
     assert _verdicts(state, "alice", "CALL *\n") == [("rejected", "not_your_turn", ""), ("accepted", "", "call")]
     assert _verdicts(state, "bob", "~~fold~~ call\n") == [("rejected", "advance_extra", "")]
@@ -121,26 +88,23 @@ def test_the_fixture_holds_every_changed_case_as_the_previous_release_read_and_p
     assert _verdicts(state, "alice", "$2\n\n> Let's see a flop.\n") == [("accepted", "", "$2")]
     assert _verdicts(state, "bob", "CALL $2\n\n> I smell weakness.\n") == [("accepted", "", "CALL $2")]
     assert _posts(state, "smell weakness") == [] and _posts(state, "see a flop") == []
-    assert _money(state) == MONEY_AS_PLAYED
-    assert _rows(state, "SELECT forum_kind, settings FROM np_table") == [("email", '{"deadline_hours":48,"reminders":0}')]
+    assert money(state) == MONEY_AS_PLAYED
+    assert ledger_rows(state, "SELECT forum_kind, settings FROM np_table") == [("email", '{"deadline_hours":48,"reminders":0}')]
 
 
 def test_after_the_upgrade_audit_is_identical_and_a_poll_sends_nothing(servers, tmp_path):
-    state = _state(tmp_path)
-    before = _derived(state)
-    res = _cli(state, "db", "upgrade")
-    assert res.exit_code == 0, res.output
-    res = _cli(state, "audit")
-    assert res.exit_code == 0 and "identical" in res.output and "differ" not in res.output, res.output
+    state = copied_state(FIXTURE, tmp_path)
+    before = derived(state)
+    upgraded_and_audited(state)
     _on(servers, state, tmp_path)
-    res = _cli(state, "poll")  # replays the table from its first input (schema 0008)
+    res = cli(state, "poll")  # replays the table from its first input (schema 0008)
     assert res.exit_code == 0 and "FAILED" not in res.output and "inconsistent" not in res.output, res.output
     assert servers.delivered == []  # not one mail: nothing posted again, nothing new
-    assert _derived(state) == before  # every verdict, GNDT entry and post as the release wrote it
-    assert _money(state) == MONEY_AS_PLAYED
-    res = _cli(state, "audit")
+    assert derived(state) == before  # every verdict, GNDT entry and post as the release wrote it
+    assert money(state) == MONEY_AS_PLAYED
+    res = cli(state, "audit")
     assert res.exit_code == 0 and "identical" in res.output, res.output
-    shown = _cli(state, "table", "show", "--table", "T")
+    shown = cli(state, "table", "show", "--table", "T")
     assert "edition 1 (table set edition=2 opts in)" in shown.output, shown.output
 
 
@@ -156,13 +120,13 @@ def _new(servers, player: str, seen: dict[str, int]) -> list[str]:
 
 
 def test_opted_in_the_table_reads_and_answers_as_edition_2_from_its_next_hand(servers, tmp_path):
-    state = _state(tmp_path)
-    assert _cli(state, "db", "upgrade").exit_code == 0
+    state = copied_state(FIXTURE, tmp_path)
+    assert cli(state, "db", "upgrade").exit_code == 0
     _on(servers, state, tmp_path)
-    assert _cli(state, "poll").exit_code == 0
-    res = _cli(state, "table", "set", "edition=2", "--table", "T", "--note", "issue 28's mail")
+    assert cli(state, "poll").exit_code == 0
+    res = cli(state, "table", "set", "edition=2", "--table", "T", "--note", "issue 28's mail")
     assert res.exit_code == 0, res.output
-    res = _cli(state, "hand", "start", "--table", "T", "--blinds", "1,2")
+    res = cli(state, "hand", "start", "--table", "T", "--blinds", "1,2")
     assert res.exit_code == 0, res.output
     seen: dict[str, int] = {}
     opening = _new(servers, "carol", seen)
@@ -170,7 +134,7 @@ def test_opted_in_the_table_reads_and_answers_as_edition_2_from_its_next_hand(se
     assert any("bob to act, 2 to call" in m for m in opening), opening
     _mail(servers, "alice", "CALL *\n")  # out of turn: an advance action now (was refused)
     _mail(servers, "dave", "WHAT\n")  # answered to dave alone now (was the whole table)
-    assert _cli(state, "poll").exit_code == 0
+    assert cli(state, "poll").exit_code == 0
     # accepted; from edition 2 the ledger does not name it while the hand runs (fair-dealing.md)
     assert _hand_verdicts(state, 4, "alice") == [("accepted", "", "")]
     alice = _new(servers, "alice", seen)
@@ -178,9 +142,9 @@ def test_opted_in_the_table_reads_and_answers_as_edition_2_from_its_next_hand(se
     assert not any("For dave" in m for m in alice), alice
     assert any("Your state" in m for m in _new(servers, "dave", seen))
     _mail(servers, "bob", "~~fold~~ call\n")  # at his turn: a call now (was refused)
-    assert _cli(state, "poll").exit_code == 0
+    assert cli(state, "poll").exit_code == 0
     assert _hand_verdicts(state, 4, "bob") == [("accepted", "", "call")]
     told = _new(servers, "carol", seen)
     assert any("bob calls" in m for m in told), told
-    res = _cli(state, "audit")
+    res = cli(state, "audit")
     assert res.exit_code == 0 and "identical" in res.output, res.output

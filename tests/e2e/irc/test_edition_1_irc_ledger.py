@@ -16,78 +16,43 @@ of ``serve`` writes it), so no server is needed to replay it.
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner
-
+from kits.tables.edition import cli, copied_state, derived, ledger_rows, money, rows, upgraded_and_audited
 from _paths import FIXTURES
-from nomicpoker.cli import app
 
 FIXTURE = FIXTURES / "edition-1-irc-ledger"
 #: the GNDT after hand 1 as the previous release posted it (alice wins 6 with aces and jacks)
 MONEY_AS_PLAYED = {"alice": 104, "bob": 98, "carol": 98}
-DERIVED = ("np_verdict", "np_entry", "np_outbox", "np_action", "np_reveal", "np_board", "np_hand_end")
-
-
-def _state(tmp_path: Path) -> Path:
-    state = tmp_path / "state"
-    shutil.copytree(FIXTURE, state, ignore=shutil.ignore_patterns("README.md"))
-    return state
-
-
-def _cli(state: Path, *args: str):
-    return CliRunner().invoke(app, [*args, "--state", str(state)])
-
-
-def _rows(db: Path, query: str, *params) -> list[tuple]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(query, params).fetchall()
-    finally:
-        con.close()
-
-
-def _derived(state: Path) -> dict[str, list[tuple]]:
-    return {t: _rows(state / "ledger.db", f"SELECT * FROM {t} ORDER BY seq") for t in DERIVED}
-
-
-def _money(state: Path) -> dict[str, int]:
-    return {p: int(m) for p, m in _rows(state / "ledger.db", "SELECT player, new FROM np_entry WHERE "
-                                                             "\"column\" = 'Money' ORDER BY seq")}
 
 
 def _verdicts(state: Path, author: str, body: str) -> list[tuple]:
-    return _rows(state / "ledger.db", "SELECT c.thread, v.status, v.code, v.canonical FROM np_verdict v "
+    return ledger_rows(state, "SELECT c.thread, v.status, v.code, v.canonical FROM np_verdict v "
                  "JOIN np_comment c ON c.forum_id = v.forum_id AND c.thread = v.thread "
                  "WHERE c.author = ? AND c.body = ? ORDER BY v.seq", author, body)
 
 
 def test_the_fixture_holds_each_changed_reading_as_the_previous_release_read_it(tmp_path):
-    state = _state(tmp_path)
+    state = copied_state(FIXTURE, tmp_path)
     assert _verdicts(state, "alice", "CALL *") == [("~private", "rejected", "advance_missing_amount", ""),
                                                    ("#poker/1", "accepted", "", "call")]
     assert _verdicts(state, "bob", "CALL *") == [("#poker/1", "rejected", "not_your_turn", "")]
     assert _verdicts(state, "carol", "~~fold~~ call") == [("#poker/1", "rejected", "advance_extra", "")]
     assert _verdicts(state, "bob", "CHECK") == [("~private", "accepted", "", "")]  # his private advance action
-    published = _rows(state / "ledger.db", "SELECT body FROM np_outbox WHERE instr(body, 'sent privately') > 0")
+    published = ledger_rows(state, "SELECT body FROM np_outbox WHERE instr(body, 'sent privately') > 0")
     assert len(published) == 1 and "bob at 2026-11-28T10:57:50.390831+00:00: CHECK." in published[0][0]
-    assert _money(state) == MONEY_AS_PLAYED
+    assert money(state) == MONEY_AS_PLAYED
 
 
 def test_after_the_upgrade_audit_is_identical_and_a_poll_finds_nothing_to_say(tmp_path):
-    state = _state(tmp_path)
-    before = _derived(state)
-    log = lambda: _rows(state / "irc-log.db", "SELECT * FROM lines ORDER BY id")  # noqa: E731
+    state = copied_state(FIXTURE, tmp_path)
+    before = derived(state)
+    log = lambda: rows(state / "irc-log.db", "SELECT * FROM lines ORDER BY id")  # noqa: E731
     lines = log()
-    res = _cli(state, "db", "upgrade")
-    assert res.exit_code == 0, res.output
-    res = _cli(state, "audit")
-    assert res.exit_code == 0 and "identical" in res.output and "differ" not in res.output, res.output
-    res = _cli(state, "poll")  # replays the table from its first input (schema 0008)
+    upgraded_and_audited(state)
+    res = cli(state, "poll")  # replays the table from its first input (schema 0008)
     assert res.exit_code == 0 and "nothing new" in res.output and "FAILED" not in res.output, res.output
     assert log() == lines  # nothing spooled for serve to send
-    assert _derived(state) == before
-    assert _money(state) == MONEY_AS_PLAYED
-    assert "edition 1 (table set edition=2 opts in)" in _cli(state, "table", "show", "--table", "T").output
+    assert derived(state) == before
+    assert money(state) == MONEY_AS_PLAYED
+    assert "edition 1 (table set edition=2 opts in)" in cli(state, "table", "show", "--table", "T").output

@@ -1,1 +1,1 @@
-"""Kits that set up tables and commands: a table on the local forum (bot), played games (game), a fake clock (clock), the CLI (cli), rulesets (rulesets), tournaments, players' entropy, folds in memory (fold), the public record."""
+"""Kits that set up tables and commands: a table on the local forum (bot), played games (game), a fake clock (clock), the CLI (cli), rulesets (rulesets), tournaments, players' entropy, folds in memory (fold), the public record, the previous release's ledgers (edition)."""

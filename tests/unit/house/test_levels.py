@@ -30,7 +30,7 @@ UNIT_FORBIDDEN = ("sqlite3", "sqlalchemy", "sqlmodel", "alembic", "psycopg", "su
                   "typer", "nomicpoker.cli", "nomicpoker.__main__", "nomicpoker.shell", "nomicpoker.adapters.registry",
                   "kits.servers", "kits.sweeps.sweep", "kits.sweeps.sweep_hands", "kits.sweeps.crash",
                   "kits.sweeps.safety_net", "kits.tables.bot", "kits.tables.game", "kits.tables.cli", "kits.tables.clock",
-                  "kits.tables.public_record")
+                  "kits.tables.public_record", "kits.tables.edition")
 #: the shell's modules a unit test may use: loading a bundled ruleset (a read of the checkout,
 #: as a unit test may read its own fixtures) and the hand's secrets as a value
 UNIT_ALLOWED = ("nomicpoker.shell.storage.rulesets", "nomicpoker.shell.storage.secrets_store")
