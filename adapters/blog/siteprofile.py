@@ -14,6 +14,7 @@ import re
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import datetime, timezone
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
@@ -216,6 +217,10 @@ def load_profile(name_or_path: str) -> SiteProfile:
 # -- reading a page ---------------------------------------------------------------------------
 
 
+#: how many parsed pages :func:`parse_page` keeps (a thread's pages in one process)
+PARSED_PAGES_KEPT = 32
+
+
 @dataclass(frozen=True)
 class ParsedPage:
     """One page's comments (document order) and the other comment pages it links to."""
@@ -276,8 +281,14 @@ def _value(el: Tag, selector: str, attr: str, owned: list[Tag] | None = None) ->
     return target.get_text(" ", strip=True)
 
 
+@lru_cache(maxsize=PARSED_PAGES_KEPT)
 def parse_page(html: str, page_url: str, read: ReadProfile) -> ParsedPage:
-    """Every comment on one page, with its parent when it is a nested reply."""
+    """Every comment on one page, with its parent when it is a nested reply.
+
+    Kept for the last :data:`PARSED_PAGES_KEPT` pages read: a pure function of its arguments
+    (the result is frozen), and a poll reads the same page again before each comment it posts
+    (to find the comment it posted), which parsed the whole page with BeautifulSoup again. A
+    page that fails to parse raises each time."""
     doc = soup(html)
     nodes = [n for n in doc.select(read.comment_selector) if isinstance(n, Tag)]
     node_ids = {id(n) for n in nodes}

@@ -68,3 +68,30 @@ def test_a_forum_section_that_is_not_a_table_is_refused(tmp_path) -> None:
     path = tmp_path / "theme.toml"
     path.write_text("forum = 3\n" + without_forum, encoding="utf-8")  # top-level keys come first
     assert f"profile {path}: [forum] must be a table" in _refused(path)
+
+
+def _page(*comments: tuple[str, str, str]) -> str:
+    return "<ol>" + "".join(f'<li class="comment" id="comment-{i}" data-author-name="{a}" data-comment-time="1700000000">'
+                            f'<div class="content"><p>{b}</p></div></li>' for i, a, b in comments) + "</ol>"
+
+
+def test_a_page_read_again_gives_the_same_comments_and_a_changed_page_its_own() -> None:
+    """``parse_page`` keeps the pages it parsed (a poll reads a page again before each post):
+    the same text gives an equal reading without parsing it again, a changed page (a new or
+    edited comment) or another address its own, and a page that does not parse still raises."""
+    from nomicpoker.adapters.blog.siteprofile import parse_page
+
+    read = load_profile("wordpress").read
+    url = "https://blog.example/story/"
+    one = _page(("1", "alice", "HAND1 ROUND1 call"))
+    first = parse_page(one, url, read)
+    assert [(c.id, c.author, c.body) for c in first.comments] == [("1", "alice", "<p>HAND1 ROUND1 call</p>")]
+    assert parse_page(one, url, read) == first and parse_page(one[:], url, read) == first
+    two = _page(("1", "alice", "HAND1 ROUND1 fold"), ("2", "bob", "nice"))
+    assert [(c.id, c.body) for c in parse_page(two, url, read).comments] == [("1", "<p>HAND1 ROUND1 fold</p>"),
+                                                                           ("2", "<p>nice</p>")]
+    assert parse_page(one, url + "comment-page-2/", read).comments[0].permalink == url + "comment-page-2/#comment-1"
+    bad = '<ol><li class="comment" id="note-1" data-author-name="x"><div class="content">x</div></li></ol>'
+    for _ in range(2):
+        with pytest.raises(ForumError):
+            parse_page(bad, url, read)
