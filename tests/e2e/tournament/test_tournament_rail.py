@@ -202,3 +202,16 @@ def test_seatlog_at_a_table_of_its_own_is_refused(tmp_path):
     assert rows(state, "SELECT status, code, message FROM np_verdict WHERE table_name = 'home' AND author = 'ann'") \
         == [("rejected", "not_a_tournament", "SEATLOG is a tournament's command, and table home is not a "
                                              "tournament's table")]
+
+
+def test_a_table_is_a_tournaments_only_by_its_start(tmp_path):
+    """``tournament`` and ``start_on_vacation`` are set by ``tournament start``: table create and
+    table set refuse them (a table of its own would take SEATLOG that nobody answers)."""
+    state = tmp_path / "state"
+    res = run("table", "create", "--name", "home", "--players", "ann,bob", "--setting", "tournament=spring",
+              "--state", str(state), code=2)
+    assert "set by nomicpoker tournament start, not table create" in res.output
+    run("table", "create", "--name", "home", "--players", "ann,bob", "--state", str(state))
+    res = run("table", "set", "--table", "home", "tournament=spring", "--state", str(state), code=2)
+    assert "tournament is set by nomicpoker tournament start when it creates the table, not by table set" \
+        in res.output
