@@ -103,8 +103,12 @@ def answer_asks(engine: Engine, state: Path, name: str, now: Callable[[], dateti
         covered = _covered(s, name)
         upto: dict[str, int] = {}
         at = iso(now())
-        for tname in tables_of(s, name):
-            top = s.exec(select(func.max(VerdictRow.seq)).where(VerdictRow.table_name == tname)).one()
+        names = tables_of(s, name)
+        tops = dict(s.exec(select(VerdictRow.table_name, func.max(VerdictRow.seq))  # one query, not one a table
+                           .where(VerdictRow.table_name.in_(names))  # type: ignore[attr-defined]
+                           .group_by(VerdictRow.table_name)).all())
+        for tname in names:
+            top = tops.get(tname)
             if top is None or int(top) <= covered.get(tname, 0):
                 continue
             upto[tname] = int(top)

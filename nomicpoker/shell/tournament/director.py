@@ -92,8 +92,9 @@ def get(session: Session, name: str) -> TournamentRow:
 
 def events(session: Session, name: str, kind: str | None = None) -> list[TournamentEventRow]:
     q = select(TournamentEventRow).where(TournamentEventRow.tournament == name)
-    rows = list(session.exec(q.order_by(TournamentEventRow.seq)).all())
-    return [r for r in rows if kind is None or r.kind == kind]
+    if kind is not None:  # in SQL: a thousand entrants' events are not read for the one start event
+        q = q.where(TournamentEventRow.kind == kind)
+    return list(session.exec(q.order_by(TournamentEventRow.seq)).all())
 
 
 def entrants(session: Session, name: str) -> list[str]:

@@ -44,8 +44,14 @@ from nomicpoker.shell.tournament.director import TournamentError, add_event, eve
 
 def railbirds(session: Session, name: str) -> list[str]:
     """Who is on the rail now, in the order they joined."""
+    from sqlmodel import select
+
+    from nomicpoker.shell.storage.tournament_rows import TournamentEventRow
+
     out: list[str] = []
-    for e in events(session, name):
+    q = select(TournamentEventRow).where(TournamentEventRow.tournament == name,
+                                         TournamentEventRow.kind.in_(("rail_join", "rail_leave")))  # type: ignore[attr-defined]
+    for e in session.exec(q.order_by(TournamentEventRow.seq)).all():
         if e.kind == "rail_join" and e.player not in out:
             out.append(e.player)
         elif e.kind == "rail_leave" and e.player in out:
@@ -231,7 +237,18 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
             thread = rail_thread(s, name)
             if thread is None:
                 return Showdowns(name, waiting=_NO_THREAD.format(name=name, what="the showdowns wait"))
-        for tname in tables_of(s, name):
+        from sqlalchemy import func
+        from sqlmodel import select
+
+        from nomicpoker.shell.storage.store import HandEndRow
+
+        names = tables_of(s, name)
+        last = dict(s.exec(select(HandEndRow.table_name, func.max(HandEndRow.hand))  # one query, not one a table
+                           .where(HandEndRow.table_name.in_(names))  # type: ignore[attr-defined]
+                           .group_by(HandEndRow.table_name)).all())
+        for tname in names:
+            if int(last.get(tname) or 0) <= covered.get(tname, 0):
+                continue  # no hand ended there since the last run
             seated = loads(ledger.get_table(s, tname).players)
             for n, body in _ended(s, tname, covered.get(tname, 0)):
                 upto[tname] = n
