@@ -33,7 +33,7 @@ from nomicpoker.adapters.blog.http import (
     DEFAULT_BACKOFF, DEFAULT_DELAY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, PageCache, PoliteSession,
     decode, user_agent,
 )
-from nomicpoker.adapters.blog.siteprofile import SiteProfile, form_fields, load_profile, page_message, parse_page, soup
+from nomicpoker.adapters.blog.siteprofile import SiteProfile, form_fields, load_profile, page_form, page_message, parse_page, soup
 
 ENV_USER = "NOMICPOKER_BLOGNOMIC_USER"
 ENV_PASSWORD = "NOMICPOKER_BLOGNOMIC_PASSWORD"
@@ -381,14 +381,15 @@ class BlogNomicForum:
         page_html = decode(response)
         before = {c.id for c in parse_page(page_html, url, self.profile.read).comments}
         before |= {c.id for c in self._seen.get(url, ())}  # the other comment pages, this run
-        form = form_fields(soup(page_html), post.form_selector)
+        form = page_form(page_html, post.form_selector)
         if form is None:
             raise ForumError(
                 "comment_refused",
                 f"{url} shows no comment form ({post.form_selector}) to {self.dealer}: comments "
                 "closed, the login lapsed, or the profile's post.form_selector is out of date",
             )
-        action, values = form
+        action, fields = form
+        values = dict(fields)
         values[post.comment_field] = body
         if reply_to and post.reply_field:
             values[post.reply_field] = reply_to

@@ -370,6 +370,15 @@ def parse_page(html: str, page_url: str, read: ReadProfile) -> ParsedPage:
     return ParsedPage(comments=tuple(out), page_links=tuple(links))
 
 
+@lru_cache(maxsize=PARSED_PAGES_KEPT)
+def page_form(html: str, selector: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """:func:`form_fields` of the page ``html``: the form's action and its fields as pairs (a
+    caller makes its own dict of them), or None. Kept like :func:`parse_page`: posting parses
+    the page to fill the comment form, and a replay posts from the same page again."""
+    found = form_fields(soup(html), selector)
+    return None if found is None else (found[0], tuple(found[1].items()))
+
+
 def form_fields(doc: BeautifulSoup, selector: str) -> tuple[str, dict[str, str]] | None:
     """The form's action and every field a browser would submit: all hidden inputs, filled
     text inputs, checked boxes, textareas and the first submit button."""

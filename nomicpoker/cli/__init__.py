@@ -29,7 +29,7 @@ from nomicpoker.cli import options
 #: order is the order of ``--help``). A module may add commands to a group another module
 #: defines (``days_cmd`` adds to ``table`` and ``hand``; ``entropy_cmd`` to ``hand``;
 #: ``deal_cmd`` to ``audit``), so a name lists every module that adds to it.
-#: tests/integration/test_cli_imports.py checks, in a fresh process per name, that resolving a
+#: tests/integration/startup/test_cli_imports.py checks, in a fresh process per name, that resolving a
 #: name alone builds the same command tree as loading every module.
 COMMAND_MODULES = ("record.rules_cmd", "record.phh_cmd", "setup.bot_cmd", "play.days_cmd", "play.entropy_cmd",
                    "setup.forum_cmd", "play.deal_cmd", "setup.db_cmd", "play.score_cmd", "record.site_cmd",

@@ -95,3 +95,20 @@ def test_a_page_read_again_gives_the_same_comments_and_a_changed_page_its_own() 
     for _ in range(2):
         with pytest.raises(ForumError):
             parse_page(bad, url, read)
+
+
+def test_the_comment_form_of_a_page_read_again_is_the_same_and_each_caller_gets_its_own_fields() -> None:
+    """``page_form`` keeps the forms it read, as pairs: a caller filling in the comment (a dict
+    of its own) cannot change what the next post of the same page finds."""
+    from nomicpoker.adapters.blog.siteprofile import form_fields, page_form, soup
+
+    html = ('<form id="commentform" action="/wp-comments-post.php"><input type="hidden" name="comment_post_ID" '
+            'value="7"><textarea name="comment"></textarea><input type="submit" name="submit" value="Post">'
+            '<input type="checkbox" name="notify"></form>')
+    action, fields = page_form(html, "form#commentform")
+    assert (action, dict(fields)) == form_fields(soup(html), "form#commentform")
+    assert dict(fields) == {"comment_post_ID": "7", "comment": "", "submit": "Post"}
+    mine = dict(fields)
+    mine["comment"] = "HAND1 ROUND1 call"
+    assert page_form(html, "form#commentform") == (action, fields) and dict(fields)["comment"] == ""
+    assert page_form(html, "form#other") is None
