@@ -97,18 +97,18 @@ class _Folder:
     def hands(self) -> dict[int, HandState]:
         return self.st.hands
 
-    def text_of(self, rev: Revision) -> TextReading:
+    def text_of(self, rev: Revision, edition: int | None = None) -> TextReading:
         """Every reading of ``rev``'s text (:class:`TextReading`, each made once), memoised for
-        this fold: they are a pure function of the body, its format and whether the rules read
-        bare actions, and chat such as "nice hand" comes back often. Only short bodies: they
-        are the ones that repeat."""
+        this fold: they are a pure function of the body, its format, whether the rules read
+        bare actions and the edition whose players' commands are read, and chat such as "nice
+        hand" comes back often. Only short bodies: they are the ones that repeat."""
         bare = not self.rules.require_hand_and_round
         if len(rev.body) > _MEMO_MAX:
-            return TextReading(rev.body, rev.body_format, bare)
-        key = (rev.body, rev.body_format, bare)
+            return TextReading(rev.body, rev.body_format, bare, edition)
+        key = (rev.body, rev.body_format, bare, edition)
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = TextReading(rev.body, rev.body_format, bare)
+            text = self._texts[key] = TextReading(rev.body, rev.body_format, bare, edition)
         return text
 
     # -- rows -------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ class _Folder:
         if rev.revision > 1:
             self._edit(rev, h)
             return
-        text = self.text_of(rev)
+        text = self.text_of(rev, editions.edition_of(self.st, h))
         held = over_days.hold(self.st.days, rev, text)
         if held:
             effects.apply(self, held)
@@ -439,7 +439,7 @@ class _Folder:
             self.give_verdict(rev, None, "ignored", "no_hand", "edited; posted before any hand in this thread")
             return
         first = self.st.first_kind.get((rev.thread, rev.forum_id), "chat")
-        if first == "chat" and isinstance(self.text_of(rev).action, grammar.NoAction):
+        if first == "chat" and isinstance(self.text_of(rev, editions.edition_of(self.st, h)).action, grammar.NoAction):
             self.give_verdict(rev, number, "ignored", "edited_chat", "chat edited into chat: nothing to note")
             return
         noted = h.noted

@@ -2,8 +2,11 @@
 (``TableSettings.edition``), for the parts of the fold that changed between editions.
 
 A table keeps the meaning its hands were played under: edition 1 is the release before issues
-22 and 28, edition 2 every table created since (or opted in with ``table set edition=2``, from
-its next hand). Besides what :mod:`.advance_fold` and :mod:`.over_days` gate themselves (the
+22 and 28, edition 2 the tables created from then, edition 3 every table created since the
+players' commands before one's turn and the tournament commands (or opted in with ``table set
+edition=N``, from its next hand). Edition 3's changes are read in
+:mod:`nomicpoker.core.reading.comment_reading` (``advance_hold`` after the commands, a PROTEST
+holding the comment) and :mod:`nomicpoker.core.reading.player_commands` (``SINCE``). Besides what :mod:`.advance_fold` and :mod:`.over_days` gate themselves (the
 reading of an action whatever the turn, the timeout rule, Robert's rule 7, the own-turn
 announcement), edition 2 changed, for tables whose players do not read the thread (e-mail):
 

@@ -96,8 +96,9 @@ class TextReading:
     read bare actions), each made once, when first asked: a pure function of the three, so
     the fold keeps one per body (``_Folder.text_of``). The visible text is read once."""
 
-    def __init__(self, body: str, body_format: str, bare: bool):
+    def __init__(self, body: str, body_format: str, bare: bool, edition: int | None = None):
         self.body, self.body_format, self.bare = body, body_format, bare
+        self.edition = edition  # the players' commands read in this edition (None: all of them)
 
     @cached_property
     def visible(self):
@@ -118,7 +119,7 @@ class TextReading:
     @cached_property
     def commands(self) -> tuple[CommandResult, ...]:
         """The players' commands, each on a line of its own (:mod:`~nomicpoker.core.reading.player_commands`)."""
-        return commands_in(self.visible.text)
+        return commands_in(self.visible.text, self.edition)
 
     @cached_property
     def action(self) -> grammar.Result:
@@ -164,7 +165,7 @@ class Facts:
     in_hand: bool = False
     seated: bool = False
     player: bool = False
-    edition: int = 2
+    edition: int = 3
     my_turn: bool = False
     advance_on: bool = False
     number: int | None = None
@@ -194,7 +195,7 @@ def read_revision(text: TextReading, facts: Facts) -> Reading:
             return Reading("score", text, facts)
         if facts.in_hand and text.line:
             kind = _advance_kind(text, facts)
-            if kind == "advance_hold":  # the commands first, as at the turn (rule 5)
+            if kind == "advance_hold" and facts.edition >= 3:  # the commands first, as at the turn (rule 5)
                 return Reading(kind, text, facts, text.action, bool(text.commands) and facts.player)
             if kind is not None:
                 return Reading(kind, text, facts)
@@ -211,7 +212,7 @@ def _advance_kind(t: TextReading, f: Facts) -> Kind | None:
             if (f.my_turn or not f.advance_on or normal.hand not in (None, f.number)
                     or (normal.round or f.round) < f.round):
                 return None
-            if f.player and hides_action(t.commands):
+            if f.edition >= 3 and f.player and hides_action(t.commands):
                 return None  # a PROTEST: its text is for the Dealer (rule 5), as at the turn
             return "advance_hold"
     if not t.looks_advance:

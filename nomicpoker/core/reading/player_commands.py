@@ -114,13 +114,19 @@ ROWS: dict[str, Callable[[str, str, str], "CommandResult | None"]] = {
     "WHAT": _alone("what"), "START": _start, "SEATLOG": _alone("seatlog"), "RAIL": _rail,
 }
 #: a PROTEST takes the rest of the comment as its text: nothing after it is read as a command
+#: the edition of the Dealer's reading (``TableSettings.edition``) a row is read from; a row not
+#: named here is read in every edition. WHY: before edition 3 a line ``SEATLOG`` or ``RAIL`` was
+#: chat, and a table keeps the edition its hands were played under, so its ledger replays as it
+#: was played (core/fold/editions.py).
+SINCE: dict[str, int] = {"SEATLOG": 3, "RAIL": 3}
 _LAST = {"PROTEST"}
 _LINE = re.compile(r"^[^\S\n]*(" + "|".join(ROWS) + r")(?![A-Za-z0-9_])(.*)$")
 
 
-def commands_in(text: str) -> tuple[CommandResult, ...]:
+def commands_in(text: str, edition: int | None = None) -> tuple[CommandResult, ...]:
     """:func:`read_commands` of a comment's visible text, already read (the one reading of a
-    revision, :mod:`nomicpoker.core.reading.comment_reading`, reads the text once)."""
+    revision, :mod:`nomicpoker.core.reading.comment_reading`, reads the text once); under
+    ``edition`` only the rows read in that edition (:data:`SINCE`; None: every row)."""
     lines = text.splitlines()
     out: list[CommandResult] = []
     for i, line in enumerate(lines):
@@ -128,6 +134,8 @@ def commands_in(text: str) -> tuple[CommandResult, ...]:
         if not m:
             continue
         word, rest = m.group(1), m.group(2)
+        if edition is not None and edition < SINCE.get(word, 0):
+            continue  # not a command in this edition: the line is the comment's text
         after = "\n".join(ln.rstrip() for ln in lines[i + 1:]) if word in _LAST else ""
         found = ROWS[word](rest, line.strip(), after)
         if found is not None:

@@ -76,6 +76,10 @@ EDITIONS: Mapping[int, str] = {
        "and an e-mail table announces as WRGPT's manual does (vacations at the end of the hand, "
        "BACK, WHAT and SCORE to the player alone, table talk in the showdown mail, and no advance "
        "action mailed to the Dealer named in the ledger before the hand ends)",
+    3: "as edition 2, and a player's commands (GONE, BACK, PROTEST, ...) in a comment posted before "
+       "his turn apply before its action is kept for his turn, a PROTEST keeping the whole comment for "
+       "the Dealer (edition 2 kept the action and dropped the commands), and SEATLOG, RAIL and RAIL OFF "
+       "are players' commands at a tournament's table (edition 2 read those lines as chat)",
 }
 CURRENT_EDITION = max(EDITIONS)
 

@@ -105,7 +105,7 @@ def test_after_the_upgrade_audit_is_identical_and_a_poll_sends_nothing(servers, 
     res = cli(state, "audit")
     assert res.exit_code == 0 and "identical" in res.output, res.output
     shown = cli(state, "table", "show", "--table", "T")
-    assert "edition 1 (table set edition=2 opts in)" in shown.output, shown.output
+    assert "edition 1 (table set edition=3 opts in)" in shown.output, shown.output
 
 
 def _mail(servers, player: str, body: str) -> None:

@@ -55,4 +55,4 @@ def test_after_the_upgrade_audit_is_identical_and_a_poll_finds_nothing_to_say(tm
     assert log() == lines  # nothing spooled for serve to send
     assert derived(state) == before
     assert money(state) == MONEY_AS_PLAYED
-    assert "edition 1 (table set edition=2 opts in)" in cli(state, "table", "show", "--table", "T").output
+    assert "edition 1 (table set edition=3 opts in)" in cli(state, "table", "show", "--table", "T").output

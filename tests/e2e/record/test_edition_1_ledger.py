@@ -86,7 +86,7 @@ def test_after_the_upgrade_poll_and_audit_agree_and_the_hands_keep_their_results
     assert _derived(state) == before  # nothing rewritten, nothing added
     assert _money(state) == MONEY_AS_PLAYED
     shown = cli(state, "table", "show", "--table", "R")
-    assert shown.exit_code == 0 and "edition 1 (table set edition=2 opts in)" in shown.output, shown.output
+    assert shown.exit_code == 0 and "edition 1 (table set edition=3 opts in)" in shown.output, shown.output
 
 
 def test_a_dealer_opts_in_for_the_next_hands_and_audit_replays_it(tmp_path):
@@ -113,14 +113,14 @@ def test_a_dealer_opts_in_for_the_next_hands_and_audit_replays_it(tmp_path):
     res = cli(state, "audit")
     assert res.exit_code == 0 and "identical" in res.output, res.output
     shown = cli(state, "table", "show", "--table", "R")
-    assert "; edition 2;" in shown.output or "; edition 2\n" in shown.output, shown.output
+    assert "; edition 2 (table set edition=3 opts in)" in shown.output, shown.output
 
 
 def test_a_new_table_is_stamped_with_the_current_edition(tmp_path):
     state = tmp_path / "state"
     res = cli(state, "table", "create", "--name", "N", "--players", "alice,bob", "--ruleset", "roberts-nlhe")
     assert res.exit_code == 0, res.output
-    assert json.loads(ledger_rows(state, "SELECT settings FROM np_table WHERE name = 'N'")[0][0])["edition"] == 2
-    assert "edition 2" in cli(state, "table", "show", "--table", "N").output
-    res = cli(state, "table", "set", "edition=3", "--table", "N")
-    assert res.exit_code != 0 and "edition = 3" in res.output, res.output
+    assert json.loads(ledger_rows(state, "SELECT settings FROM np_table WHERE name = 'N'")[0][0])["edition"] == 3
+    assert "edition 3" in cli(state, "table", "show", "--table", "N").output
+    res = cli(state, "table", "set", "edition=4", "--table", "N")
+    assert res.exit_code != 0 and "edition = 4" in res.output, res.output

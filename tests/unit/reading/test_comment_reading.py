@@ -28,6 +28,7 @@ from nomicpoker.shell.storage.secrets_store import HandSecrets
 
 #: a seated player before his turn in round 1 of hand 1, where advance actions are taken
 WAITING = Facts(in_hand=True, seated=True, player=True, edition=2, my_turn=False, advance_on=True, number=1, round=1)
+EDITION_3 = replace(WAITING, edition=3)  # a waiting player's commands first (table_settings.EDITIONS)
 AT_TURN = replace(WAITING, my_turn=True)
 OFF = replace(WAITING, advance_on=False)
 EDITION_1 = replace(WAITING, edition=1)
@@ -139,20 +140,25 @@ def test_commands_and_the_grammars_readings(body, expected, first):
 
 
 def test_before_the_turn_the_commands_are_read_before_an_ordinary_action_is_kept():
-    """As at one's turn (rule 5): a waiting player's commands apply first, and a PROTEST holds
-    the whole comment (its text is for the Dealer, so the action in it is not kept). It used to
-    keep the action and drop the command lines, so ``PROTEST I meant HAND1 ROUND1 call``
-    posted before one's turn lost the protest (issue 23)."""
-    assert kind("PROTEST I meant HAND1 ROUND1 call", WAITING) == "command"
-    held = read_revision(text("GONE friday\nHAND1 ROUND1 call"), WAITING)
+    """From edition 3, as at one's turn (rule 5): a waiting player's commands apply first, and a
+    PROTEST holds the whole comment (its text is for the Dealer, so the action in it is not
+    kept). Edition 2 kept the action and dropped the command lines, so ``PROTEST I meant HAND1
+    ROUND1 call`` posted before one's turn lost the protest (issue 23); a table of edition 2
+    keeps that reading, so its ledger replays as it was played."""
+    assert kind("PROTEST I meant HAND1 ROUND1 call", EDITION_3) == "command"
+    held = read_revision(text("GONE friday\nHAND1 ROUND1 call"), EDITION_3)
     assert (held.kind, held.commands_first) == ("advance_hold", True)
     assert isinstance(held.action, grammar.Intent)
     # no command: kept as before; at the turn and in edition 1, as before
-    assert read_revision(text("HAND1 ROUND1 call"), WAITING).commands_first is False
-    assert kind("PROTEST I meant HAND1 ROUND1 call", AT_TURN) == "command"
+    assert read_revision(text("HAND1 ROUND1 call"), EDITION_3).commands_first is False
+    assert kind("PROTEST I meant HAND1 ROUND1 call", replace(EDITION_3, my_turn=True)) == "command"
     assert kind("PROTEST I meant HAND1 ROUND1 call", EDITION_1) == "command"
     # commands from someone not among the table's players are not read: the action is kept
-    assert read_revision(text("GONE friday\nHAND1 ROUND1 call"), replace(WAITING, player=False)).commands_first is False
+    assert read_revision(text("GONE friday\nHAND1 ROUND1 call"), replace(EDITION_3, player=False)).commands_first is False
+    # edition 2, as played: the action is kept and the commands are not applied
+    for body in ("PROTEST I meant HAND1 ROUND1 call", "GONE friday\nHAND1 ROUND1 call"):
+        kept = read_revision(text(body), WAITING)
+        assert (kept.kind, kept.commands_first) == ("advance_hold", False), body
 
 
 def test_a_command_from_a_non_player_is_chat():
@@ -190,11 +196,13 @@ START = HandStart(1, "1", "dave", 0, (1, 2), tuple((p, 100) for p in PLAYERS), 0
                   "2026-01-01T00:00:00+00:00", SECRETS.commitments(), SECRETS, RULES)
 
 
-def fold(*posts: tuple[str, str, str]):
-    """``posts``: (author, thread, body) in archive order, in hand 1 (carol first to act)."""
+def fold(*posts: tuple[str, str, str], edition: int | None = None):
+    """``posts``: (author, thread, body) in archive order, in hand 1 (carol first to act), at a
+    table of the current edition (or of ``edition``)."""
     revs = [Revision(i + 1, thread, str(i + 1), 1, a, f"2026-01-01T00:{i + 1:02d}:00+00:00", b)
             for i, (a, thread, b) in enumerate(posts)]
-    return fold_table(CFG, [START], revs, [])
+    cfg = CFG if edition is None else replace(CFG, settings=replace(CFG.settings, edition=edition))
+    return fold_table(cfg, [START], revs, [])
 
 
 def verdicts(result, who):
@@ -225,6 +233,23 @@ def test_fold_a_protest_before_ones_turn_is_filed_and_its_action_not_kept():
     assert verdicts(res, "dave") == [("accepted", "", "PROTEST")]
     assert (res.state.days.frozen, res.state.days.protester) == ("protest", "dave")
     assert "dave" not in res.state.current.advance
+
+
+def test_fold_of_an_edition_2_table_keeps_the_action_and_drops_the_commands_as_it_was_played():
+    """A table of edition 2 replays as edition 2 played it (its ledger holds what was posted)."""
+    res = fold(("dave", "1", "PROTEST I meant HAND1 ROUND1 call"), edition=2)
+    assert res.state.days.frozen is None or res.state.days.frozen != "protest"
+    assert res.state.current.advance.get("dave")
+    res = fold(("dave", "1", "GONE friday\nHAND1 ROUND1 call"), edition=2)
+    assert "dave" not in res.state.days.vacation and res.state.current.advance.get("dave")
+
+
+def test_fold_seatlog_and_rail_are_commands_from_edition_3_and_chat_before():
+    """Before edition 3 a line SEATLOG or RAIL was chat: an older table's ledger replays so."""
+    for body in ("SEATLOG", "RAIL", "RAIL OFF"):
+        assert verdicts(fold(("dave", "1", body), edition=2), "dave") == [("chat", "", "")], body
+        refused = verdicts(fold(("dave", "1", body)), "dave")  # edition 3, not a tournament's table
+        assert [(v[0], v[1]) for v in refused] == [("rejected", "not_a_tournament")], (body, refused)
 
 
 def test_fold_a_command_before_ones_turn_applies_then_the_action_is_kept():

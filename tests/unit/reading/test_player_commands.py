@@ -66,3 +66,6 @@ def test_a_tournaments_seatlog_and_rail_commands():
     assert commands_in("RAIL me up") == ()  # chat
     assert commands_in("SEATLOG please") == ()
     assert commands_in("seatlog") == () and commands_in("RAILS") == ()
+    # before edition 3 these lines were chat (SINCE): an older table replays as it was played
+    assert commands_in("SEATLOG\nRAIL\nBACK", edition=2) == (Command("back", "", "BACK"),)
+    assert [c.kind for c in commands_in("SEATLOG\nRAIL\nBACK", edition=3)] == ["seatlog", "rail", "back"]
