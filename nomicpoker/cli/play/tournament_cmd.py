@@ -256,6 +256,7 @@ def show(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str]
     from datetime import datetime, timezone
 
     from nomicpoker.core.tournament.places import format_standings
+    from nomicpoker.shell.storage.store import loads
     from nomicpoker.shell.tournament import director, views
 
     with opened(state, db, need_state=False, readonly=True) as (_st, engine):
@@ -277,6 +278,8 @@ def show(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str]
                 seats = ", ".join(f"{p} {m}" for p, m in t.seats)
                 typer.echo(f"table {t.number} ({t.name}): {seats}; {t.hands} hand(s) dealt; level {t.level}")
             for e in director.events(s, name):
+                if e.kind == "finish":
+                    typer.echo(f"{e.at}: the tournament is over: {e.player} wins with all {loads(e.data)['chips']} chips")
                 if e.kind in ("pause", "resume", "disqualify"):
                     typer.echo(f"{e.at}: {e.kind}{' ' + e.player if e.player else ''}: {e.note}")
             typer.echo("standings:")
@@ -338,12 +341,32 @@ def disqualify(name: str = NameOpt, player: str = typer.Option(..., "--player", 
 
 @tournament_app.command("advance", example=f"nomicpoker tournament advance --name spring-open {S}")
 def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Between hands, apply each table's level to its forced bets (announced in its thread)."""
-    from nomicpoker.shell.tournament import director
+    """Between hands: move players (tables broken, balanced, the final table), then apply each
+    table's level to its forced bets; each posted in the table's thread."""
+    from nomicpoker.shell.tournament import director, moves
 
     from nomicpoker.shell.tournament import vacation_start
 
     with opened(state, db) as (st, engine):
+        winner = moves.finish_if_won(engine, name)
+        if winner:
+            typer.echo(f"tournament {name} is over: {winner} wins")
+            return
+        moved = moves.carry_out(engine, st, name)
+        for mv in moved.moves:
+            typer.echo(mv.describe())
+        for b in moved.broken:
+            typer.echo(f"table {b} is broken")
+        if moved.final:
+            typer.echo("the final table is made: seats and button drawn afresh")
+        for mv in moved.waiting:
+            typer.echo(f"waits for a hand to end: {mv.describe()} (run this again once it has ended)")
+        for e in moved.errors:
+            typer.echo(e)
+        winner = moves.finish_if_won(engine, name)
+        if winner:
+            typer.echo(f"tournament {name} is over: {winner} wins")
+            return
         done = director.advance(engine, st, name)
         waits = vacation_start.waiting(engine, st, name)
         for a in done:

@@ -36,6 +36,8 @@ from nomicpoker.core.fold import (advance_fold, advance_private, betting_fold, d
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD, UNNAMED_PRIVATE
 from nomicpoker.core.fold.dealer_controls import CONTROL_KINDS
 from nomicpoker.core.fold.score_fold import SCORE
+from nomicpoker.core.fold import roster_moves
+from nomicpoker.core.table.roster import ROSTER_KINDS
 from nomicpoker.core.poker import engine
 from nomicpoker.core.poker.actions import DealBoard, DealHole, DealHoles
 from nomicpoker.core.reading import grammar
@@ -80,6 +82,8 @@ class _Folder:
             "error": self._error, "action": self._act}
         if state is not None:
             self.st = state
+            if state.roster is not None:  # players moved in or out (core/fold/roster_moves)
+                self.c = replace(config, players=tuple(state.roster))
             return
         self.st = TableState(money={p: config.money for p in config.players},
                              gndt={p: (0, "o", 0) for p in config.players},
@@ -463,7 +467,8 @@ class _Folder:
                     SCORE: lambda ev: effects.apply(self, score_fold.event(ev, self.st, self.c)),
                     UNNAMED_PRIVATE: lambda ev: effects.apply(self, advance_private.unnamed(ev, self.st)),
                     # answered at its revision (fold_run.fold_stream collects these first)
-                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self._control for k in CONTROL_KINDS}}
+                    INTERNAL_ERROR_EVENT: lambda ev: None, **{k: self._control for k in CONTROL_KINDS},
+                    **{k: lambda ev: roster_moves.event(self, ev) for k in ROSTER_KINDS}}
         if ev.kind not in handlers:
             raise FoldError("bad_event", f"dealer event {ev.kind!r} (hand {ev.hand}, {ev.player}) is "
                             f"not one this nomicpoker knows ({DRAW_TIMEOUT}, {TURN_TIMEOUT}, {AMEND})")

@@ -96,3 +96,6 @@ class TableState:
     #: SCORE comments waiting for the standings (:mod:`nomicpoker.core.fold.score_fold`):
     #: ``[thread, comment id, author, "L" or "", hand number or "0"]``
     score_pending: list[list[str]] = field(default_factory=list)
+    #: the players seated now, in GNDT order, once a tournament moved someone in or out
+    #: (:mod:`nomicpoker.core.table.roster`); ``None``: the players the table was created with
+    roster: list[str] | None = None

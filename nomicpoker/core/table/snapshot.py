@@ -142,6 +142,7 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
         "amendments": [asdict(e) for e in state.amendments],
         "score_pending": [list(r) for r in state.score_pending],
         "days": state.days.to_data(),
+        "roster": list(state.roster) if state.roster is not None else None,
         "sealed": sorted(seal), "hands": hands,
     }
 
@@ -170,6 +171,7 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
             amendments=[DealerEvent(**e) for e in data["amendments"]],
             score_pending=[[str(x) for x in r] for r in data.get("score_pending", [])],
             days=DaysState.from_data(data["days"]),
+            roster=[str(p) for p in data["roster"]] if data.get("roster") is not None else None,
         )
         for d in data["hands"]:
             n = d["number"]

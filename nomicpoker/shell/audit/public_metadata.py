@@ -112,7 +112,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "np_dealer_event": {
         "id": _ID, "table_name": _TABLE, "hand": _HAND, "after": "The archive position it happened after.",
         "kind": "What happened: timeout, draw_timeout, stalled, amend, reminder, settings, pause, resume, void, "
-                "fold, seat, unseat, score, internal_error.",
+                "fold, seat, unseat, score, internal_error, move_out, move_in.",
         "player": "The player it concerns, if any.", "at": "When it happened (UTC).",
         "ruleset_hash": "An amendment: the pinned ruleset that applies from the next hand.",
         "note": "An amendment's note (which proposal) or the Dealer's reason for a control.",

@@ -72,7 +72,7 @@ def _amend(s: Session, state: Path, table_name: str, files, note: str, at: str) 
         raise ServiceError("bad_decks", f"ruleset {rs.name} deals every hole card from the dealer's "
                            f"one deck, but table {table_name} issues each player a deck: create a new "
                            "table for it (nothing was changed)")
-    check_deck_fits(rs, len(loads(table.players)), "table amend")
+    check_deck_fits(rs, len(ledger.roster(s, table)), "table amend")
     pinned.pin(s, table_name, files, at)
     s.add(DealerEventRow(table_name=table_name, hand=hands[-1].number if hands else 0,
                          after=ledger.max_archive_id(s, table_name), kind=AMEND, player="", at=at,

@@ -109,7 +109,7 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         hands = ledger.hand_rows(s, table_name)
         number = hands[-1].number if hands else 0
         running = result.current is not None and result.current.phase != "complete"
-        _check(kind, player, list(loads(table.players)), result, running, number)
+        _check(kind, player, ledger.roster(s, table), result, running, number)
         if kind == "settings":
             fixed = sorted({"tournament", "start_on_vacation"} & set(data))
             if fixed:  # a tournament's table is one by tournament start, never by table set

@@ -322,7 +322,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
         if hands and hands[-1].number not in ended:
             raise ServiceError("hand_running", f"hand {hands[-1].number} of table {table_name} is "
                                "still running: finish it (nomicpoker poll) before starting another")
-        players = loads(table.players)
+        players = ledger.roster(s, table)  # as the tournament's moves left it
         money = ledger.current_money(s, table)
         folded = fold_for(s, table, state)  # the settings in force (forced bets) and who sits out
         away = set(folded.sitting_out)  # after timeouts, or unseated by the Dealer

@@ -24,6 +24,7 @@ from nomicpoker.shell.storage import pinned, secrets_store
 from nomicpoker.core.fairness import entropy
 from nomicpoker.core.table.fold_types import DealerEvent, FoldResult, HandStart, Revision, TableConfig
 from nomicpoker.core.words.gndt import GndtRow
+from nomicpoker.core.table.roster import ROSTER_KINDS, roster as roster_after
 from nomicpoker.core.table.table_settings import TableSettings, settings_from
 from nomicpoker.shell.storage.store import (
     ActionRow, BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
@@ -246,6 +247,19 @@ def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[t
                                     data=loads(r.data or "{}") or {})) for r in rows]
 
 
+def roster(session: Session, table: TableRow) -> list[str]:
+    """The players seated at ``table`` now, in GNDT order: those it was created with, as the
+    tournament's moves (``move_in``/``move_out`` dealer events, core/table/roster) changed them."""
+    moves = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table.name,
+                                                      DealerEventRow.kind.in_(ROSTER_KINDS))  # type: ignore[attr-defined]
+                         .order_by(DealerEventRow.id)).all()
+    players = loads(table.players)
+    if not moves:
+        return players
+    return list(roster_after(players, (DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
+                                                   data=loads(r.data or "{}") or {}) for r in moves)))
+
+
 def max_archive_id(session: Session, table: str) -> int:
     rows = session.exec(select(CommentRow.id).where(CommentRow.table_name == table)
                         .order_by(CommentRow.id.desc()).limit(1)).all()  # type: ignore[union-attr]
@@ -393,7 +407,7 @@ def gndt(session: Session, table: TableRow) -> list[GndtRow]:
     for e in stored_rows(session, table.name, "entry"):
         cells[(e.player, e.column)] = e.new
     rows = []
-    for p in loads(table.players):
+    for p in roster(session, table):
         rows.append(GndtRow(player=p, money=int(cells.get((p, "Money"), table.money)),
                             turn=cells.get((p, "Turn"), "o"), pot=int(cells.get((p, "Pot"), 0))))
     return rows

@@ -153,7 +153,7 @@ class DealerEventRow(SQLModel, table=True):
     table_name: str = Field(index=True)
     hand: int
     after: int  # archive position it happened after
-    kind: str  # timeout | draw_timeout | stalled | amend | reminder | settings | pause | resume | void | fold | seat | unseat | score | internal_error
+    kind: str  # timeout | draw_timeout | stalled | amend | reminder | settings | pause | resume | void | fold | seat | unseat | score | internal_error | move_out | move_in
     player: str
     at: str
     ruleset_hash: str = ""  # amend: the pinned ruleset that applies from the next hand

@@ -42,7 +42,9 @@ class TournamentEventRow(SQLModel, table=True):
     draw's tables and the table names made), ``pause``, ``resume``, ``disqualify``,
     ``rail_join``, ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to),
     ``rail_showdowns`` (``data``: ``upto``, the last hand of each table covered, and ``sent``,
-    [table, hand, [who]] per showdown), ``rail_thread`` (``note``: the rail's thread)."""
+    [table, hand, [who]] per showdown), ``rail_thread`` (``note``: the rail's thread),
+    ``moves`` (``data``: the moves of one step, the tables broken, the final table's positions:
+    :mod:`nomicpoker.shell.tournament.moves`), ``finish`` (``player``: the winner)."""
 
     __tablename__ = "np_tournament_event"
     __table_args__ = (UniqueConstraint("tournament", "seq"),)

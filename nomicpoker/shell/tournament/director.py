@@ -345,7 +345,7 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
         player = next((p for p in entrants(s, name) if same_account(p, player)), player)
         if player not in entrants(s, name):
             raise TournamentError("bad_player", f"{player!r} is not an entrant of tournament {name} still in play")
-        where = next((t for t in tables_of(s, name) if player in loads(ledger.get_table(s, t).players)), None)
+        where = next((t for t in tables_of(s, name) if player in ledger.roster(s, ledger.get_table(s, t))), None)
     if row.status != "registering" and where is not None:
         try:
             control(engine, state, where, "unseat", f"disqualified from tournament {name}: {note}", player=player,

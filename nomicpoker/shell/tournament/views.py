@@ -64,20 +64,20 @@ def _ordinal(n: int) -> str:
 
 
 def tables(session: Session, name: str, now: datetime) -> list[TableView]:
+    """Each table's players in play now, in seat order, with their chips (after the moves)."""
+    from nomicpoker.shell.tournament.seatmap import seat_map
+
     row = get(session, name)
     structure = structure_of(row)
-    [start] = events(session, name, "start") or [None]
-    if start is None:
+    if not events(session, name, "start"):
         return []
+    m = seat_map(session, name)
+    day = day_number(datetime.fromisoformat(row.started), now)
     out = []
-    for t in loads(start.data)["tables"]:
-        table = ledger.get_table(session, t["table"])
-        money = ledger.current_money(session, table)
-        hands = len(ledger.hand_rows(session, table.name))
-        day = day_number(datetime.fromisoformat(row.started), now)
-        level = level_for(structure, hands_dealt=hands, day=day).number
-        order = [p for p in t["seats"] if p is not None]
-        out.append(TableView(table.name, t["number"], tuple((p, money.get(p, 0)) for p in order), hands, level))
+    for number, tname in sorted(m.names.items()):
+        level = level_for(structure, hands_dealt=m.hands[number], day=day).number
+        seats = tuple((p, m.chips[p]) for _s, p in m.tables[number].occupied())
+        out.append(TableView(tname, number, seats, m.hands[number], level))
     return out
 
 
@@ -92,7 +92,7 @@ def current_standings(session: Session, name: str) -> tuple[Standing, ...]:
         money = ledger.current_money(session, table)
         hands = ledger.hand_rows(session, tname)
         ended = {r.hand for r in ledger.stored_rows(session, tname, "hand_end")}
-        for p in loads(table.players):
+        for p in ledger.roster(session, table):
             if p in dq:
                 continue
             chips[p] = money.get(p, 0)
@@ -149,7 +149,48 @@ def audit_draws(session: Session) -> list[str]:
             out.append(f"tournament {row.name}: DIFFERS: {exc.message}")
         else:
             out.append(f"tournament {row.name}: the seat draw is the one its published seed gives")
+        out.append(audit_chips(session, row.name))
     return out
 
 
-__all__ = ["TableView", "audit_draws", "current_standings", "seatlog", "structure_lines", "tables"]
+def audit_chips(session: Session, name: str) -> str:
+    """For ``audit``: a tournament's chips are conserved. The chips at its tables (each
+    table's GNDT, Money and Pot, over the players seated there now) are the starting chips of
+    every player drawn at the start, less what hands destroyed; and each move's chips are the
+    ones its ``move_out`` took from one table and its ``move_in`` brought to the other."""
+    from collections import Counter
+
+    row = get(session, name)
+    structure = structure_of(row)
+    [start] = events(session, name, "start")
+    drawn = sum(1 for t in loads(start.data)["tables"] for p in t["seats"] if p is not None)
+    total = destroyed = 0
+    outs: Counter = Counter()
+    ins: Counter = Counter()
+    for tname in tables_of(session, name):
+        table = ledger.get_table(session, tname)
+        total += sum(ledger.current_money(session, table).values())
+        destroyed += sum(int(r.destroyed or 0) for r in ledger.stored_rows(session, tname, "hand_end"))
+        for ev in ledger.dealer_events(session, tname):
+            if ev.kind == "move_out":
+                outs[(ev.player, tname, ev.data.get("to"), ev.data.get("chips"))] += 1
+            elif ev.kind == "move_in":
+                ins[(ev.player, ev.data.get("from"), tname, ev.data.get("chips"))] += 1
+    names = {t["number"]: t["table"] for t in loads(start.data)["tables"]}
+    moved: Counter = Counter()
+    for ev in events(session, name, "moves"):
+        for mv in loads(ev.data)["moves"]:
+            moved[(mv["player"], names[mv["from_table"]], names[mv["to_table"]], mv["chips"])] += 1
+    expected = drawn * structure.starting_money - destroyed
+    if total != expected:
+        return (f"tournament {name}: DIFFERS: {total} chips at its tables, not the {expected} its {drawn} "
+                f"players started with" + (f" less {destroyed} destroyed" if destroyed else ""))
+    if outs != moved or ins != moved:
+        return (f"tournament {name}: DIFFERS: the tables' move_out/move_in events are not the tournament's "
+                f"{sum(moved.values())} move(s), chips for chips")
+    return (f"tournament {name}: chips conserved: {total} at its tables, {drawn} x {structure.starting_money} at the "
+            f"start{f' less {destroyed} destroyed' if destroyed else ''}; {sum(moved.values())} move(s), each "
+            "carrying the same chips out of one table and into the other")
+
+
+__all__ = ["TableView", "audit_chips", "audit_draws", "current_standings", "seatlog", "structure_lines", "tables"]

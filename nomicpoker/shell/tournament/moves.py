@@ -1,0 +1,202 @@
+"""Moving players between a tournament's tables (shell): the director carries out what the core
+decides (:func:`nomicpoker.core.tournament.balance.rebalance`).
+
+Each move is recorded three times in one transaction, so nothing is ever half-done: a
+``move_out`` dealer event at the table the player leaves, a ``move_in`` at the one he joins
+(both folded at once: posted in each table's thread, the Money carried from one GNDT to the
+other, the change log saying why: :mod:`nomicpoker.core.fold.roster_moves`), and the
+tournament's ``moves`` event (every move of the step, the tables broken, the positions drawn
+for a final table or a redraw) from which :mod:`.seatmap` rebuilds the seats. An interrupted
+run left nothing (the transaction) or everything but the posts (the next poll sends them), so
+``tournament advance`` is simply run again.
+
+Only between hands: a move whose table is playing a hand waits for the next ``advance`` (and
+``hand start`` refuses to deal at a table a move waits for: :func:`pending_at`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from nomicpoker.core.tournament.balance import Move, Plan, rebalance
+from nomicpoker.ports import ForumError
+from nomicpoker.shell.cycle import forums
+from nomicpoker.shell.cycle.deadlines import iso, utcnow
+from nomicpoker.shell.cycle.outbox import send_outbox
+from nomicpoker.shell.cycle.replay import adjudicate
+from nomicpoker.shell.cycle.report import TableReport
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.store import DealerEventRow, dumps, transaction
+from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, structure_of
+from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
+
+#: the reason each kind of move is posted with (the rule it applies)
+WHY = {
+    "balance": ("to balance the tables (Robert's: \"if a player is needed to move from a table to balance "
+                "tables, the player due for the big blind will be automatically selected to move, and will be "
+                "given the earliest seat due for the big blind if more than one seat is open\")"),
+    "break": ("table {src} is broken (Robert's: \"As players are eliminated, tables are broken in a pre-set "
+              "order, with players from the broken tables assigned to empty seats at other tables\")"),
+    "final": "the final table: every table still in play merged into {dst}, seats and button drawn afresh",
+}
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What one step did: the moves made, the tables broken, whether it made the final table,
+    and the moves that wait for a table playing a hand."""
+
+    moves: tuple[Move, ...]
+    broken: tuple[int, ...]
+    final: bool
+    waiting: tuple[Move, ...]
+    errors: tuple[str, ...] = ()
+
+
+def plan_for(session: Session, name: str) -> tuple[SeatMap, Plan, str]:
+    """The seats now and what the core decides for them (the draw's ``event`` name is the
+    tournament's next event number, so each step's draws are reproducible)."""
+    row = get(session, name)
+    m = seat_map(session, name)
+    structure = structure_of(row)
+    event = str(len(events(session, name)) + 1)
+    order = structure.break_order(len(m.names))
+    live = m.live()
+    if len(live) < 2:  # nothing to balance; the last table plays on (or the tournament is won)
+        return m, Plan(tuple(live), ()), event
+    return m, rebalance(list(m.tables.values()), order, row.seed, event), event
+
+
+def pending_at(session: Session, name: str, table: str) -> list[Move]:
+    """The moves the core wants now that involve ``table`` (``hand start`` waits for them)."""
+    m, plan, _event = plan_for(session, name)
+    n = m.number_of(table)
+    return [mv for mv in plan.moves if n in (mv.from_table, mv.to_table)]
+
+
+def carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = utcnow) -> Moved:
+    """Make the moves the core decides now (module docstring), under the poll lock. Each move
+    whose two tables are between hands is made; the others wait. The final table is made at
+    once or not at all."""
+    from nomicpoker.shell.dealer.service import HAND_START_LOCK_WAIT
+    from nomicpoker.shell.storage.locks import Busy, run_lock
+
+    with Session(engine) as s:
+        row = get(s, name)
+    if row.status != "running":
+        raise TournamentError("not_running", f"tournament {name} is {row.status}: players move at a running "
+                              "tournament's tables")
+    try:
+        with run_lock(engine, state, HAND_START_LOCK_WAIT):
+            return _carry_out(engine, state, name, now)
+    except Busy as exc:
+        raise TournamentError("busy", f"a poll has held the lock of {exc.where} for {HAND_START_LOCK_WAIT} "
+                              "seconds: try again") from exc
+
+
+def finish_if_won(engine: Engine, name: str, now: Callable[[], datetime] = utcnow) -> str:
+    """The winner, once one player is left in play: the tournament is recorded ``finished``
+    (a ``finish`` event naming him). "" while two or more play on."""
+    with transaction(engine) as s:
+        row = get(s, name)
+        if row.status == "finished":
+            return next((e.player for e in events(s, name, "finish")), "")
+        if row.status != "running":
+            return ""
+        m = seat_map(s, name)
+        left = m.players()
+        if len(left) != 1 or any(m.running.values()):
+            return ""
+        row.status = "finished"
+        s.add(row)
+        add_event(s, name, "finish", iso(now()), player=left[0], data={"chips": m.chips[left[0]]})
+        return left[0]
+
+
+def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetime]) -> Moved:
+    t = now()
+    with transaction(engine) as s:
+        m, plan, event = plan_for(s, name)
+        if not plan.moves:
+            return Moved((), tuple(plan.broken), False, ())
+        busy = {n for n, h in m.running.items() if h}
+        if plan.final and busy & {mv.from_table for mv in plan.moves} | busy & {mv.to_table for mv in plan.moves}:
+            return Moved((), (), False, plan.moves)
+        done, waiting = [], []
+        occupied = {(n, s_) for n, tb in m.tables.items() for s_, _p in tb.occupied()}
+        for mv in plan.moves:
+            if mv.from_table in busy or mv.to_table in busy:
+                waiting.append(mv)
+                continue
+            if (mv.to_table, mv.to_seat) in occupied and not plan.final:
+                waiting.append(mv)  # its seat is freed by a move that waits
+                continue
+            occupied.discard((mv.from_table, mv.from_seat))
+            occupied.add((mv.to_table, mv.to_seat))
+            done.append(mv)
+        if not done:
+            return Moved((), (), False, tuple(waiting))
+        rosters: dict[int, list[str]] = {}
+        seat_of = dict(m.history)
+        at = iso(t)
+        tables = {n: ledger.get_table(s, tn) for n, tn in m.names.items()}
+        touched: set[int] = set()
+        out_rows = []
+        for mv in done:
+            for n in (mv.from_table, mv.to_table):
+                if n not in rosters:
+                    rosters[n] = ledger.roster(s, tables[n])
+            src, dst = m.names[mv.from_table], m.names[mv.to_table]
+            chips = m.chips[mv.player]
+            why = WHY[mv.reason].format(src=src, dst=dst)
+            hands = ledger.hand_rows(s, src)
+            s.add(DealerEventRow(table_name=src, hand=hands[-1].number if hands else 0,
+                                 after=ledger.max_archive_id(s, src), kind="move_out", player=mv.player, at=at,
+                                 note=why, data=dumps({"chips": chips, "to": dst, "seat": mv.to_seat, "why": why})))
+            rosters[mv.from_table] = [p for p in rosters[mv.from_table] if p != mv.player]
+            seat_of[(mv.to_table, mv.player)] = mv.to_seat
+            new = sorted(rosters[mv.to_table] + [mv.player], key=lambda p: seat_of.get((mv.to_table, p), 0))
+            rosters[mv.to_table] = new
+            hands = ledger.hand_rows(s, dst)
+            s.add(DealerEventRow(table_name=dst, hand=hands[-1].number if hands else 0,
+                                 after=ledger.max_archive_id(s, dst), kind="move_in", player=mv.player, at=at,
+                                 note=why, data=dumps({"chips": chips, "from": src, "seat": mv.to_seat, "why": why,
+                                                       "roster": new})))
+            touched |= {mv.from_table, mv.to_table}
+            out_rows.append({"player": mv.player, "from_table": mv.from_table, "from_seat": mv.from_seat,
+                             "to_table": mv.to_table, "to_seat": mv.to_seat, "chips": chips, "reason": mv.reason})
+        drawn = []
+        if plan.final:
+            drawn = [{"number": tb.number, "last": [tb.last.button, tb.last.small_blind, tb.last.big_blind],
+                      "hands": m.hands[tb.number]} for tb in plan.tables]
+        broken = [b for b in plan.broken if not any(mv.from_table == b for mv in waiting)]
+        add_event(s, name, "moves", at, data={"event": event, "moves": out_rows, "broken": broken,
+                                              "final": plan.final, "drawn": drawn})
+        s.flush()
+        for n in sorted(touched):
+            adjudicate(s, tables[n], state, t)
+        names = [m.names[n] for n in sorted(touched)]
+    errors = _send(engine, state, names, now)
+    return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors)
+
+
+def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], datetime]) -> tuple[str, ...]:
+    """Post what the moves queued at each table (a forum that fails: the next poll posts it)."""
+    errors = []
+    for tname in names:
+        with Session(engine) as s:
+            forum = forums.forum_for(ledger.get_table(s, tname), state)
+        try:
+            send_outbox(engine, tname, forum, now, TableReport(tname), state=state)
+        except ForumError as exc:
+            errors.append(f"{tname}: forum {exc.code}: {exc.message} (recorded; the next poll posts it)")
+    return tuple(errors)
+
+
+__all__ = ["Moved", "WHY", "carry_out", "finish_if_won", "pending_at", "plan_for"]

@@ -1,0 +1,152 @@
+"""Players moving between a tournament's tables, through the real CLI on the local forum:
+``tournament advance`` breaks tables in the pre-set order, balances them and makes the final
+table (Robert's Rules, tournament section), each move a dealer event of both tables' ledgers,
+posted in their threads, with the chips carried from one GNDT to the other; ``audit`` replays
+every table identically and checks the tournament's chips are conserved."""
+
+from __future__ import annotations
+
+import json
+
+from _tournament_kit import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+
+
+def _start(tmp_path, players: str, size: int):
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=size))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", players, "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    start = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])
+    return state, {t["number"]: t for t in start["tables"]}
+
+
+def _roster(state, table: str) -> list[str]:
+    """The players of ``table``'s GNDT now (the change log's latest Money per player, those
+    moved out at 0 left out), read straight from the rows, not through the code under test."""
+    money = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND column = 'Money' "
+                             "ORDER BY id"))
+    gone = {p for (p,) in rows(state, f"SELECT player FROM np_dealer_event WHERE table_name = '{table}' AND "
+                                      "kind = 'move_out'")}
+    back = {p for (p,) in rows(state, f"SELECT player FROM np_dealer_event WHERE table_name = '{table}' AND "
+                                      "kind = 'move_in'")}
+    return [p for p in money if p not in gone or p in back]
+
+
+def test_the_final_table_is_merged_after_an_elimination(made):
+    """Four players at two tables of two (tables of 3): table 1 plays an all-in, one player is
+    out; the three left fit at one table, so "the final table merge": table 2 (highest-first,
+    broken first) moves into table 1, the last of the breaking order, seats drawn afresh.
+    Each move is posted in both threads and written in both change logs with its reason, the
+    chips arrive as they left, audit replays every table identically and the chips are
+    conserved; a second advance moves nobody."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    money = play_all_in(state, "spring-t1")
+    loser = next(p for p, m in money.items() if m == "0")
+    t2 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    before = {p: 1000 for p in t2}
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "the final table is made: seats and button drawn afresh" in out
+    assert "table 2 is broken" in out
+    for p in t2:
+        assert f"{p} moves from table 2 seat" in out and "to table 1 seat" in out
+    outs = rows(state, "SELECT player, data FROM np_dealer_event WHERE table_name = 'spring-t2' AND kind = 'move_out'")
+    assert sorted(p for p, _ in outs) == sorted(t2)
+    assert all(json.loads(d)["chips"] == before[p] and json.loads(d)["to"] == "spring-t1" for p, d in outs)
+    ins = rows(state, "SELECT player, data FROM np_dealer_event WHERE table_name = 'spring-t1' AND kind = 'move_in'")
+    assert {p: json.loads(d)["chips"] for p, d in ins if p in t2} == before
+    live = sorted(p for p in _roster(state, "spring-t1")
+                  if dict(rows(state, "SELECT player, new FROM np_entry WHERE table_name = 'spring-t1' AND "
+                                      "column = 'Money' ORDER BY id"))[p] != "0")
+    assert len(live) == 3 and loser not in live
+    assert _roster(state, "spring-t2") == [] or all(
+        p not in t2 for p in _roster(state, "spring-t2"))
+    causes = [c for (c,) in rows(state, "SELECT cause FROM np_entry WHERE table_name = 'spring-t2' AND "
+                                        "column = 'Money' AND new = '0'")]
+    assert causes and all(c.startswith("dealer: ") and "moved to table spring-t1 (the final table" in c for c in causes)
+    posts = [b for (b,) in rows(state, "SELECT body FROM np_outbox WHERE table_name = 'spring-t1'")]
+    assert any("joins this table from table spring-t2" in b and "from the next hand" in b for b in posts)
+    audit = run("audit", "--state", str(state)).output
+    assert "the replay is identical to the ledger" in audit
+    assert "tournament spring: chips conserved: 4000 at its tables, 4 x 1000 at the start" in audit
+    again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "moves from" not in again
+    show = run("tournament", "show", "--name", "spring", "--state", str(state)).output
+    assert "table 2 (spring-t2): ; 0 hand(s) dealt" in show
+    assert f"  4. {loser} (out)" in show
+
+
+def test_balancing_moves_the_player_due_for_the_big_blind_into_the_seat_due_for_it(tmp_path):
+    """Robert's: "if a player is needed to move from a table to balance tables, the player due
+    for the big blind will be automatically selected to move, and will be given the earliest
+    seat due for the big blind if more than one seat is open." Six players at two tables of
+    three; two at table 1 are disqualified (their seats empty): table 2 gives its player due
+    for the big blind (the third seat clockwise from the drawn button), and he takes table 1's
+    first empty seat clockwise from the seat due for its first big blind."""
+    state, start = _start(tmp_path, "ann,bob,cy,dee,eve,fay", 3)
+    t1, t2 = start[1], start[2]
+    keep = t1["seats"][0]
+    for p in t1["seats"][1:]:
+        run("tournament", "disqualify", "--name", "spring", "--player", p, "--note", "test", "--state", str(state))
+    # table 2, seats 1..3 all taken: small blind the seat after the button, big blind the next
+    b2 = t2["button"]
+    due = t2["seats"][(b2 + 1) % 3]
+    # table 1's first big blind is due at the third seat clockwise from its button: the open
+    # seats from there clockwise, the first of them
+    b1 = t1["button"]
+    first_bb = (b1 + 1) % 3 + 1
+    open_seats = [s for s in ((first_bb - 1 + k) % 3 + 1 for k in range(3)) if t1["seats"][s - 1] != keep]
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert f"{due} moves from table 2 seat {(b2 + 1) % 3 + 1} to table 1 seat {open_seats[0]} (to balance the tables)" in out
+    assert _roster(state, "spring-t1")[-1] == due or due in _roster(state, "spring-t1")
+    cause = rows(state, f"SELECT cause FROM np_entry WHERE table_name = 'spring-t2' AND player = '{due}' AND column = 'Money' AND new = '0'")
+    assert "the player due for the big blind will be automatically selected to move" in cause[0][0]
+    audit = run("audit", "--state", str(state)).output
+    assert "chips conserved: 6000 at its tables" in audit and "1 move(s)" in audit
+    again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "moves from" not in again
+
+
+def test_a_move_waits_for_a_hand_to_end(made):
+    """Only between hands: a table playing a hand keeps its players; advance says the move
+    waits, records nothing, and makes it once the hand has ended."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "test", "--state", str(state))
+    from _bot_kit import fixed_secrets
+    from nomicpoker.shell.storage import secrets_store
+
+    secrets_store.write(state, "spring-t2", 1, fixed_secrets("tournament:1"))
+    run("hand", "start", "--table", "spring-t2", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "waits for a hand to end" in out
+    assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind IN ('move_in', 'move_out')") == [(0,)]
+
+
+def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
+    """WRGPT: "eliminated players are ranked in reverse order of elimination": all-in hands at
+    table 1, advance after each (the final table made after the first elimination) until one
+    player has every chip; the tournament is over, show names the winner and the places."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    out_order: list[str] = []
+    for _ in range(12):
+        money = play_all_in(state, "spring-t1")
+        out_order += [p for p, m in money.items() if m == "0" and p not in out_order]
+        adv = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+        if "is over" in adv:
+            break
+    winner = adv.split("is over: ", 1)[1].split(" wins", 1)[0]
+    assert len(out_order) == 3 and winner not in out_order
+    show = run("tournament", "show", "--name", "spring", "--state", str(state)).output
+    assert "spring: Spring Open; finished" in show
+    assert f"the tournament is over: {winner} wins with all 4000 chips" in show
+    standing = show.split("standings:\n", 1)[1].splitlines()
+    assert standing[0].startswith(f"  1. {winner} (4000 chips)")
+    # the last one out is 2nd, the first one out 4th (players out on one hand share by stacks)
+    assert standing[-1].split(". ", 1)[1].startswith(out_order[0]) or len(set(out_order)) < 3
+    again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert f"tournament spring is over: {winner} wins" in again
+    assert "chips conserved: 4000" in run("audit", "--state", str(state)).output
