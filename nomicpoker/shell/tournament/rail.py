@@ -249,7 +249,7 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
         for tname in names:
             if int(last.get(tname) or 0) <= covered.get(tname, 0):
                 continue  # no hand ended there since the last run
-            seated = loads(ledger.get_table(s, tname).players)
+            seated = ledger.roster(s, ledger.get_table(s, tname))  # after the moves
             for n, body in _ended(s, tname, covered.get(tname, 0)):
                 upto[tname] = n
                 to = tuple(p for p in on if not any(same_account(p, q) for q in seated))
