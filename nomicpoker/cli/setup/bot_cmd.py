@@ -385,7 +385,7 @@ def hand_start(table: str = typer.Option(..., "--table", help="Table name."),
                verbose: bool = VerboseOpt, log_file: Optional[Path] = LogFileOpt,
                state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
     """Start the next hand: secrets, story post, hand-start comment, decks or hole cards."""
-    from nomicpoker.shell.dealer.service import start_hand
+    from nomicpoker.shell.tournament.hand_start import start_hand  # a tournament's table: its rules first
 
     amounts: tuple[int, ...] | None = None
     if blinds:

@@ -92,9 +92,15 @@ def start_from_record(record: Mapping[str, Any], ruleset: Ruleset, checks: list[
         checks.append(Check("forced bets", False, f"keys 'ante' and 'blinds' must be integers, found "
                             f"{ante!r} and {blinds!r}"))
         return None
+    positions = record.get("positions") or {}
+    posters = positions.get("blind_posters") if isinstance(positions, Mapping) else None
+    if posters is not None and not (isinstance(posters, list) and all(isinstance(p, str) for p in posters)):
+        checks.append(Check("seats", False, f"key 'positions' must name the blind posters, found {positions!r}"))
+        return None
     try:
         return start_hand(ruleset, record.get("hand") if _int(record.get("hand")) else 0,
-                          [(s["player"], s["money"]) for s in seats], button, ante=ante, blinds=tuple(blinds))
+                          [(s["player"], s["money"]) for s in seats], button, ante=ante, blinds=tuple(blinds),
+                          blind_posters=posters)
     except (ValueError, TypeError) as e:
         checks.append(Check("seats", False, f"the hand cannot start from the recorded seats: {e}"))
         return None

@@ -240,7 +240,7 @@ class _Folder:
             self.st.money[name] = money
         effects.apply(self, (over_days.begin_hand(self.st.days),))
         hand = engine.start_hand(rules, hs.number, [tuple(s) for s in hs.seats], hs.button,
-                                 ante=hs.ante, blinds=hs.blinds)
+                                 ante=hs.ante, blinds=hs.blinds, blind_posters=hs.blind_posters or None)
         h = HandState(start=hs, hand=hand, since=hs.started_at, edition=self.st.days.settings.edition)
         h.record = {"board": [], "dice": [], "decks": [], "draws": [], "reveals": []}
         h.step = ("", hs.started_at)

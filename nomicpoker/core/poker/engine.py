@@ -63,6 +63,7 @@ def start_hand(
     big_blind_ante: int = 0,
     min_bet: int | None = None,
     dead_antes: bool = False,
+    blind_posters: Sequence[str] | None = None,
 ) -> Hand:
     """Start hand ``number``: seats in GNDT order with their Money, the button player's name,
     antes (one amount for all, or per seat), blinds clockwise from the button (small, big,
@@ -74,6 +75,14 @@ def start_hand(
     goes to the main pot and buys no eligibility for side pots. With ``dead_antes`` every
     ante is dead money the same way (PHH's ``ante_trimming_status = false``, as pokerkit reads
     it); otherwise antes are live: they count towards what a player matched.
+
+    ``blind_posters`` (a tournament table: Robert's dead button, "The big blind is posted by the
+    player due for it, and the small blind and button are positioned accordingly") names who
+    posts each blind, "" for a blind nobody posts (WRGPT: "If the player with the big blind is
+    eliminated there will be no small blind"); ``button`` is then the player who acts last after
+    the first round (the one before the button's seat, when the button is dead), and the first
+    to act before the flop is the player after the big blind. Left out: the blinds go
+    clockwise from the button, as always.
 
     A setup no hand can start from (fewer than two players, an unknown button, blinds under
     a ruleset without blinds) is a programming error and raises ``ValueError``.
@@ -109,14 +118,21 @@ def start_hand(
             if dead_antes:
                 dead[i] = a
     first_blind = b if n == 2 else (b + 1) % n
+    posters = [(first_blind + k) % n for k in range(len(blinds))]
+    if blind_posters is not None:
+        if len(blind_posters) != len(blinds) or any(p and p not in index for p in blind_posters):
+            raise ValueError(f"blind posters {list(blind_posters)} do not fit blinds {list(blinds)} and seats {names}")
+        posters = [index[p] if p else None for p in blind_posters]  # type: ignore[misc]
     if big_blind_ante:
-        bb = (first_blind + 1) % n
+        bb = posters[1] if len(posters) > 1 and posters[1] is not None else (first_blind + 1) % n
         a = min(big_blind_ante, money[bb])
         money[bb] -= a
         total[bb] += a
         dead[bb] = a
     for k, amount in enumerate(blinds):
-        j = (first_blind + k) % n
+        j = posters[k]
+        if j is None:  # no small blind: its seat is empty
+            continue
         a = amount if amount < money[j] else money[j]
         money[j] -= a
         round_bet[j] += a
@@ -130,7 +146,8 @@ def start_hand(
     # largest blind as set, not as posted.
     high = max(max(round_bet), max(blinds) if blinds else 0)
     if ruleset.first_to_act == "after_big_blind" and blinds:
-        start = (first_blind + len(blinds)) % n
+        last = next(j for j in reversed(posters) if j is not None)
+        start = (last + 1) % n
     else:
         start = (b + 1) % n
     j = _next(seats, frozenset(), high, start)

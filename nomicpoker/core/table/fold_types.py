@@ -112,6 +112,11 @@ class HandStart:
     #: the players' entropy (and beacon round) mixed into the secrets (``None``: dealt from
     #: the committed secrets, as every hand before the ``entropy`` setting; core/fairness/entropy.py)
     entropy: Entropy | None = None
+    #: a tournament table's positions (Robert's dead button): who posts each blind, "" for a
+    #: small blind nobody posts, and the seats of the button and the blinds (``np_hand.positions``);
+    #: empty: the blinds go clockwise from the button, as at every other table
+    blind_posters: tuple[str, ...] = ()
+    positions: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def dealt_from(self) -> HandSecrets | None:

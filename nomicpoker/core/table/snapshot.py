@@ -84,7 +84,7 @@ class ClosedHand:
 
 def _rebuild_hand(ruleset: Ruleset, start: HandStart, log: Iterable[Any]) -> Any:
     hand = engine.start_hand(ruleset, start.number, [tuple(s) for s in start.seats], start.button,
-                             ante=start.ante, blinds=start.blinds)
+                             ante=start.ante, blinds=start.blinds, blind_posters=start.blind_posters or None)
     for ev in list(log)[len(hand.log):]:
         hand = engine.apply(hand, ev)
         if isinstance(hand, engine.Rejection):

@@ -93,6 +93,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "commitments": "SHA-256 commitments to the hand's secrets (deck, dice, decks), published before any card.",
         "entropy": "What the deal mixed into those secrets (tables with players' entropy, JSON): each comment of "
                    "the entropy window with its SHA-256, the window digest, the drand beacon round; empty: none.",
+        "positions": "A tournament hand's positions (JSON): the seats of the button and the blinds and who posted each "
+                     "blind (\"\" for no small blind: Robert's dead button); empty: blinds clockwise from the button.",
     },
     "np_comment": {
         "id": "The archive position: the order in which the Dealer read the comments.", "table_name": _TABLE,

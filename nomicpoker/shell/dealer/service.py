@@ -134,6 +134,23 @@ class HandStarted:
     forced_from: str = ""
 
 
+@dataclass(frozen=True)
+class Seating:
+    """A tournament table's deal, decided by the tournament (shell/tournament/hand_start, from
+    core/tournament/seating): the players dealt in (GNDT order), the player who acts last after
+    the first round (the engine's button), who posts each blind ("" for none) and the seats of
+    the button and the blinds, recorded with the hand (``np_hand.positions``)."""
+
+    seated: list[str]
+    button: str
+    blind_posters: tuple[str, ...]
+    positions: dict
+
+
+#: (session, table, the players hand start would deal in, the blinds) -> the tournament's deal
+SeatingFn = Callable[[Session, TableRow, list[str], tuple[int, ...]], Seating]
+
+
 def valid_table_name(name: str | None) -> bool:
     """Whether ``name`` can name a table (and its secrets folder)."""
     return bool(_NAME.match(name or ""))
@@ -290,14 +307,16 @@ def _remember_story_post(state: Path, table: str, number: int, ref: str) -> None
 
 def start_hand(engine: Engine, state: Path, table_name: str, ante: int | None = None, thread: str | None = None,
                blinds: Sequence[int] | None = None, now: Callable[[], datetime] = utcnow,
-               forum_factory: ForumFactory = default_forum_factory) -> HandStarted:
+               forum_factory: ForumFactory = default_forum_factory, seating: SeatingFn | None = None) -> HandStarted:
     """Start the next hand under the run lock (so a cron poll, on this host or another one
     sharing a PostgreSQL ledger, never sends beside it). ``ante``/``blinds`` left out: the
-    table's forced bets (:func:`forced_bets_to_use`)."""
+    table's forced bets (:func:`forced_bets_to_use`). ``seating``: a tournament table's deal
+    (who is dealt in, the button and the blinds: Robert's dead button), else the blinds go
+    clockwise from the next button, as at every table."""
     state.mkdir(parents=True, exist_ok=True)
     try:
         with run_lock(engine, state, HAND_START_LOCK_WAIT):
-            return _start_hand(engine, state, table_name, ante, thread, blinds, now, forum_factory)
+            return _start_hand(engine, state, table_name, ante, thread, blinds, now, forum_factory, seating)
     except Busy as exc:
         raise ServiceError("busy", f"a poll has held the lock of {exc.where} for "
                            f"{HAND_START_LOCK_WAIT} seconds: try again") from exc
@@ -305,7 +324,7 @@ def start_hand(engine: Engine, state: Path, table_name: str, ante: int | None = 
 
 def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, thread: str | None,
                 blinds: Sequence[int] | None, now: Callable[[], datetime],
-                forum_factory: ForumFactory) -> HandStarted:
+                forum_factory: ForumFactory, seating: SeatingFn | None = None) -> HandStarted:
     blinds = tuple(blinds or ())
     if ante is not None and not 0 <= ante <= MAX_CHIPS:
         raise ServiceError("bad_ante", f"--ante must be a whole number from 0 to {MAX_CHIPS:,}, not {ante}")
@@ -351,6 +370,11 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
             button = next_button(players, hands[-1].button, seated)
         else:
             button = table.button if table.button in seated else next_button(players, table.button, seated)
+        positions = ""
+        if seating is not None:  # a tournament table: the dead button, maybe no small blind
+            deal = seating(s, table, seated, tuple(blinds))
+            seated, button = deal.seated, deal.button
+            positions = dumps({**deal.positions, "blind_posters": list(deal.blind_posters)})
         forum = forums.forum_for(table, state, forum_factory)
     window = _entropy_window(state, table_name, number, folded.settings.entropy, thread, now())
     if window is not None:
@@ -403,7 +427,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
                       ruleset_hash=rs.content_hash, ruleset=rs.name, button=button, ante=ante,
                       blinds=dumps(list(blinds)), seats=dumps([[p, money[p]] for p in seated]),
                       after=ledger.max_archive_id(s, table_name), started_at=iso(t),
-                      commitments=dumps(secrets.commitments()), entropy=mixed))
+                      commitments=dumps(secrets.commitments()), entropy=mixed, positions=positions))
         s.flush()
         archived, _ = archive_table(s, table, forum, iso(t), state)
         report.archived += archived

@@ -191,8 +191,17 @@ def hand_starts(session: Session, table: str, state: Path | None,
             after=h.after, started_at=h.started_at, commitments=loads(h.commitments), secrets=secret,
             ruleset=_hand_ruleset(rulesets, table, h),
             entropy=entropy.from_json(loads(h.entropy)) if h.entropy else None,
+            **_positions(h),
         ))
     return out
+
+
+def _positions(h: HandRow) -> dict[str, Any]:
+    """A tournament hand's positions (``np_hand.positions``) as the HandStart fields."""
+    if not h.positions:
+        return {}
+    pos = loads(h.positions)
+    return {"blind_posters": tuple(pos.get("blind_posters", ())), "positions": pos}
 
 
 def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
@@ -445,6 +454,7 @@ def hand_record(session: Session, table: TableRow, number: int) -> dict[str, Any
         "ruleset_files": pinned.files(session, table, hand.ruleset_hash),
         "commitments": loads(hand.commitments),
         **({"entropy": loads(hand.entropy)} if hand.entropy else {}),
+        **({"positions": loads(hand.positions)} if hand.positions else {}),
         "secrets": loads(ends[0].secrets) if ends else None,
         "board": board,
         "dice": [{"comment_id": d.comment_id, "player": d.player, "index": d.index, "sides": d.sides,

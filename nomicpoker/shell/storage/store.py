@@ -120,6 +120,7 @@ class HandRow(SQLModel, table=True):
     #: JSON: the players' entropy and beacon round mixed into the deal (core/fairness/entropy.py's
     #: ``Entropy.as_json``), or "" for a hand dealt from the committed secrets alone (0010)
     entropy: str = ""
+    positions: str = ""  # JSON: a tournament hand's button/blind seats and blind posters (0013); "": clockwise
 
 
 class CommentRow(SQLModel, table=True):
@@ -315,7 +316,7 @@ SHELL_FIELDS = {"id", "status", "remote_id", "sent_at"}
 #: ``nomicpoker/shell/storage/migrations/versions``; a test checks the two agree). A ledger at an
 #: older one needs ``nomicpoker db upgrade``; one at a revision not listed was written by a
 #: newer nomicpoker.
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011", "0012")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011", "0012", "0013")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 #: Alembic's own bookkeeping table, declared here so a fresh ledger is stamped without
