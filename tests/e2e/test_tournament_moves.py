@@ -114,15 +114,16 @@ def test_a_move_waits_for_a_hand_to_end(made):
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
     t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
-    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "test", "--state", str(state))
-    from _bot_kit import fixed_secrets
-    from nomicpoker.shell.storage import secrets_store
-
-    secrets_store.write(state, "spring-t2", 1, fixed_secrets("tournament:1"))
     run("hand", "start", "--table", "spring-t2", "--state", str(state))
+    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "test", "--state", str(state))
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "waits for a hand to end" in out
     assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind IN ('move_in', 'move_out')") == [(0,)]
+    res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
+    assert "table spring-t1 waits for a move between hands" in res.output
+    _fold_around(state, "spring-t2", 1)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "the final table is made" in out and "waits for a hand to end" not in out
 
 
 def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
@@ -150,3 +151,53 @@ def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
     again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert f"tournament spring is over: {winner} wins" in again
     assert "chips conserved: 4000" in run("audit", "--state", str(state)).output
+
+
+def _fold_around(state, table: str, number: int) -> None:
+    thread = rows(state, f"SELECT thread FROM np_hand WHERE table_name = '{table}' AND number = {number}")[0][0]
+    for _ in range(6):
+        if rows(state, f"SELECT 1 FROM np_hand_end WHERE table_name = '{table}' AND hand = {number}"):
+            return
+        cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND hand = {number} "
+                                 "AND column = 'Turn' ORDER BY id"))
+        [who] = [p for p, v in cells.items() if v == "x"]
+        run("forum", "post", "--state", str(state), "--as", who, thread, f"HAND{number} ROUND1 fold")
+        run("poll", "--state", str(state))
+    raise AssertionError("the hand did not end")
+
+
+def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
+    """WRGPT: "Also periodically, seats are redrawn." and "Within each table, players are
+    assigned seats based on average cost per hand played so far. The player who has spent the
+    least amount of money in blinds per hand becomes the big blind and the player who has spent
+    the most becomes the button." Levels of one hand, a redraw every level: after each table's
+    first hand, a table that reached level 2 waits for the other; then advance redraws, and each
+    table's next hand puts its cheapest player on the big blind and its costliest on the button."""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nredraw_every_levels = 1"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve,fay", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    _fold_around(state, "spring-t1", 1)
+    res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
+    assert "table spring-t1 has reached the level of redraw 1" in res.output
+    run("hand", "start", "--table", "spring-t2", "--state", str(state))
+    _fold_around(state, "spring-t2", 1)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "redraw 1: the seats are redrawn" in out
+    cost = {}
+    for (p, c) in rows(state, "SELECT player, SUM(chips) FROM np_action WHERE event = 'post' GROUP BY player"):
+        cost[p] = c
+    for t in ("spring-t1", "spring-t2"):
+        run("hand", "start", "--table", t, "--state", str(state))
+        button, positions, seats = rows(state, f"SELECT button, positions, seats FROM np_hand WHERE table_name = '{t}' "
+                                               "AND number = 2")[0]
+        dealt = [p for p, _m in json.loads(seats)]
+        pos = json.loads(positions)
+        costs = {p: cost.get(p, 0) for p in dealt}
+        big = pos["blind_posters"][1]
+        assert costs[big] == min(costs.values())
+        assert costs[button] == max(costs.values())
+    audit = run("audit", "--state", str(state)).output
+    assert "the replay is identical to the ledger" in audit and "chips conserved: 6000" in audit

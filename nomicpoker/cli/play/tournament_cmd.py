@@ -359,6 +359,11 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
             typer.echo(f"table {b} is broken")
         if moved.final:
             typer.echo("the final table is made: seats and button drawn afresh")
+        if moved.redraw and moved.redraw_waits:
+            typer.echo(f"redraw {moved.redraw} waits for the hands running to end (run this again once they have)")
+        elif moved.redraw:
+            typer.echo(f"redraw {moved.redraw}: the seats are redrawn (WRGPT: \"Also periodically, seats are redrawn.\"); "
+                       "seats and positions by cost per hand: nomicpoker tournament show")
         for mv in moved.waiting:
             typer.echo(f"waits for a hand to end: {mv.describe()} (run this again once it has ended)")
         for e in moved.errors:

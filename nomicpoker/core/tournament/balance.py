@@ -35,7 +35,7 @@ from typing import Literal, Sequence
 from nomicpoker.core.tournament.draw import in_draw_order, seat_draw
 from nomicpoker.core.tournament.seating import SeatingError, TableSeats, big_blind_due, seats_due_for_big_blind
 
-MoveReason = Literal["balance", "break", "final", "late_entry"]
+MoveReason = Literal["balance", "break", "final", "late_entry", "redraw"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Move:
         if self.reason == "late_entry":
             return f"{self.player} enters late at {where}"
         why = {"balance": "to balance the tables", "break": f"table {self.from_table} is broken",
-               "final": "the final table"}[self.reason]
+               "final": "the final table", "redraw": "the seats are redrawn"}[self.reason]
         return f"{self.player} moves from table {self.from_table} seat {self.from_seat} to {where} ({why})"
 
 
@@ -133,6 +133,25 @@ def seat_late_entrant(tables: Sequence[TableSeats], player: str, breaking_order:
     return new, Move(player, 0, 0, target.number, seat, "late_entry")
 
 
+def redraw_moves(tables: Sequence[TableSeats], drawn: Sequence[TableSeats], breaking_order: Sequence[int]) -> Plan:
+    """WRGPT's redraw carried onto the tables in play: the draw's table ``i`` (numbered from 1,
+    :func:`~nomicpoker.core.tournament.draw.redraw`) is the ``i``-th table in play that breaks
+    last, so the tables kept are the ones the breaking order keeps longest. A move for every
+    player whose table or seat changes; the plan's tables carry the drawn positions."""
+    live = [t for t in tables if t.players()]
+    rank = _rank(breaking_order, [t.number for t in tables])
+    kept = sorted((t.number for t in live), key=lambda n: -rank[n])[:len(drawn)]
+    where = {p: (t.number, s) for t in live for s, p in t.occupied()}
+    out, moves = [], []
+    for d, number in zip(sorted(drawn, key=lambda t: t.number), kept):
+        out.append(TableSeats(number, d.seats, d.last))
+        for s, p in d.occupied():
+            if where[p] != (number, s):
+                moves.append(Move(p, *where[p], number, s, "redraw"))
+    broken = tuple(t.number for t in live if t.number not in kept)
+    return Plan(tuple(sorted(out, key=lambda t: t.number)), tuple(moves), broken)
+
+
 def _rank(order: Sequence[int], numbers: Sequence[int]) -> dict[int, int]:
     """table -> its place in the breaking order (0: broken first); tables the order leaves out
     (none, once the start checked it) are broken after the named ones, highest number first."""
@@ -142,4 +161,4 @@ def _rank(order: Sequence[int], numbers: Sequence[int]) -> dict[int, int]:
     return rank
 
 
-__all__ = ["Move", "MoveReason", "Plan", "rebalance", "seat_late_entrant"]
+__all__ = ["Move", "MoveReason", "Plan", "rebalance", "redraw_moves", "seat_late_entrant"]

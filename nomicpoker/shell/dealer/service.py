@@ -263,8 +263,9 @@ def _voided(session: Session, table: str, number: int) -> bool:
 
 
 def next_button(players: Sequence[str], previous: str, seated: Sequence[str]) -> str:
-    """One seat on from ``previous`` in GNDT order, skipping players who are not seated."""
-    i = players.index(previous)
+    """One seat on from ``previous`` in GNDT order, skipping players who are not seated (a
+    previous button moved to another table since: from the first seat)."""
+    i = players.index(previous) if previous in players else -1
     for k in range(1, len(players) + 1):
         cand = players[(i + k) % len(players)]
         if cand in seated:

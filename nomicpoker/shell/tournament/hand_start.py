@@ -39,7 +39,7 @@ from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import TableRow
 from nomicpoker.shell.storage.tournament_rows import TournamentRow
 from nomicpoker.shell.tournament.director import TournamentError, _vacation_hold, get, structure_of, tables_of
-from nomicpoker.shell.tournament.moves import pending_at
+from nomicpoker.shell.tournament.moves import pending_at, redraw_waits
 from nomicpoker.shell.tournament.seatmap import seat_map
 
 
@@ -85,10 +85,18 @@ def _check_and_level(engine: Engine, state: Path, name: str, table: str, ante: i
         ended = {r.hand for r in ledger.stored_rows(s, table, "hand_end")}
         if hands and hands[-1].number not in ended:
             return  # service.start_hand says a hand is running
-        waiting = pending_at(s, name, table)
+        waiting = pending_at(s, name, table, now())
+        if waiting and waiting[0].reason == "redraw":
+            raise TournamentError("moves_pending", f"table {table} waits for the seats to be redrawn (WRGPT: \"Also "
+                                  f"periodically, seats are redrawn.\"): run nomicpoker tournament advance --name {name} first")
         if waiting:
             raise TournamentError("moves_pending", f"table {table} waits for a move between hands "
                                   f"({waiting[0].describe()}): run nomicpoker tournament advance --name {name} first")
+        k = redraw_waits(s, name, table, now())
+        if k:
+            raise TournamentError("redraw_waits", f"table {table} has reached the level of redraw {k} (WRGPT: \"Also "
+                                  "periodically, seats are redrawn.\"): it deals again once every table has reached it "
+                                  f"and nomicpoker tournament advance --name {name} redrew the seats")
         structure = structure_of(row)
         t = now()
         day = day_number(datetime.fromisoformat(row.started), t)

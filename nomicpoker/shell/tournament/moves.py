@@ -24,7 +24,9 @@ from typing import Callable, Sequence
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from nomicpoker.core.tournament.balance import Move, Plan, rebalance
+from nomicpoker.core.tournament.balance import Move, Plan, rebalance, redraw_moves
+from nomicpoker.core.tournament.clock_rules import day_number, level_for
+from nomicpoker.core.tournament.draw import Entrant, redraw
 from nomicpoker.ports import ForumError
 from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
@@ -32,7 +34,7 @@ from nomicpoker.shell.cycle.outbox import send_outbox
 from nomicpoker.shell.cycle.replay import adjudicate
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.storage.store import DealerEventRow, dumps, transaction
+from nomicpoker.shell.storage.store import DealerEventRow, dumps, loads, transaction
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, structure_of
 from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
 
@@ -44,6 +46,8 @@ WHY = {
     "break": ("table {src} is broken (Robert's: \"As players are eliminated, tables are broken in a pre-set "
               "order, with players from the broken tables assigned to empty seats at other tables\")"),
     "final": "the final table: every table still in play merged into {dst}, seats and button drawn afresh",
+    "redraw": ("the seats are redrawn (WRGPT: \"Also periodically, seats are redrawn.\" Within each table, seats "
+               "by average cost per hand: the least becomes the big blind, the most the button)"),
 }
 
 
@@ -57,11 +61,15 @@ class Moved:
     final: bool
     waiting: tuple[Move, ...]
     errors: tuple[str, ...] = ()
+    redraw: int = 0  # the number of the redraw made (or waiting, with ``redraw_waits``)
+    redraw_waits: bool = False
 
 
-def plan_for(session: Session, name: str) -> tuple[SeatMap, Plan, str]:
+def plan_for(session: Session, name: str, now: datetime | None = None) -> tuple[SeatMap, Plan, str, int]:
     """The seats now and what the core decides for them (the draw's ``event`` name is the
-    tournament's next event number, so each step's draws are reproducible)."""
+    tournament's next event number, so each step's draws are reproducible): breaks, balancing
+    and the final table first; once none is needed, the redraw that is due (:func:`redraw_due_at`),
+    whose number is the last value (0: not a redraw)."""
     row = get(session, name)
     m = seat_map(session, name)
     structure = structure_of(row)
@@ -69,14 +77,68 @@ def plan_for(session: Session, name: str) -> tuple[SeatMap, Plan, str]:
     order = structure.break_order(len(m.names))
     live = m.live()
     if len(live) < 2:  # nothing to balance; the last table plays on (or the tournament is won)
-        return m, Plan(tuple(live), ()), event
-    return m, rebalance(list(m.tables.values()), order, row.seed, event), event
+        return m, Plan(tuple(live), ()), event, 0
+    plan = rebalance(list(m.tables.values()), order, row.seed, event)
+    if plan.moves or plan.final:
+        return m, plan, event, 0
+    k = redraw_due_at(session, name, m, now or utcnow())
+    if k and all(k <= reached for reached in _reached(session, name, m, now or utcnow()).values()):
+        drawn = redraw(row.seed, k, _entrants(session, m), structure.table_size)
+        return m, redraw_moves(list(m.tables.values()), drawn.tables, order), event, k
+    return m, plan, event, 0
 
 
-def pending_at(session: Session, name: str, table: str) -> list[Move]:
-    """The moves the core wants now that involve ``table`` (``hand start`` waits for them)."""
-    m, plan, _event = plan_for(session, name)
+def _reached(session: Session, name: str, m: SeatMap, now: datetime) -> dict[int, int]:
+    """For each table in play, the redraws its next deal's level has reached."""
+    row = get(session, name)
+    structure = structure_of(row)
+    n = structure.redraw_every_levels
+    day = day_number(datetime.fromisoformat(row.started), now)
+    return {t.number: (level_for(structure, hands_dealt=m.hands[t.number], day=day).number - 1) // n
+            for t in m.live()} if n else {}
+
+
+def redraw_due_at(session: Session, name: str, m: SeatMap, now: datetime) -> int:
+    """The number of the next redraw once some table in play has reached it (0: none due).
+    WRGPT: "Also periodically, seats are redrawn."; here when every ``redraw_every_levels``
+    levels end: the redraw is made once every table in play has reached the level it starts
+    (the tables that reach it first wait for the others: :func:`redraw_waits`)."""
+    reached = _reached(session, name, m, now)
+    done = sum(1 for e in events(session, name, "moves") if loads(e.data).get("redraw"))
+    return done + 1 if reached and max(reached.values()) > done else 0
+
+
+def redraw_waits(session: Session, name: str, table: str, now: datetime) -> int:
+    """The redraw ``table`` waits for (0: none): its next deal has reached it, another table's not yet."""
+    m = seat_map(session, name)
+    k = redraw_due_at(session, name, m, now)
+    reached = _reached(session, name, m, now)
     n = m.number_of(table)
+    return k if k and reached.get(n, 0) >= k else 0
+
+
+def _entrants(session: Session, m: SeatMap) -> list[Entrant]:
+    """Each player in play with what WRGPT's redraw reads: his forced bets (antes and blinds,
+    the ``post`` steps) and the hands he was dealt, over every table of the tournament."""
+    paid: dict[str, int] = {p: 0 for p in m.players()}
+    dealt: dict[str, int] = {p: 0 for p in m.players()}
+    for tname in m.names.values():
+        for a in ledger.stored_rows(session, tname, "action"):
+            if a.event == "post" and a.player in paid:
+                paid[a.player] += a.chips
+        for h in ledger.hand_rows(session, tname):
+            for p, _money in loads(h.seats):
+                if p in dealt:
+                    dealt[p] += 1
+    return [Entrant(p, paid[p], dealt[p]) for p in m.players()]
+
+
+def pending_at(session: Session, name: str, table: str, now: datetime | None = None) -> list[Move]:
+    """The moves the core wants now that involve ``table`` (``hand start`` waits for them)."""
+    m, plan, _event, k = plan_for(session, name, now)
+    n = m.number_of(table)
+    if k and n in {t.number for t in plan.tables}:  # a redraw takes every table at once
+        return list(plan.moves) or [Move("", n, 0, n, 0, "redraw")]
     return [mv for mv in plan.moves if n in (mv.from_table, mv.to_table)]
 
 
@@ -122,25 +184,27 @@ def finish_if_won(engine: Engine, name: str, now: Callable[[], datetime] = utcno
 def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetime]) -> Moved:
     t = now()
     with transaction(engine) as s:
-        m, plan, event = plan_for(s, name)
-        if not plan.moves:
+        m, plan, event, redrawn = plan_for(s, name, t)
+        if not plan.moves and not redrawn:
             return Moved((), tuple(plan.broken), False, ())
         busy = {n for n, h in m.running.items() if h}
-        if plan.final and busy & {mv.from_table for mv in plan.moves} | busy & {mv.to_table for mv in plan.moves}:
-            return Moved((), (), False, plan.moves)
+        whole = plan.final or bool(redrawn)  # made at once or not at all
+        if whole and busy & ({mv.from_table for mv in plan.moves} | {mv.to_table for mv in plan.moves}
+                             | ({tb.number for tb in plan.tables} if redrawn else set())):
+            return Moved((), (), False, plan.moves, redraw=redrawn, redraw_waits=True)
         done, waiting = [], []
         occupied = {(n, s_) for n, tb in m.tables.items() for s_, _p in tb.occupied()}
         for mv in plan.moves:
             if mv.from_table in busy or mv.to_table in busy:
                 waiting.append(mv)
                 continue
-            if (mv.to_table, mv.to_seat) in occupied and not plan.final:
+            if (mv.to_table, mv.to_seat) in occupied and not whole:
                 waiting.append(mv)  # its seat is freed by a move that waits
                 continue
             occupied.discard((mv.from_table, mv.from_seat))
             occupied.add((mv.to_table, mv.to_seat))
             done.append(mv)
-        if not done:
+        if not done and not redrawn:
             return Moved((), (), False, tuple(waiting))
         rosters: dict[int, list[str]] = {}
         seat_of = dict(m.history)
@@ -172,18 +236,18 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
             out_rows.append({"player": mv.player, "from_table": mv.from_table, "from_seat": mv.from_seat,
                              "to_table": mv.to_table, "to_seat": mv.to_seat, "chips": chips, "reason": mv.reason})
         drawn = []
-        if plan.final:
+        if whole:
             drawn = [{"number": tb.number, "last": [tb.last.button, tb.last.small_blind, tb.last.big_blind],
                       "hands": m.hands[tb.number]} for tb in plan.tables]
         broken = [b for b in plan.broken if not any(mv.from_table == b for mv in waiting)]
         add_event(s, name, "moves", at, data={"event": event, "moves": out_rows, "broken": broken,
-                                              "final": plan.final, "drawn": drawn})
+                                              "final": plan.final, "drawn": drawn, "redraw": redrawn})
         s.flush()
         for n in sorted(touched):
             adjudicate(s, tables[n], state, t)
         names = [m.names[n] for n in sorted(touched)]
     errors = _send(engine, state, names, now)
-    return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors)
+    return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors, redraw=redrawn)
 
 
 def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], datetime]) -> tuple[str, ...]:

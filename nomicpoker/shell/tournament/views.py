@@ -51,8 +51,8 @@ def structure_lines(s: Structure) -> list[str]:
         out.append(f"late entry until level {s.late_entry_levels} ends: not built yet (tournament enter "
                    "refuses once the tournament has started)")
     if s.redraw_every_levels:
-        out.append(f"seats redrawn when every {s.redraw_every_levels} levels end: not carried out at the "
-                   "tables yet")
+        out.append(f"seats redrawn when every {s.redraw_every_levels} levels end (once every table has reached "
+                   "the level, by tournament advance)")
     if s.start_on_vacation:
         out.append("everybody starts on vacation: a table starts when all its players have sent BACK in its "
                    "thread, or when its deadline has passed")

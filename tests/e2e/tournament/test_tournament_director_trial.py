@@ -207,7 +207,7 @@ def test_check_announces_every_key_set_and_what_is_not_applied_yet(tmp_path):
     out = run("tournament", "check", "--structure", str(path)).output
     assert ("late entry until level 1 ends: not built yet (tournament enter refuses once the tournament "
             "has started)\n") in out
-    assert "seats redrawn when every 2 levels end: not carried out at the tables yet\n" in out
+    assert "seats redrawn when every 2 levels end (once every table has reached the level, by tournament advance)\n" in out
     assert ("everybody starts on vacation: a table starts when all its players have sent BACK in its thread, "
             "or when its deadline has passed\n") in out
     plain = tmp_path / "plain.toml"
