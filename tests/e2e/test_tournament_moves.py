@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from _tournament_kit import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
 
 
@@ -118,6 +121,7 @@ def test_a_move_waits_for_a_hand_to_end(made):
     run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "test", "--state", str(state))
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "waits for a hand to end" in out
+    assert "next: nomicpoker hand start --table spring-t1" not in out
     assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind IN ('move_in', 'move_out')") == [(0,)]
     res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
     assert "table spring-t1 waits for a move between hands" in res.output
@@ -201,3 +205,36 @@ def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
         assert costs[button] == max(costs.values())
     audit = run("audit", "--state", str(state)).output
     assert "the replay is identical to the ledger" in audit and "chips conserved: 6000" in audit
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=6, unique=True))
+def test_after_any_eliminations_every_player_sits_once_and_tables_differ_by_one(tmp_path_factory, out):
+    """Ten players at tables of four (4, 3, 3): any of them disqualified (his seat empty), then
+    advance: every player in play sits at exactly one table, in one seat, the tables in play
+    differ by at most one player and are as few as can seat everyone, and audit finds the
+    chips conserved and every table's replay identical."""
+    tmp = tmp_path_factory.mktemp("t")
+    players = [f"p{i}" for i in range(10)]
+    path = tmp / "s.toml"
+    path.write_text(STRUCTURE.format(size=4))
+    state = tmp / "state"
+    run("tournament", "create", "--structure", str(path), "--players", ",".join(players), "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    for i in out:
+        run("tournament", "disqualify", "--name", "spring", "--player", players[i], "--note", "t", "--state", str(state))
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    left = [p for i, p in enumerate(players) if i not in out]
+    show = run("tournament", "show", "--name", "spring", "--state", str(state)).output
+    tables = [line.split(": ", 1)[1].split(";")[0] for line in show.splitlines() if line.startswith("table ")]
+    seated = [[e.split(" ")[0] for e in t.split(", ") if e] for t in tables]
+    assert sorted(p for t in seated for p in t) == sorted(left)
+    sizes = [len(t) for t in seated if t]
+    assert max(sizes) - min(sizes) <= 1 and len(sizes) == -(-len(left) // 4)
+    rosters = {}
+    for (t,) in rows(state, "SELECT name FROM np_table"):
+        money = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{t}' AND column = 'Money' ORDER BY id"))
+        rosters[t] = {p for p, m in money.items() if m != "0" and p in left}
+    assert sorted(p for r in rosters.values() for p in r) == sorted(left)  # once each, chips and all
+    audit = run("audit", "--state", str(state)).output
+    assert "the replay is identical to the ledger" in audit and "chips conserved: 10000" in audit

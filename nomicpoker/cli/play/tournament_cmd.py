@@ -386,6 +386,15 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
                 typer.echo(f"{a.table}: level {a.level}, as it is")
             if a.held and not a.running and a.playable:
                 typer.echo(f"{a.table}: no hand today: {a.held}")
+        from datetime import datetime, timezone
+
+        from sqlmodel import Session
+
+        with Session(engine) as s:  # a table a move or a redraw waits for deals no hand yet
+            moving = moves.waiting_tables(s, name, datetime.now(timezone.utc))
+        for a in done:
+            if a.table in moving and not a.running and a.playable:
+                typer.echo(f"{a.table}: waits for a move or a redraw at another table (run this again once its hand ended)")
         for w in waits.values():  # everybody started on vacation: the table waits for the BACKs
             if not w.thread:
                 typer.echo(f"{w.table}: everybody started on vacation, and the table has no thread yet for their "
@@ -393,7 +402,7 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
             elif not w.ready:
                 typer.echo(f"{w.table}: everybody started on vacation: waiting for BACK from {', '.join(w.missing)} "
                            f"in thread {w.thread}" + (f", until {w.until}" if w.until else " (no deadline)"))
-        ready = [a.table for a in done if not a.running and a.playable and not a.held and a.table not in waits]
+        ready = [a.table for a in done if not a.running and a.playable and not a.held and a.table not in waits and a.table not in moving]
         _hand_starts(engine, ready, state, db)  # as each works when copied (a blog's: post the story first)
         for w in waits.values():
             if w.ready:
