@@ -107,6 +107,17 @@ def test_balancing_moves_the_player_due_for_the_big_blind_into_the_seat_due_for_
     assert "the player due for the big blind will be automatically selected to move" in cause[0][0]
     audit = run("audit", "--state", str(state)).output
     assert "chips conserved: 6000 at its tables" in audit and "1 move(s)" in audit
+    # his private messages (advance actions) now go to his new table, not the one he left
+    from sqlmodel import Session, select
+
+    from nomicpoker.ports import PrivateMessage
+    from nomicpoker.shell.cycle.private_inbox import for_table, rosters
+    from nomicpoker.shell.storage.store import TableRow, open_engine
+
+    msg = PrivateMessage(id="1", sender=due, recipient="Dealer", subject="advance", body="CALL *", created=None)
+    with Session(open_engine(f"sqlite:///{state / 'ledger.db'}")) as s:
+        tables = list(s.exec(select(TableRow)).all())
+        assert [t.name for t in tables if for_table(msg, t, tables, rosters(s))] == ["spring-t1"]
     again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "moves from" not in again
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import timezone
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from sqlmodel import Session, select
 
@@ -63,17 +63,34 @@ def names_table(subject: str, table: str) -> bool:
                      re.IGNORECASE) is not None
 
 
-def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow]) -> bool:
-    """Whether ``msg`` is for ``table`` (see the module docstring)."""
-    if not any(same_account(msg.sender, p) for p in loads(table.players)):
+def for_table(msg: PrivateMessage, table: TableRow, tables: Sequence[TableRow],
+              players_of: "Callable[[TableRow], Sequence[str]] | None" = None) -> bool:
+    """Whether ``msg`` is for ``table`` (see the module docstring). ``players_of``: who sits at
+    a table now (:func:`rosters`: a tournament moves players between tables); else the
+    players it was created with."""
+    players_of = players_of or (lambda t: loads(t.players))
+    if not any(same_account(msg.sender, p) for p in players_of(table)):
         return False
     if msg.created is not None and msg.created.astimezone(timezone.utc).isoformat() < table.created:
         return False
     named = [t for t in tables if names_table(msg.subject, t.name)]
     if named:
         return any(t.name == table.name for t in named)
-    seated = [t for t in tables if t.active and any(same_account(msg.sender, p) for p in loads(t.players))]
+    seated = [t for t in tables if t.active and any(same_account(msg.sender, p) for p in players_of(t))]
     return [t.name for t in seated] == [table.name]
+
+
+def rosters(session: Session) -> "Callable[[TableRow], Sequence[str]]":
+    """Who sits at each table now (its roster after a tournament's moves), read once per table."""
+    from nomicpoker.shell.storage import ledger
+
+    cache: dict[str, list[str]] = {}
+
+    def players_of(t: TableRow) -> list[str]:
+        if t.name not in cache:
+            cache[t.name] = ledger.roster(session, t)
+        return cache[t.name]
+    return players_of
 
 
 def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
@@ -89,9 +106,10 @@ def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
     tables = list(session.exec(select(TableRow).where(TableRow.forum_kind == table.forum_kind)).all())
     fmt = "markdown" if forum.abilities.markup == "markdown" else "text"
     added = 0
+    players_of = rosters(session)
     for m in forum.received_private() if inbox is None else inbox:
         fid = f"pm:{m.id}"
-        if fid in seen or same_account(m.sender, table.dealer) or not for_table(m, table, tables):
+        if fid in seen or same_account(m.sender, table.dealer) or not for_table(m, table, tables, players_of):
             continue
         body = sealer.seal(storable(m.body), PRIVATE_THREAD, fid, 1)
         created = _created(m, now)
@@ -140,14 +158,15 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
     answered |= {fid for name, fid in session.exec(select(CommentRow.table_name, CommentRow.forum_id).where(
         CommentRow.thread == PRIVATE_THREAD)).all() if name in mine}
     added = 0
+    players_of = rosters(session)
     for m in inbox:
         fid = f"pm:{m.id}"
         if fid in answered or same_account(m.sender, table.dealer):
             continue
         when = _created(m, now)
         seated = [t for t in tables if t.active and t.created <= when
-                  and any(same_account(m.sender, p) for p in loads(t.players))]
-        if not seated or seated[0].name != table.name or any(for_table(m, t, tables) for t in seated):
+                  and any(same_account(m.sender, p) for p in players_of(t))]
+        if not seated or seated[0].name != table.name or any(for_table(m, t, tables, players_of) for t in seated):
             continue
         named = [t.name for t in tables if names_table(m.subject, t.name)]
         hands = ledger.hand_rows(session, table.name)
