@@ -249,3 +249,31 @@ def test_after_any_eliminations_every_player_sits_once_and_tables_differ_by_one(
     assert sorted(p for r in rosters.values() for p in r) == sorted(left)  # once each, chips and all
     audit = run("audit", "--state", str(state)).output
     assert "the replay is identical to the ledger" in audit and "chips conserved: 10000" in audit
+
+
+def test_a_late_entrant_takes_the_seat_due_for_the_big_blind_at_the_emptiest_table(tmp_path):
+    """``late_entry_levels = 1``: after the start, ``tournament enter`` seats the entrant with the
+    starting chips at the table with the fewest players, in its seat earliest due for the big
+    blind (a move_in at that table, no move_out anywhere); audit counts his chips in. Once a
+    table deals level 2, late entry is closed."""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nlate_entry_levels = 1"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    tables = {t["number"]: t for t in json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])["tables"]}
+    small = min(tables.values(), key=lambda t: (sum(p is not None for p in t["seats"]), -t["number"]))
+    b = small["button"]  # two players: the first hand's big blind is the one who is not the button
+    out = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state)).output
+    empty = [s for s in range(1, 4) if small["seats"][s - 1] is None]
+    # seats due for the big blind: clockwise from the seat after the last big blind (heads-up, the
+    # drawn button's table had its "last" big blind on the button's seat)
+    due = [s for s in ((b + k - 1) % 3 + 1 for k in range(1, 4)) if s in empty]
+    assert f"zed enters late at table {small['number']} seat {due[0]} with 1000 chips" in out
+    assert rows(state, f"SELECT player FROM np_dealer_event WHERE kind = 'move_in' AND table_name = '{small['table']}'") == [("zed",)]
+    assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind = 'move_out'") == [(0,)]
+    assert "chips conserved: 6000 at its tables, 6 x 1000 at the start" in run("audit", "--state", str(state)).output
+    run("hand", "start", "--table", small["table"], "--state", str(state))
+    _fold_around(state, small["table"], 1)
+    res = run("tournament", "enter", "--name", "spring", "--player", "yan", "--state", str(state), code=1)
+    assert "late entry to tournament spring closed when level 1 ended (a table deals level 2)" in res.output

@@ -124,13 +124,19 @@ def list_(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
 @tournament_app.command("enter", example=f"nomicpoker tournament enter --name spring-open --player mallory {S}")
 def enter(name: str = NameOpt, player: str = typer.Option(..., "--player", help="The entrant."),
           state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """Enter a player before the tournament starts."""
-    from nomicpoker.shell.tournament import director
+    """Enter a player: before the start, or late (late_entry_levels) at a seat of a running table."""
+    from sqlmodel import Session
 
-    with opened(state, db) as (_st, engine):
+    from nomicpoker.shell.tournament import director, moves
+
+    with opened(state, db) as (st, engine):
+        with Session(engine) as s:
+            running = director.get(s, name).status == "running"
+        if running:
+            mv = moves.enter_late(engine, st, name, player)
+            typer.echo(f"tournament {name}: {mv.describe()} with {director.structure_of(director.get(Session(engine), name)).starting_money} chips")
+            return
         director.enter(engine, name, player)
-        from sqlmodel import Session
-
         with Session(engine) as s:
             count = len(director.entrants(s, name))
         typer.echo(f"tournament {name}: {player} entered ({count} entrant(s))")

@@ -187,12 +187,12 @@ def create(engine: Engine, state: Path, structure_file: Path, players: Sequence[
 
 
 def enter(engine: Engine, name: str, player: str, now: Callable[[], datetime] = utcnow) -> TournamentRow:
-    """Enter a player before the start (after it, late entry is not built yet: docs/tournaments.md)."""
+    """Enter a player before the start (after it, a late entrant is seated by
+    :func:`nomicpoker.shell.tournament.moves.enter_late`)."""
     with transaction(engine) as s:
         row = get(s, name)
         if row.status != "registering":
-            raise TournamentError("started", f"tournament {name} has started: a late entrant cannot be seated at "
-                                  "a running table yet (not built: docs/tournaments.md)")
+            raise TournamentError("started", f"tournament {name} is {row.status}: entries are closed")
         [p] = _check_players([player], row.dealer) or [""]
         if not p:
             raise TournamentError("bad_players", "give the player's name (--player NAME)")

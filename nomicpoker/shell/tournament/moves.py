@@ -263,4 +263,70 @@ def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], d
     return tuple(errors)
 
 
-__all__ = ["Moved", "WHY", "carry_out", "finish_if_won", "pending_at", "plan_for"]
+__all__ = ["Moved", "WHY", "carry_out", "enter_late", "finish_if_won", "pending_at", "plan_for"]
+
+
+def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callable[[], datetime] = utcnow) -> Move:
+    """A late entrant (``late_entry_levels``): while every table in play still deals a level up to
+    it, the entrant takes the starting chips at the table with the fewest players, in its seat
+    earliest due for the big blind (Robert's: "A new player assumes the position of the available
+    seat and is dealt right into the game, except when seated between the button and the small
+    blind."). Recorded as the tournament's ``enter`` and ``moves`` events and a ``move_in`` at
+    the table, in one transaction; refused (nothing written) while that table plays a hand."""
+    from nomicpoker.core.tournament.balance import seat_late_entrant
+    from nomicpoker.core.tournament.seating import SeatingError
+    from nomicpoker.shell.dealer.service import HAND_START_LOCK_WAIT
+    from nomicpoker.shell.storage.locks import Busy, run_lock
+    from nomicpoker.shell.tournament.director import _check_players, _refuse_disqualified, entrants
+
+    try:
+        with run_lock(engine, state, HAND_START_LOCK_WAIT):
+            t = now()
+            with transaction(engine) as s:
+                row = get(s, name)
+                structure = structure_of(row)
+                [p] = _check_players([player], row.dealer) or [""]
+                if not p:
+                    raise TournamentError("bad_players", "give the player's name (--player NAME)")
+                _refuse_disqualified(s, name, p, "he does not enter again")
+                _check_players(entrants(s, name) + [p], row.dealer)
+                if not structure.late_entry_levels:
+                    raise TournamentError("started", f"tournament {name} has started and its structure allows no late "
+                                          "entry (late_entry_levels = 0)")
+                m = seat_map(s, name)
+                day = day_number(datetime.fromisoformat(row.started), t)
+                reached = max((level_for(structure, hands_dealt=m.hands[tb.number], day=day).number for tb in m.live()),
+                              default=1)
+                if reached > structure.late_entry_levels:
+                    raise TournamentError("late", f"late entry to tournament {name} closed when level "
+                                          f"{structure.late_entry_levels} ended (a table deals level {reached})")
+                try:
+                    _tables, mv = seat_late_entrant(m.live(), p, structure.break_order(len(m.names)))
+                except SeatingError as exc:
+                    raise TournamentError(exc.code, exc.message) from exc
+                dst = m.names[mv.to_table]
+                if m.running[mv.to_table]:
+                    raise TournamentError("hand_running", f"{p}'s seat is at table {dst}, which is playing hand "
+                                          f"{m.running[mv.to_table]}: enter him once it ends")
+                at = iso(t)
+                table = ledger.get_table(s, dst)
+                seat_of = {**{pl: st for (n, pl), st in m.history.items() if n == mv.to_table}, p: mv.to_seat}
+                new = sorted(ledger.roster(s, table) + [p], key=lambda q: seat_of.get(q, 0))
+                why = f"a late entrant (late entry until level {structure.late_entry_levels} ends)"
+                chips = structure.starting_money
+                hands = ledger.hand_rows(s, dst)
+                add_event(s, name, "enter", at, player=p)
+                s.add(DealerEventRow(table_name=dst, hand=hands[-1].number if hands else 0,
+                                     after=ledger.max_archive_id(s, dst), kind="move_in", player=p, at=at, note=why,
+                                     data=dumps({"chips": chips, "from": "", "seat": mv.to_seat, "why": why,
+                                                 "roster": new})))
+                add_event(s, name, "moves", at, data={"event": str(len(events(s, name)) + 1), "moves": [
+                    {"player": p, "from_table": 0, "from_seat": 0, "to_table": mv.to_table, "to_seat": mv.to_seat,
+                     "chips": chips, "reason": "late_entry"}], "broken": [], "final": False, "drawn": [], "redraw": 0})
+                s.flush()
+                adjudicate(s, table, state, t)
+    except Busy as exc:
+        raise TournamentError("busy", f"a poll has held the lock of {exc.where} for {HAND_START_LOCK_WAIT} "
+                              "seconds: try again") from exc
+    _send(engine, state, [dst], now)
+    return mv

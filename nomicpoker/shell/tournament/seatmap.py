@@ -63,8 +63,8 @@ def seat_map(session: Session, name: str) -> SeatMap:
                 drawn[t["number"]] = (drawn_table(t["number"], tuple(t["seats"]), t["button"]).last, 0)
         elif ev.kind == "moves":
             for mv in data["moves"]:
-                src, dst = mv["from_table"], mv["to_table"]
-                if seats[src][mv["from_seat"] - 1] == mv["player"]:
+                src = mv["from_table"]
+                if src and seats[src][mv["from_seat"] - 1] == mv["player"]:  # 0: a late entrant
                     seats[src][mv["from_seat"] - 1] = None
             for mv in data["moves"]:
                 seats[mv["to_table"]][mv["to_seat"] - 1] = mv["player"]

@@ -48,8 +48,8 @@ def structure_lines(s: Structure) -> list[str]:
         out.append("payouts: " + ", ".join(f"{_ordinal(i + 1)} {p}" for i, p in enumerate(s.payouts)))
     # every key the director set is announced, and said so where the tables do not apply it yet
     if s.late_entry_levels:
-        out.append(f"late entry until level {s.late_entry_levels} ends: not built yet (tournament enter "
-                   "refuses once the tournament has started)")
+        out.append(f"late entry until level {s.late_entry_levels} ends (tournament enter seats a late entrant "
+                   "at the table with the fewest players)")
     if s.redraw_every_levels:
         out.append(f"seats redrawn when every {s.redraw_every_levels} levels end (once every table has reached "
                    "the level, by tournament advance)")
@@ -176,16 +176,19 @@ def audit_chips(session: Session, name: str) -> str:
                 outs[(ev.player, tname, ev.data.get("to"), ev.data.get("chips"))] += 1
             elif ev.kind == "move_in":
                 ins[(ev.player, ev.data.get("from"), tname, ev.data.get("chips"))] += 1
-    names = {t["number"]: t["table"] for t in loads(start.data)["tables"]}
+    names = {0: "", **{t["number"]: t["table"] for t in loads(start.data)["tables"]}}
     moved: Counter = Counter()
+    late = 0
     for ev in events(session, name, "moves"):
         for mv in loads(ev.data)["moves"]:
             moved[(mv["player"], names[mv["from_table"]], names[mv["to_table"]], mv["chips"])] += 1
+            late += mv["from_table"] == 0
+    drawn += late  # a late entrant brings the starting chips (his move_in has no move_out)
     expected = drawn * structure.starting_money - destroyed
     if total != expected:
         return (f"tournament {name}: DIFFERS: {total} chips at its tables, not the {expected} its {drawn} "
                 f"players started with" + (f" less {destroyed} destroyed" if destroyed else ""))
-    if outs != moved or ins != moved:
+    if outs != Counter({k: v for k, v in moved.items() if k[1]}) or ins != moved:
         return (f"tournament {name}: DIFFERS: the tables' move_out/move_in events are not the tournament's "
                 f"{sum(moved.values())} move(s), chips for chips")
     return (f"tournament {name}: chips conserved: {total} at its tables, {drawn} x {structure.starting_money} at the "

@@ -93,7 +93,7 @@ def test_a_started_tournament_cannot_start_again_or_take_an_entrant(made):
     res = run("tournament", "start", "--name", "spring", "--state", str(state), code=1)
     assert res.output.startswith("error: tournament spring has already started")
     res = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state), code=1)
-    assert "late entrant cannot be seated at a running table yet" in res.output
+    assert "tournament spring has started and its structure allows no late entry (late_entry_levels = 0)" in res.output
 
 
 def test_seatlog_before_the_start_says_when_the_seats_are_drawn(made):

@@ -205,8 +205,7 @@ def test_check_announces_every_key_set_and_what_is_not_applied_yet(tmp_path):
     path.write_text("late_entry_levels = 1\nredraw_every_levels = 2\nstart_on_vacation = true\n"
                     + STRUCTURE.format(size=3))
     out = run("tournament", "check", "--structure", str(path)).output
-    assert ("late entry until level 1 ends: not built yet (tournament enter refuses once the tournament "
-            "has started)\n") in out
+    assert "late entry until level 1 ends (tournament enter seats a late entrant at the table with the fewest players)\n" in out
     assert "seats redrawn when every 2 levels end (once every table has reached the level, by tournament advance)\n" in out
     assert ("everybody starts on vacation: a table starts when all its players have sent BACK in its thread, "
             "or when its deadline has passed\n") in out
