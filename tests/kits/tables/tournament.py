@@ -63,7 +63,7 @@ def play_all_in(state: Path, table: str) -> dict[str, str]:
     import json
     import re
 
-    from _bot_kit import fixed_secrets
+    from kits.tables.bot import fixed_secrets
     from nomicpoker.adapters.local import LocalForum
     from nomicpoker.shell.storage import secrets_store
     from nomicpoker.shell.storage.paths import forum_db_path

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from _tournament_kit import STRUCTURE, rows, run
+from kits.tables.tournament import STRUCTURE, rows, run
 
 
 def _one_table(tmp_path, players: str = "ann,bob,cy,dee"):
@@ -22,7 +22,6 @@ def _one_table(tmp_path, players: str = "ann,bob,cy,dee"):
 
 def _fold_around(state, number: int) -> None:
     """Hand ``number`` at spring-t1: everyone to act folds until the hand ends."""
-    from _bot_kit import fixed_secrets  # noqa: F401 (the cards do not matter: nobody shows)
 
     thread = rows(state, f"SELECT thread FROM np_hand WHERE table_name = 'spring-t1' AND number = {number}")[0][0]
     for _ in range(6):

@@ -11,7 +11,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _tournament_kit import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
 
 
 def _start(tmp_path, players: str, size: int):

@@ -17,7 +17,7 @@ from nomicpoker.core.table import snapshot
 from nomicpoker.core.table.fold_types import DealerEvent, FoldError
 from nomicpoker.core.table.roster import roster
 
-from _fold_kit import CONFIG, START
+from kits.tables.fold import CONFIG, START
 
 AT = "2026-01-01T00:00:00+00:00"
 WHY = "to balance the tables (Robert's: the player due for the big blind will be automatically selected to move)"
