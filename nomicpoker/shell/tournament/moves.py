@@ -133,6 +133,19 @@ def _entrants(session: Session, m: SeatMap) -> list[Entrant]:
     return [Entrant(p, paid[p], dealt[p]) for p in m.players()]
 
 
+def waiting_tables(session: Session, name: str, now: datetime) -> set[str]:
+    """Every table a move or a redraw waits for now (one seat map, one plan: what
+    ``tournament advance`` reads to suggest no ``hand start`` there)."""
+    m, plan, _event, k = plan_for(session, name, now)
+    out = {m.names[n] for mv in plan.moves for n in (mv.from_table, mv.to_table) if n}
+    if k:
+        out |= {m.names[t.number] for t in plan.tables}
+    due = redraw_due_at(session, name, m, now)
+    if due:
+        out |= {m.names[n] for n, r in _reached(session, name, m, now).items() if r >= due}
+    return out
+
+
 def pending_at(session: Session, name: str, table: str, now: datetime | None = None) -> list[Move]:
     """The moves the core wants now that involve ``table`` (``hand start`` waits for them)."""
     m, plan, _event, k = plan_for(session, name, now)
@@ -263,7 +276,7 @@ def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], d
     return tuple(errors)
 
 
-__all__ = ["Moved", "WHY", "carry_out", "enter_late", "finish_if_won", "pending_at", "plan_for"]
+__all__ = ["Moved", "WHY", "carry_out", "enter_late", "finish_if_won", "pending_at", "plan_for", "waiting_tables"]
 
 
 def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callable[[], datetime] = utcnow) -> Move:

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from nomicpoker.core.tournament.seating import Positions, TableSeats, drawn_table
-from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import HandRow, loads
 from nomicpoker.shell.tournament.director import events
 
@@ -76,23 +75,69 @@ def seat_map(session: Session, name: str) -> SeatMap:
         for i, p in enumerate(row):
             if p is not None:
                 m.history[(number, p)] = i + 1
+    now = _tables_now(session, list(m.names.values()))
     for number, tname in sorted(m.names.items()):
-        table = ledger.get_table(session, tname)
-        money = ledger.current_money(session, table)
-        hands = ledger.hand_rows(session, tname)
-        ended = {r.hand for r in ledger.stored_rows(session, tname, "hand_end")}
-        m.hands[number] = len(hands)
-        m.running[number] = hands[-1].number if hands and hands[-1].number not in ended else 0
+        money, count, last_hand, last_ended = now[tname]
+        m.hands[number] = count
+        m.running[number] = last_hand.number if last_hand is not None and last_hand.number > last_ended else 0
         row = [p if p is not None and p not in disqualified and money.get(p, 0) > 0 else None
                for p in seats[number]]
         for p in row:
             if p is not None:
                 m.chips[p] = money[p]
         last, dealt = drawn[number]
-        if hands and hands[-1].number > dealt:
-            last = hand_positions(hands[-1], {p: s for (n, p), s in m.history.items() if n == number}) or last
+        if last_hand is not None and last_hand.number > dealt:
+            last = hand_positions(last_hand, {p: s for (n, p), s in m.history.items() if n == number}) or last
         m.tables[number] = TableSeats(number, tuple(row), last)
     return m
+
+
+def _tables_now(session: Session, names: list[str]) -> dict[str, tuple[dict[str, int], int, HandRow | None, int]]:
+    """For each table, in a handful of queries whatever the number of tables: each seated
+    player's chips (Money and Pot, as ``ledger.current_money``), the hands dealt, the last
+    hand's record and the last hand ended.
+
+    WHY batched: ``hand start`` and ``tournament advance`` read the whole tournament's seats; a
+    thousand players sit at over a hundred tables, and per-table reads of every change log
+    grew with the tournament's history."""
+    from sqlalchemy import func
+
+    from nomicpoker.core.table.fold_types import DealerEvent
+    from nomicpoker.core.table.roster import ROSTER_KINDS, roster
+    from nomicpoker.shell.storage.store import DealerEventRow, EntryRow, HandEndRow, TableRow
+
+    if not names:
+        return {}
+    tables = {t.name: t for t in session.exec(select(TableRow).where(TableRow.name.in_(names))).all()}  # type: ignore[attr-defined]
+    latest = (select(func.max(EntryRow.id)).where(EntryRow.table_name.in_(names),  # type: ignore[attr-defined]
+                                                  EntryRow.column.in_(("Money", "Pot")))  # type: ignore[attr-defined]
+              .group_by(EntryRow.table_name, EntryRow.player, EntryRow.column))
+    cells: dict[tuple[str, str, str], str] = {}
+    for t, p, c, v in session.exec(select(EntryRow.table_name, EntryRow.player, EntryRow.column, EntryRow.new)
+                                   .where(EntryRow.id.in_(latest))).all():  # type: ignore[attr-defined]
+        cells[(t, p, c)] = v
+    moves: dict[str, list[DealerEvent]] = {}
+    for r in session.exec(select(DealerEventRow).where(DealerEventRow.table_name.in_(names),  # type: ignore[attr-defined]
+                                                       DealerEventRow.kind.in_(ROSTER_KINDS))  # type: ignore[attr-defined]
+                          .order_by(DealerEventRow.id)).all():
+        moves.setdefault(r.table_name, []).append(DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player,
+                                                              at=r.at, data=loads(r.data or "{}") or {}))
+    counts = dict(session.exec(select(HandRow.table_name, func.count(HandRow.id))  # type: ignore[arg-type]
+                               .where(HandRow.table_name.in_(names)).group_by(HandRow.table_name)).all())  # type: ignore[attr-defined]
+    top = (select(HandRow.table_name.label("t"), func.max(HandRow.number).label("n"))  # type: ignore[attr-defined]
+           .where(HandRow.table_name.in_(names)).group_by(HandRow.table_name).subquery())  # type: ignore[attr-defined]
+    last_hands = {h.table_name: h for h in session.exec(select(HandRow).join(
+        top, (HandRow.table_name == top.c.t) & (HandRow.number == top.c.n))).all()}
+    ended = dict(session.exec(select(HandEndRow.table_name, func.max(HandEndRow.hand))  # type: ignore[arg-type]
+                              .where(HandEndRow.table_name.in_(names)).group_by(HandEndRow.table_name)).all())  # type: ignore[attr-defined]
+    out = {}
+    for name in names:
+        table = tables[name]
+        players = roster(loads(table.players), moves.get(name, ()))
+        money = {p: int(cells.get((name, p, "Money"), table.money)) + int(cells.get((name, p, "Pot"), 0))
+                 for p in players}
+        out[name] = (money, int(counts.get(name, 0)), last_hands.get(name), int(ended.get(name) or 0))
+    return out
 
 
 def hand_positions(hand: HandRow, seat_of: dict[str, int]) -> Positions | None:
