@@ -45,7 +45,8 @@ def event(host: Any, ev: DealerEvent) -> None:
             raise FoldError("bad_event", f"{ev.kind} of {ev.player} carries {chips} chips but his Money here is "
                             f"{have}: the chips that leave must be his")
         where = str(ev.data.get("to", ""))
-        cause = f"dealer: {ev.player} moved to table {where} ({why})"
+        # to no table: a disqualified player's chips "removed from play" (Robert's)
+        cause = f"dealer: {ev.player} moved to table {where} ({why})" if where else f"dealer: {ev.player}'s chips removed from play ({why})"
         host.add_row("entry", hand=None, player=ev.player, column="Money", old=str(have), new="0", cause=cause)
         st.money.pop(ev.player, None)
         st.gndt.pop(ev.player, None)

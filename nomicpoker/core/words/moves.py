@@ -11,8 +11,10 @@ def moved(arrives: bool, player: str, table: str, chips: int, why: str, key: str
     """The announcement in the table's thread, before the next hand is dealt."""
     if arrives:
         said = f"{md_escape(player)} joins this table from table {md_escape(table)} with {chips} chips"
-    else:
+    elif table:
         said = f"{md_escape(player)} leaves this table for table {md_escape(table)} with {chips} chips"
+    else:
+        said = f"{md_escape(player)} leaves this table; his {chips} chips are removed from play"
     return (f"The Dealer: {said}" + (f" ({md_escape(why)})" if why else "") + ", from the next hand."
             f"\n\n{render.reference_tag(key)}\n")
 

@@ -358,8 +358,39 @@ def disqualify(engine: Engine, state: Path, name: str, player: str, note: str,
                                       f"--table {where} --player {player} --note ...)") from exc
             if exc.code != "unseated":
                 raise
+    t = now()
+    removed = 0
     with transaction(engine) as s:
-        add_event(s, name, "disqualify", iso(now()), player=player, note=note)
+        if row.status != "registering" and where is not None:
+            # Robert's: "Chips from a disqualified participant will be removed from play." A move_out
+            # to no table: his Money leaves the GNDT, the change log and the thread say why
+            from nomicpoker.shell.cycle.replay import adjudicate
+            from nomicpoker.shell.storage.store import DealerEventRow
+
+            table = ledger.get_table(s, where)
+            removed = ledger.current_money(s, table).get(player, 0)
+            why = (f"disqualified from tournament {name}: {note}; Robert's: \"Chips from a disqualified participant "
+                   "will be removed from play.\"")
+            hands = ledger.hand_rows(s, where)
+            s.add(DealerEventRow(table_name=where, hand=hands[-1].number if hands else 0,
+                                 after=ledger.max_archive_id(s, where), kind="move_out", player=player, at=iso(t),
+                                 note=why, data=dumps({"chips": removed, "to": "", "why": why})))
+            s.flush()
+            adjudicate(s, table, state, t)
+        add_event(s, name, "disqualify", iso(t), player=player, note=note,
+                  data={"table": where, "chips": removed} if where and row.status != "registering" else None)
+    if row.status != "registering" and where is not None:
+        from nomicpoker.ports import ForumError
+        from nomicpoker.shell.cycle import forums
+        from nomicpoker.shell.cycle.outbox import send_outbox
+        from nomicpoker.shell.cycle.report import TableReport
+
+        with Session(engine) as s:
+            forum = forums.forum_for(ledger.get_table(s, where), state)
+        try:
+            send_outbox(engine, where, forum, now, TableReport(where), state=state)
+        except ForumError:  # recorded: the next poll posts it
+            pass
     return Disqualified(player, where)
 
 

@@ -184,16 +184,23 @@ def audit_chips(session: Session, name: str) -> str:
             moved[(mv["player"], names[mv["from_table"]], names[mv["to_table"]], mv["chips"])] += 1
             late += mv["from_table"] == 0
     drawn += late  # a late entrant brings the starting chips (his move_in has no move_out)
-    expected = drawn * structure.starting_money - destroyed
+    removed = 0  # a disqualified player's chips, removed from play (his move_out goes to no table)
+    for ev in events(session, name, "disqualify"):
+        d = loads(ev.data or "{}")
+        if d.get("table"):
+            moved[(ev.player, d["table"], "", d["chips"])] += 1
+            removed += d["chips"]
+    expected = drawn * structure.starting_money - destroyed - removed
     if total != expected:
         return (f"tournament {name}: DIFFERS: {total} chips at its tables, not the {expected} its {drawn} "
                 f"players started with" + (f" less {destroyed} destroyed" if destroyed else ""))
-    if outs != Counter({k: v for k, v in moved.items() if k[1]}) or ins != moved:
+    if outs != Counter({k: v for k, v in moved.items() if k[1]}) or ins != Counter({k: v for k, v in moved.items() if k[2]}):
         return (f"tournament {name}: DIFFERS: the tables' move_out/move_in events are not the tournament's "
                 f"{sum(moved.values())} move(s), chips for chips")
     return (f"tournament {name}: chips conserved: {total} at its tables, {drawn} x {structure.starting_money} at the "
-            f"start{f' less {destroyed} destroyed' if destroyed else ''}; {sum(moved.values())} move(s), each "
-            "carrying the same chips out of one table and into the other")
+            f"start{f' less {destroyed} destroyed' if destroyed else ''}"
+            f"{f' less {removed} removed from play (disqualified)' if removed else ''}; {sum(moved.values())} move(s), "
+            "each carrying the same chips out of one table and into the other")
 
 
 __all__ = ["TableView", "audit_chips", "audit_draws", "current_standings", "seatlog", "structure_lines", "tables"]

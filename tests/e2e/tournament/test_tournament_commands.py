@@ -7,6 +7,7 @@ refusal one line, a non-zero exit and nothing written."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sqlite3
 
@@ -208,6 +209,13 @@ def test_disqualify(made):
               "--state", str(state)).output
     assert "cy disqualified; he sits out at spring-t" in out
     assert ("unseat", "cy") in rows(state, "SELECT kind, player FROM np_dealer_event")
+    [(table, data)] = rows(state, "SELECT table_name, data FROM np_dealer_event WHERE kind = 'move_out'")
+    assert json.loads(data)["chips"] == 1000 and json.loads(data)["to"] == ""
+    cause = rows(state, f"SELECT cause FROM np_entry WHERE table_name = '{table}' AND player = 'cy' AND column = 'Money' "
+                        "ORDER BY id DESC LIMIT 1")[0][0]
+    assert cause.startswith("dealer: cy's chips removed from play (disqualified from tournament spring: collusion")
+    assert 'Robert\'s: "Chips from a disqualified participant will be removed from play."' in cause
+    assert "less 1000 removed from play (disqualified)" in run("audit", "--state", str(state)).output
     show = run("tournament", "show", "--name", "spring", "--state", str(state)).output
     assert show.rstrip().endswith("DQ cy (disqualified)")
     assert "disqualify cy: collusion" in show
