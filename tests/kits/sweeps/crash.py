@@ -32,6 +32,10 @@ from nomicpoker.shell.storage.store import open_engine
 #: a run after a crash legitimately stores later than the reference run did. The dealer's
 #: clock is one fixed reading per step, the same in the reference run and every rerun.
 CLOCK_COLUMNS = {"created", "edited"}
+#: the local forum's change counters (``LocalForum.marks``, how a poll learns which tables
+#: moved): bookkeeping of writes, not the forum's content a reader sees, which is what the
+#: sweep compares (they have no ``id`` to order by)
+COUNTER_TABLES = {"thread_changes", "inbox_changes"}
 #: np_snapshot.mac is keyed by the installation's snapshot.key, made on first use: a run from a
 #: state copied before that use makes its own key (the snapshot itself must still be equal)
 KEYED_COLUMNS = {"mac"}
@@ -113,6 +117,8 @@ def local_forum_view(state: Path) -> dict:
     con = sqlite3.connect(state / "forum.db")
     try:
         for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%'"):
+            if name in COUNTER_TABLES:
+                continue
             cur = con.execute(f'SELECT * FROM "{name}" ORDER BY id')
             cols = [d[0] for d in cur.description]
             out[f"forum.{name}"] = [{c: v for c, v in zip(cols, row) if c not in CLOCK_COLUMNS}
