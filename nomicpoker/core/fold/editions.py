@@ -6,9 +6,10 @@ A table keeps the meaning its hands were played under: edition 1 is the release 
 players' commands before one's turn and the tournament commands (or opted in with ``table set
 edition=N``, from its next hand). Edition 3's changes are read in
 :mod:`nomicpoker.core.reading.comment_reading` (``advance_hold`` after the commands, a PROTEST
-holding the comment) and :mod:`nomicpoker.core.reading.player_commands` (``SINCE``). Besides what :mod:`.advance_fold` and :mod:`.over_days` gate themselves (the
-reading of an action whatever the turn, the timeout rule, Robert's rule 7, the own-turn
-announcement), edition 2 changed, for tables whose players do not read the thread (e-mail):
+holding the comment) and :mod:`nomicpoker.core.reading.player_commands` (``SINCE``).
+Besides what :mod:`.advance_fold` and :mod:`.over_days` gate themselves (the reading of an
+action whatever the turn, the timeout rule, Robert's rule 7, the own-turn announcement),
+edition 2 changed, for tables whose players do not read the thread (e-mail):
 
 - plain text and blog HTML read emphasis by CommonMark's rules (``CALL *`` is an advance
   action, ``~~fold~~ call`` a call), where edition 1 stripped every marker at a word's edge

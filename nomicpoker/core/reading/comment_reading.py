@@ -27,10 +27,10 @@ players):
      not written in WRGPT's own forms (``raise 6``, not ``RAISE $6``: see
      :func:`~nomicpoker.core.reading.advance.advance_only`), posted before its player's turn,
      for this hand and not for a past round, where advance actions are taken, is
-     ``advance_hold`` (kept for the turn, applied then as if posted then), after the
-     comment's commands as in rule 5 (``commands_first``), unless it holds a ``PROTEST``,
-     whose text is for the Dealer: then rule 5 (``command``); at the turn it is the ordinary
-     action (rule 5);
+     ``advance_hold`` (kept for the turn, applied then as if posted then), from edition 3
+     after the comment's commands as in rule 5 (``commands_first``), unless it holds a
+     ``PROTEST``, whose text is for the Dealer: then rule 5 (``command``); edition 2 keeps the
+     action and reads no command line; at the turn it is the ordinary action (rule 5);
    - a first line that starts like WRGPT's language, where advance actions are not taken:
      ``advance_off`` when it can only be one (a conditional, a switch, an amount, two words),
      else rule 5 (``fold`` stays a word);
