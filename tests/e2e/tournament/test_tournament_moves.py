@@ -11,7 +11,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kits.tables.tournament import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, fold_around, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
 
 
 def _start(tmp_path, players: str, size: int):
@@ -137,7 +137,7 @@ def test_a_move_waits_for_a_hand_to_end(made):
     assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind = 'move_in'") == [(0,)]  # only the DQ's chips out
     res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
     assert "table spring-t1 waits for a move between hands" in res.output
-    _fold_around(state, "spring-t2", 1)
+    fold_around(state, "spring-t2", 1)
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "the final table is made" in out and "waits for a hand to end" not in out
 
@@ -169,19 +169,6 @@ def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
     assert "chips conserved: 4000" in run("audit", "--state", str(state)).output
 
 
-def _fold_around(state, table: str, number: int) -> None:
-    thread = rows(state, f"SELECT thread FROM np_hand WHERE table_name = '{table}' AND number = {number}")[0][0]
-    for _ in range(6):
-        if rows(state, f"SELECT 1 FROM np_hand_end WHERE table_name = '{table}' AND hand = {number}"):
-            return
-        cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND hand = {number} "
-                                 "AND column = 'Turn' ORDER BY id"))
-        [who] = [p for p, v in cells.items() if v == "x"]
-        run("forum", "post", "--state", str(state), "--as", who, thread, f"HAND{number} ROUND1 fold")
-        run("poll", "--state", str(state))
-    raise AssertionError("the hand did not end")
-
-
 def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
     """WRGPT: "Also periodically, seats are redrawn." and "Within each table, players are
     assigned seats based on average cost per hand played so far. The player who has spent the
@@ -195,11 +182,11 @@ def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
     run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve,fay", "--state", str(state))
     run("tournament", "start", "--name", "spring", "--state", str(state))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    _fold_around(state, "spring-t1", 1)
+    fold_around(state, "spring-t1", 1)
     res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
     assert "table spring-t1 has reached the level of redraw 1" in res.output
     run("hand", "start", "--table", "spring-t2", "--state", str(state))
-    _fold_around(state, "spring-t2", 1)
+    fold_around(state, "spring-t2", 1)
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "redraw 1: the seats are redrawn" in out
     cost = {}
@@ -276,6 +263,6 @@ def test_a_late_entrant_takes_the_seat_due_for_the_big_blind_at_the_emptiest_tab
     assert rows(state, "SELECT COUNT(*) FROM np_dealer_event WHERE kind = 'move_out'") == [(0,)]
     assert "chips conserved: 6000 at its tables, 6 x 1000 at the start" in run("audit", "--state", str(state)).output
     run("hand", "start", "--table", small["table"], "--state", str(state))
-    _fold_around(state, small["table"], 1)
+    fold_around(state, small["table"], 1)
     res = run("tournament", "enter", "--name", "spring", "--player", "yan", "--state", str(state), code=1)
     assert "late entry to tournament spring closed when level 1 ended (a table deals level 2)" in res.output

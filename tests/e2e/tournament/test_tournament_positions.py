@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from kits.tables.tournament import STRUCTURE, rows, run
+from kits.tables.tournament import STRUCTURE, fold_around, rows, run
 
 
 def _one_table(tmp_path, players: str = "ann,bob,cy,dee"):
@@ -18,21 +18,6 @@ def _one_table(tmp_path, players: str = "ann,bob,cy,dee"):
     run("tournament", "start", "--name", "spring", "--state", str(state))
     [t] = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])["tables"]
     return state, t["seats"], t["button"]
-
-
-def _fold_around(state, number: int) -> None:
-    """Hand ``number`` at spring-t1: everyone to act folds until the hand ends."""
-
-    thread = rows(state, f"SELECT thread FROM np_hand WHERE table_name = 'spring-t1' AND number = {number}")[0][0]
-    for _ in range(6):
-        if rows(state, f"SELECT 1 FROM np_hand_end WHERE table_name = 'spring-t1' AND hand = {number}"):
-            return
-        cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = 'spring-t1' AND hand = {number} "
-                                 "AND column = 'Turn' ORDER BY id"))
-        [who] = [p for p, v in cells.items() if v == "x"]
-        run("forum", "post", "--state", str(state), "--as", who, thread, f"HAND{number} ROUND1 fold")
-        run("poll", "--state", str(state))
-    raise AssertionError("the hand did not end")
 
 
 def _hand(state, number: int) -> tuple[str, dict, list[tuple[str, int]]]:
@@ -61,7 +46,7 @@ def test_no_small_blind_when_the_big_blind_is_eliminated(tmp_path):
     assert button1 == seats[b - 1] and pos1 == {"button": b, "small_blind": _at(seats, b, 1),
                                                 "big_blind": _at(seats, b, 2),
                                                 "blind_posters": [seats[_at(seats, b, 1) - 1], seats[_at(seats, b, 2) - 1]]}
-    _fold_around(state, 1)
+    fold_around(state, "spring-t1", 1)
     bb1 = seats[_at(seats, b, 2) - 1]
     run("tournament", "disqualify", "--name", "spring", "--player", bb1, "--note", "test", "--state", str(state))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
@@ -74,7 +59,7 @@ def test_no_small_blind_when_the_big_blind_is_eliminated(tmp_path):
     assert button2 == seats[_at(seats, b, 1) - 1]  # the button's seat is occupied: he acts last
     audit = run("audit", "--state", str(state)).output
     assert "the replay is identical to the ledger" in audit
-    _fold_around(state, 2)  # the public record replays the missing small blind too
+    fold_around(state, "spring-t1", 2)  # the public record replays the missing small blind too
     verify = run("audit", "verify", "--table", "spring-t1", "--hand", "2", "--state", str(state)).output
     assert f"PASS spring-t1 hand 2: forced bet {bb2}: 10 chips (ante and blinds)" in verify
     assert "verify: all items passed (1 hand record(s))" in verify
@@ -89,7 +74,7 @@ def test_the_dead_button(tmp_path):
     b, hand 1's button, acts last again."""
     state, seats, b = _one_table(tmp_path)
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    _fold_around(state, 1)
+    fold_around(state, "spring-t1", 1)
     sb1 = seats[_at(seats, b, 1) - 1]
     run("tournament", "disqualify", "--name", "spring", "--player", sb1, "--note", "test", "--state", str(state))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
@@ -133,7 +118,7 @@ def test_hand_start_holds_a_table_at_the_vacation_hand_limit(tmp_path):
     other = next(p for p in ("ann", "bob", "cy") if p != button)
     run("forum", "post", "--state", str(state), "--as", other, thread, "GONE 13 Sep")
     run("poll", "--state", str(state))
-    _fold_around(state, 1)
+    fold_around(state, "spring-t1", 1)
     res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
     assert (f"table spring-t1 deals no more hands today: 1 hand(s) dealt today (day 1) and {other} on vacation: "
             "at most 1 a day while someone is on vacation; the next hand on day 2") in res.output
@@ -150,7 +135,7 @@ def test_hand_start_takes_the_level_in_force(tmp_path):
     run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
     run("tournament", "start", "--name", "spring", "--state", str(state))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    _fold_around(state, 1)
+    fold_around(state, "spring-t1", 1)
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     ante, blinds = rows(state, "SELECT ante, blinds FROM np_hand WHERE table_name = 'spring-t1' AND number = 2")[0]
     assert (ante, json.loads(blinds)) == (1, [10, 20])

@@ -57,6 +57,20 @@ def made(tmp_path):
     return path, state, res
 
 
+def fold_around(state: Path, table: str, number: int) -> None:
+    """Hand ``number`` at ``table``: whoever is to act folds, poll, until the hand ends."""
+    thread = rows(state, f"SELECT thread FROM np_hand WHERE table_name = '{table}' AND number = {number}")[0][0]
+    for _ in range(6):
+        if rows(state, f"SELECT 1 FROM np_hand_end WHERE table_name = '{table}' AND hand = {number}"):
+            return
+        cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND hand = {number} "
+                                 "AND column = 'Turn' ORDER BY id"))
+        [who] = [p for p, v in cells.items() if v == "x"]
+        run("forum", "post", "--state", str(state), "--as", who, thread, f"HAND{number} ROUND1 fold")
+        run("poll", "--state", str(state))
+    raise AssertionError("the hand did not end")
+
+
 def play_all_in(state: Path, table: str) -> dict[str, str]:
     """Start the next hand at ``table`` (fixed cards) and play it as an all-in showdown: the
     first to act moves all in, everyone calls, each reveals. Returns the Money column after it."""
