@@ -174,8 +174,11 @@ def table_create(
     with opened(state, db, create=True) as (st, engine):
         with settings_usage():  # a bad setting exits 2, as table set does
             values = {**parse_assignments(setting or []), **forced_bet_values(ante, blinds)}
-            if {"tournament", "start_on_vacation"} & set(values):  # a tournament's table is made by its start
-                fail("--setting tournament/start_on_vacation: set by nomicpoker tournament start, not table create", 2)
+            from nomicpoker.core.table.table_settings import BY_TOURNAMENT_START
+
+            if set(BY_TOURNAMENT_START) & set(values):  # a tournament's table is made by its start
+                fail(f"--setting {'/'.join(BY_TOURNAMENT_START)}: set by nomicpoker tournament start, not table "
+                     "create", 2)
             row = create_table(engine, st, name, players.split(","), money, ruleset=ruleset, forum=forum,
                                forum_config=config, dealer=dealer, issue_decks=issue_decks,
                                deadline_hours=deadline_hours, button=button, settings=values)

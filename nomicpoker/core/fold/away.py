@@ -10,6 +10,13 @@ The readings (docs/dealer-guide.md, "Running a game over days"): a timeout marks
 AWOL until they act; after ``max_timeouts`` in a row they sit out later hands until they
 comment ``BACK``; from edition 2 an AWOL player is on vacation at once in the running hand
 (WRGPT), in a hand of edition 1 each later turn gave him a new deadline.
+
+At a tournament's table (``TableSettings.wrgpt_vacation``, set by ``tournament start``) nobody
+sits out for his timeouts: WRGPT's AWOL player stays dealt in ("If you miss your deadline you
+will be put on vacation and a $0 bet will be entered for you. In future hands your status line
+will show "AWOL"."), posting antes and blinds, until ``BACK``, an accepted action, or the
+director's ``disqualify`` ("You will be removed from the tournment if you exceed allowed timeout
+limits.").
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ def missed(st: TableState, player: str, timed_out: bool = False) -> tuple[str, d
     count = d.timeouts.get(player, 0) + 1
     changes: dict[str, Any] = {"timeouts": {**d.timeouts, player: count}}
     limit = d.settings.max_timeouts
+    if d.settings.wrgpt_vacation:  # a tournament's table: dealt in while AWOL, whatever the count
+        return words.tournament_awol_note(player, count, limit, timed_out), changes
     if count >= limit:
         changes["sitting_out"] = {**d.sitting_out, player: "timeouts"}
     note = words.timeouts_note(player, count, limit, timed_out, edition=1 if not awol_away(st) else 2)

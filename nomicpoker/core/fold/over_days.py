@@ -15,7 +15,9 @@ Readings (docs/dealer-guide.md, "Running a game over days"), after the WRGPT man
   its deck, or drawn from a deck it issued), unless the table's ``vacation_can_win`` is off
   (the default) and they went before this hand began: "You cannot win a contested hand while
   on vacation. Exception: you can win the hand during which you go on vacation." Then, and
-  where it does not know the cards, they muck.
+  where it does not know the cards, they muck. At a tournament's table (``wrgpt_vacation``) a
+  showdown that no player present reaches is not contested (:func:`contested`): the away
+  players' cards decide it.
 - A timeout marks the player AWOL until they act; after ``max_timeouts`` in a row they sit
   out later hands until they comment ``BACK`` (the bot server of seed ``002_…``).
 - ``START h`` sets the player's start of day from the next hand.
@@ -396,7 +398,8 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
             continue
         known = h.holes.get(p) or (hole_cards(h.decks[p].cards, h.draws[p])
                                     if p in h.decks and p in h.draws else None)
-        may_win = d.settings.vacation_can_win or d.vacation_hand.get(p) == number
+        may_win = (d.settings.vacation_can_win or d.vacation_hand.get(p) == number
+                   or (d.settings.wrgpt_vacation and not contested(st, h)))
         rows: Effects = ()
         if known and may_win:
             res = engine.apply(h.hand, Reveal(player=p, cards=tuple(known), hand=number))
@@ -415,6 +418,16 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
                             h.start.thread),
                        AdvanceHand(number, f"dealer: {p} is away and {what}", h.start.thread, said=True))
     return ()
+
+
+def contested(st: TableState, h: HandState) -> bool:
+    """Whether the showdown of hand ``h`` is *contested* in WRGPT's sense ("You cannot win a
+    contested hand while on vacation."): a player still in it (not folded) is not away. At a
+    tournament's table (``wrgpt_vacation``) a showdown only players away reach (all in on
+    their blinds, or checked down by the dealer) is not: their cards decide it, where the
+    dealer knows them, since somebody must win it and nobody present was denied."""
+    awol = away.awol_away(st)
+    return any(not s.folded and not st.days.away(s.name, awol) for s in h.hand.seats)
 
 
 def fold_out_away(st: TableState, config: TableConfig, h: HandState) -> Effects:

@@ -113,6 +113,14 @@ class TableSettings:
     #: every player starts on vacation (a tournament's ``start_on_vacation``): read when the
     #: table is created, like its players; a later change means nothing
     start_on_vacation: bool = False
+    #: WRGPT's vacation at a tournament's table (``tournament start`` sets it on the tables it
+    #: makes from this release; read by :mod:`nomicpoker.core.fold.away` and
+    #: :func:`nomicpoker.core.fold.over_days.away_reveals`): a player AWOL after his timeouts
+    #: is never sat out (he is dealt in, posts antes and blinds and is checked or folded for:
+    #: removing him is the director's ``disqualify``), and at a showdown no player present
+    #: contests, the cards of the players away decide. Off everywhere else, so every table
+    #: made before it replays exactly as it was played.
+    wrgpt_vacation: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.blinds, list):  # as JSON stores it
@@ -146,9 +154,11 @@ class TableSettings:
         self.calendar()  # CalendarError for a bad zone or hours (after the ranges: they say more)
         if self.entropy not in ENTROPY_MODES:
             raise SettingsError("bad_setting", f"entropy = {self.entropy!r}: one of {', '.join(ENTROPY_MODES)}")
-        if not isinstance(self.tournament, str) or not isinstance(self.start_on_vacation, bool):
+        if (not isinstance(self.tournament, str) or not isinstance(self.start_on_vacation, bool)
+                or not isinstance(self.wrgpt_vacation, bool)):
             raise SettingsError("bad_setting", f"tournament = {self.tournament!r}, start_on_vacation = "
-                                f"{self.start_on_vacation!r}: a name and yes or no (set by tournament start)")
+                                f"{self.start_on_vacation!r}, wrgpt_vacation = {self.wrgpt_vacation!r}: a name "
+                                "and yes or no (set by tournament start)")
         if self.advance_actions is not None and not isinstance(self.advance_actions, bool):
             raise SettingsError("bad_setting", f"advance_actions = {self.advance_actions!r}: "
                                 "true, false, or unset (the ruleset decides)")
@@ -213,6 +223,8 @@ class TableSettings:
 
 
 NAMES = tuple(f.name for f in fields(TableSettings))
+#: the settings only ``tournament start`` gives a table (refused by ``table create`` and ``table set``)
+BY_TOURNAMENT_START = ("tournament", "start_on_vacation", "wrgpt_vacation")
 #: settings that may be unset, and what ``none`` means for each (said in a range error)
 _UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)", "ante": ", or none"}
 

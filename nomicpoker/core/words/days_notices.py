@@ -58,6 +58,19 @@ def timeouts_note(player: str, count: int, limit: int, timed_out: bool = True, e
             f"comment `BACK` or an action of theirs is accepted{rule}.")
 
 
+def tournament_awol_note(player: str, count: int, limit: int, timed_out: bool = True) -> str:
+    """:func:`timeouts_note` at a tournament's table (``wrgpt_vacation``): WRGPT's AWOL player
+    is not sat out; past ``limit`` timeouts in a row the note says the director may remove him
+    ("You will be removed from the tournment if you exceed allowed timeout limits.")."""
+    who = md_escape(player)
+    rule = f" (\u201c{TIMEOUT_RULE}\u201d)" if timed_out else ""
+    over = (f" That is {count} timeouts in a row, the table's limit being {limit}: the tournament director may "
+            "remove them from the tournament." if count >= limit else "")
+    return (f"{who} is AWOL ({count} timeout{'s' if count != 1 else ''} in a row): on vacation, dealt in "
+            f"with antes and blinds posted for them, the dealer checking or folding for them at each turn "
+            f"until they comment `BACK` or an action of theirs is accepted{rule}.{over}")
+
+
 def away_acts(player: str, what: str, key: str, opening: str = "", note: str = "", *,
               announced: bool = True) -> str:
     """The dealer acting at once for a player on vacation (after ``opening``, the action

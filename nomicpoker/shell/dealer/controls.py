@@ -111,7 +111,9 @@ def _control(engine: Engine, state: Path, table_name: str, kind: str, note: str,
         running = result.current is not None and result.current.phase != "complete"
         _check(kind, player, ledger.roster(s, table), result, running, number)
         if kind == "settings":
-            fixed = sorted({"tournament", "start_on_vacation"} & set(data))
+            from nomicpoker.core.table.table_settings import BY_TOURNAMENT_START
+
+            fixed = sorted(set(BY_TOURNAMENT_START) & set(data))
             if fixed:  # a tournament's table is one by tournament start, never by table set
                 raise ServiceError("bad_setting", f"{fixed[0]} is set by nomicpoker tournament start when it "
                                    "creates the table, not by table set")

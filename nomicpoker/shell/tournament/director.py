@@ -240,7 +240,8 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
         if tname in existing and loads(existing[tname].players) != list(t.players()):
             raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
                                   "it before starting this tournament")
-    settings: dict = {"tournament": name}  # SEATLOG and RAIL are answered at its tables (shell/tournament/asks)
+    # SEATLOG and RAIL are answered at its tables (shell/tournament/asks); WRGPT's vacation (core/fold/away)
+    settings: dict = {"tournament": name, "wrgpt_vacation": True}
     if structure.start_on_vacation:  # every player on vacation from creation (shell/tournament/vacation_start)
         settings["start_on_vacation"] = True
     if level.ante:
