@@ -34,7 +34,7 @@ from nomicpoker.shell.cycle.outbox import send_outbox
 from nomicpoker.shell.cycle.replay import adjudicate
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.storage.store import DealerEventRow, dumps, loads, transaction
+from nomicpoker.shell.storage.store import DealerEventRow, TableRow, dumps, loads, transaction
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, structure_of
 from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
 
@@ -223,6 +223,10 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         seat_of = dict(m.history)
         at = iso(t)
         tables = {n: ledger.get_table(s, tn) for n, tn in m.names.items()}
+        for n in sorted({mv.to_table for mv in done}):  # before anything is recorded
+            gone = {mv.player for mv in done if mv.from_table == n}
+            arriving = [mv.player for mv in done if mv.to_table == n]
+            _enrol(s, state, tables[n], [p for p in ledger.roster(s, tables[n]) if p not in gone] + arriving)
         touched: set[int] = set()
         out_rows = []
         for mv in done:
@@ -261,6 +265,19 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         names = [m.names[n] for n in sorted(touched)]
     errors = _send(engine, state, names, now)
     return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors, redraw=redrawn)
+
+
+def _enrol(session: Session, state: Path, table: TableRow, players: Sequence[str]) -> None:
+    """The players ``table`` will seat, given what its forum knows players by before a move
+    into it is recorded: on e-mail his secret ID, mailed to him once (the table's ``enrol``, as
+    ``table create`` does; a player moved from another forum has never had one, and without it
+    no mail of his is read); an IRC table checks every seat is a nick. A forum that cannot take
+    him (no address in the e-mail roster, not a nick) refuses the move: nothing is recorded."""
+    try:
+        forums.forum_for(table, state).enrol(table.name, list(players))
+    except ForumError as exc:
+        raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat {', '.join(players)}: "
+                              f"{exc.message}; nothing was moved") from exc
 
 
 def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], datetime]) -> tuple[str, ...]:
@@ -323,6 +340,7 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                                           f"{m.running[mv.to_table]}: enter him once it ends")
                 at = iso(t)
                 table = ledger.get_table(s, dst)
+                _enrol(s, state, table, ledger.roster(s, table) + [p])
                 seat_of = {**{pl: st for (n, pl), st in m.history.items() if n == mv.to_table}, p: mv.to_seat}
                 new = sorted(ledger.roster(s, table) + [p], key=lambda q: seat_of.get(q, 0))
                 why = f"a late entrant (late entry until level {structure.late_entry_levels} ends)"
