@@ -9,7 +9,8 @@ order with everything else and ``audit`` replays it. This module is the fold's s
 
 - a private message is about the hand running when it is archived; its first visible line is
   an advance action (or ``UNDO``); anything else is answered privately and changes nothing
-  (other commands belong in the thread, where the table sees them);
+  (other commands belong in the thread, where the table sees them), but for a player's
+  tournament commands at a tournament's table (:func:`tournament_ask`);
 - every answer goes privately (the confirmation, a refusal), and the ledger's verdict keeps
   the code but not the action's words until the hand ends;
 - when the hand ends the dealer posts every advance action that came privately (and ``UNDO``)
@@ -30,6 +31,7 @@ from nomicpoker.core.fold import editions
 from nomicpoker.core.fold.effects import Effect, Message, Post, Reject, TakeAdvance, Verdict
 from nomicpoker.core.reading.advance import AdvanceError
 from nomicpoker.core.reading.comment_reading import Reading, first_line  # noqa: F401 - first_line: its old home
+from nomicpoker.core.reading.player_commands import Command
 from nomicpoker.core.poker.cards import pretty
 from nomicpoker.core.fairness.dealing import hole_cards
 from nomicpoker.core.table.fold_state import HandState, TableState
@@ -112,11 +114,37 @@ def unnamed(ev: DealerEvent, st: TableState) -> tuple[Effect, ...]:
     return (Message(None, ev.player, subject, body),)
 
 
+#: the players' commands a private message may hold at a tournament's table
+#: (``TableSettings.private_asks``): answered by the shell (:mod:`nomicpoker.shell.tournament.asks`)
+PRIVATE_ASKS = ("seatlog", "rail")
+
+
+def tournament_ask(rev: Revision, reading: Reading, st: TableState) -> tuple[Effect, ...]:
+    """A private message that is one of a player's tournament commands (``SEATLOG``, ``RAIL``,
+    ``RAIL OFF``, alone on its line, and no other command) at a tournament's table made with
+    ``private_asks``: an accepted verdict, which the shell answers by private message as it
+    does the same command in the thread (WRGPT's players mailed the Dealer: "At any time during
+    the tournament, players can get a detailed report about the starting seat assignment by
+    using the SEATLOG command."). Empty otherwise: the message is read as before (advance
+    actions only). Between hands too: the answer holds nothing of a hand."""
+    if not st.days.settings.private_asks:
+        return ()
+    cmds = reading.text.commands
+    if len(cmds) != 1 or not isinstance(cmds[0], Command) or cmds[0].kind not in PRIVATE_ASKS:
+        return ()
+    h = st.current
+    number = h.start.number if h is not None and h.phase != "complete" else None
+    return (Verdict(rev, number, "accepted", canonical=cmds[0].canonical),)
+
+
 def comment(rev: Revision, reading: Reading, st: TableState, config: TableConfig,
             advance_on: bool) -> tuple[Effect, ...]:
     """``private``: read one private message, about the running hand of the fold's state ``st``
     (only read); ``advance_on``: the table takes advance actions. An advance action in it is
     handed to the advance-action phase (:class:`TakeAdvance`); anything else is answered."""
+    asked = tournament_ask(rev, reading, st)
+    if asked:
+        return asked
     h = st.current
     if h is None or h.phase == "complete":
         # no hand to seal an answer with: the verdict says why, nothing is sent

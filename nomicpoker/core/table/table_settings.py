@@ -121,6 +121,11 @@ class TableSettings:
     #: contests, the cards of the players away decide. Off everywhere else, so every table
     #: made before it replays exactly as it was played.
     wrgpt_vacation: bool = False
+    #: a player's ``SEATLOG``, ``RAIL`` and ``RAIL OFF`` are read in his private messages to the
+    #: Dealer too (``tournament start`` sets it on the tables it makes from this release; read by
+    #: :func:`nomicpoker.core.fold.advance_private.comment`); elsewhere a private message holds
+    #: advance actions only, as every table made before it replays
+    private_asks: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.blinds, list):  # as JSON stores it
@@ -155,7 +160,7 @@ class TableSettings:
         if self.entropy not in ENTROPY_MODES:
             raise SettingsError("bad_setting", f"entropy = {self.entropy!r}: one of {', '.join(ENTROPY_MODES)}")
         if (not isinstance(self.tournament, str) or not isinstance(self.start_on_vacation, bool)
-                or not isinstance(self.wrgpt_vacation, bool)):
+                or not isinstance(self.wrgpt_vacation, bool) or not isinstance(self.private_asks, bool)):
             raise SettingsError("bad_setting", f"tournament = {self.tournament!r}, start_on_vacation = "
                                 f"{self.start_on_vacation!r}, wrgpt_vacation = {self.wrgpt_vacation!r}: a name "
                                 "and yes or no (set by tournament start)")
@@ -224,7 +229,7 @@ class TableSettings:
 
 NAMES = tuple(f.name for f in fields(TableSettings))
 #: the settings only ``tournament start`` gives a table (refused by ``table create`` and ``table set``)
-BY_TOURNAMENT_START = ("tournament", "start_on_vacation", "wrgpt_vacation")
+BY_TOURNAMENT_START = ("tournament", "start_on_vacation", "wrgpt_vacation", "private_asks")
 #: settings that may be unset, and what ``none`` means for each (said in a range error)
 _UNSET = {"deadline_hours": ", or none (no deadline)", "cap_hours": ", or none (no cap)", "ante": ", or none"}
 

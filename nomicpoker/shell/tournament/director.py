@@ -240,8 +240,9 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
         if tname in existing and loads(existing[tname].players) != list(t.players()):
             raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
                                   "it before starting this tournament")
-    # SEATLOG and RAIL are answered at its tables (shell/tournament/asks); WRGPT's vacation (core/fold/away)
-    settings: dict = {"tournament": name, "wrgpt_vacation": True}
+    # SEATLOG and RAIL are answered at its tables (shell/tournament/asks), in the thread or by private
+    # message (core/fold/advance_private); WRGPT's vacation (core/fold/away)
+    settings: dict = {"tournament": name, "wrgpt_vacation": True, "private_asks": True}
     if structure.start_on_vacation:  # every player on vacation from creation (shell/tournament/vacation_start)
         settings["start_on_vacation"] = True
     if level.ante:
