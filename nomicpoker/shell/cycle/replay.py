@@ -177,7 +177,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
             data = loaded.state_data()
             if not snapshot.resumable(data, revs):
                 raise SnapshotError("snapshot", "a revision arrived in a sealed thread")
-            starts = ledger.hand_starts(session, table.name, state, numbers=snapshot.live_hands(data))
+            starts = ledger.hand_starts(session, table.name, state, numbers=snapshot.live_hands(data), row=table)
             fold_state = snapshot.decode(data, cfg, {h.number: h for h in starts},
                                          pinned.pinned_rulesets(session, table))
         result = fold_stream(cfg, fold_state, stream, faults.comment_reader())
@@ -194,7 +194,7 @@ def _resume(session: Session, table: TableRow, cfg: TableConfig, state: Path, no
     if loaded.anything_new:
         new_hands = [] if not loaded.new_hands else ledger.hand_starts(
             session, table.name, state,
-            numbers=[h.number for h in ledger.hand_rows(session, table.name, after=covers.hand_max)])
+            numbers=[h.number for h in ledger.hand_rows(session, table.name, after=covers.hand_max)], row=table)
         fold_on(new_hands, ledger.revisions(session, table.name, after=covers.archive_id, state=state),
                 ledger.dealer_event_rows(session, table.name, after_id=covers.event_id))
     for _ in range(deadlines.MAX_TIMEOUTS_PER_RUN):

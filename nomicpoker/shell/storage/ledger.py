@@ -159,20 +159,30 @@ def last_threads(session: Session, table: str, count: int) -> list[str]:
 
 def hand_starts(session: Session, table: str, state: Path | None,
                 public: Mapping[int, Mapping[str, str]] | None = None,
-                numbers: Iterable[int] | None = None) -> list[HandStart]:
+                numbers: Iterable[int] | None = None, row: TableRow | None = None) -> list[HandStart]:
     """Hand-start records with their secrets: from the secrets folder (``state``), else for
     ended hands the published values (stored, or ``public``: hand -> hex secrets). Secrets that
-    do not match the hand's commitments are refused. ``numbers``: only these hands."""
+    do not match the hand's commitments are refused. ``numbers``: only these hands. ``row``:
+    the table's row, when the caller has it.
+
+    The hand and hand-end rows are read as plain columns (no ORM object): the poll reads the
+    running hand's start at every table it works on (issue 24)."""
     out = []
-    rulesets = pinned.pinned_rulesets(session, get_table(session, table))
-    rows = hand_rows(session, table, numbers=numbers)
+    rulesets = pinned.pinned_rulesets(session, row if row is not None and row.name == table
+                                      else get_table(session, table))
+    session.flush()  # as an ORM query would (a hand stored in this transaction)
+    conn = session.connection()
+    h_t, e_t = HandRow.__table__, HandEndRow.__table__  # type: ignore[attr-defined]
+    q = core_select(h_t).where(h_t.c.table_name == table)
+    if numbers is not None:
+        q = q.where(h_t.c.number.in_(sorted(set(numbers))))
+    rows = conn.execute(q.order_by(h_t.c.number)).all()
     published: dict[int, Any] = {}
-    if numbers is None:
-        published = {r.hand: loads(r.secrets) for r in stored_rows(session, table, "hand_end")}
-    elif rows:
-        published = {r.hand: loads(r.secrets) for r in session.exec(
-            select(HandEndRow).where(HandEndRow.table_name == table,
-                                     HandEndRow.hand.in_([h.number for h in rows]))).all()}  # type: ignore[attr-defined]
+    if numbers is None or rows:
+        e = core_select(e_t.c.hand, e_t.c.secrets).where(e_t.c.table_name == table)
+        if numbers is not None:
+            e = e.where(e_t.c.hand.in_([h.number for h in rows]))
+        published = {hand: loads(secrets) for hand, secrets in conn.execute(e.order_by(e_t.c.seq)).all()}
     published.update(public or {})
     for h in rows:
         secret = None
@@ -196,7 +206,7 @@ def hand_starts(session: Session, table: str, state: Path | None,
     return out
 
 
-def _positions(h: HandRow) -> dict[str, Any]:
+def _positions(h: Any) -> dict[str, Any]:
     """A tournament hand's positions (``np_hand.positions``) as the HandStart fields."""
     if not h.positions:
         return {}
@@ -204,7 +214,7 @@ def _positions(h: HandRow) -> dict[str, Any]:
     return {"blind_posters": tuple(pos.get("blind_posters", ())), "positions": pos}
 
 
-def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: HandRow) -> Any:
+def _hand_ruleset(rulesets: Mapping[str, Any], table: str, h: Any) -> Any:
     if h.ruleset_hash not in rulesets:
         raise StoreError("inconsistent", f"hand {h.number} of table {table} is recorded under ruleset "
                          f"{h.ruleset_hash[:12]}, which is not pinned to the table: run nomicpoker audit")
@@ -248,9 +258,12 @@ def dealer_events(session: Session, table: str, after_id: int = 0) -> list[Deale
 
 def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[tuple[int, DealerEvent]]:
     """``(row id, event)`` for the recorded dealer events past row ``after_id``, in order."""
-    rows = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
-                                                     DealerEventRow.id > after_id)
-                        .order_by(DealerEventRow.id)).all()
+    t = DealerEventRow.__table__  # type: ignore[attr-defined]
+    session.flush()  # as an ORM query would (an event recorded in this transaction)
+    # plain columns (no ORM object per event): the poll reads the new ones at every table it works on
+    rows = session.connection().execute(
+        core_select(t.c.id, t.c.after, t.c.hand, t.c.kind, t.c.player, t.c.at, t.c.ruleset_hash, t.c.note, t.c.data)
+        .where(t.c.table_name == table, t.c.id > after_id).order_by(t.c.id)).all()
     return [(int(r.id), DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
                                     ruleset_hash=r.ruleset_hash, note=r.note or "",
                                     data=loads(r.data or "{}") or {})) for r in rows]
