@@ -89,10 +89,12 @@ def plan_for(session: Session, name: str, now: datetime | None = None) -> tuple[
 
 
 def _reached(session: Session, name: str, m: SeatMap, now: datetime) -> dict[int, int]:
-    """For each table in play, the redraws its next deal's level has reached."""
+    """For each table in play, the redraws its next deal's level has reached; none once one
+    table is left in play (a redraw draws players between tables: :func:`plan_for` makes none
+    for a lone table, so none may hold it)."""
     row = get(session, name)
     structure = structure_of(row)
-    n = structure.redraw_every_levels
+    n = structure.redraw_every_levels if len(m.live()) >= 2 else 0
     day = day_number(datetime.fromisoformat(row.started), now)
     return {t.number: (level_for(structure, hands_dealt=m.hands[t.number], day=day).number - 1) // n
             for t in m.live()} if n else {}
@@ -208,8 +210,8 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         done, waiting = [], []
         occupied = {(n, s_) for n, tb in m.tables.items() for s_, _p in tb.occupied()}
         for mv in plan.moves:
-            if mv.from_table in busy or mv.to_table in busy:
-                waiting.append(mv)
+            if mv.from_table in busy or mv.to_table in busy or any(w.player == mv.player for w in waiting):
+                waiting.append(mv)  # (a player's move on from a table he has not reached waits with his first)
                 continue
             if (mv.to_table, mv.to_seat) in occupied and not whole:
                 waiting.append(mv)  # its seat is freed by a move that waits

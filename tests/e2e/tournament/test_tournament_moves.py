@@ -206,6 +206,67 @@ def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
     assert "the replay is identical to the ledger" in audit and "chips conserved: 6000" in audit
 
 
+def test_a_lone_table_is_not_held_for_a_redraw_it_never_gets(tmp_path):
+    """WRGPT: "Also periodically, seats are redrawn." A redraw draws the players of every table
+    in play afresh into the tables; once one table is left (the final table, or a tournament
+    that fits at one table) there is nothing to redraw between tables, and ``advance`` makes
+    none: its hands go on at the levels past the redraw's. (Found by the 1,000-player bench:
+    the final table reached a redraw level and ``hand start`` refused it forever, "has reached
+    the level of redraw 1", while ``advance`` never made that redraw.)"""
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nredraw_every_levels = 1"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    fold_around(state, "spring-t1", 1)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "redraw" not in out and "waits for a move or a redraw" not in out
+    assert "next: nomicpoker hand start --table spring-t1" in out
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    assert rows(state, "SELECT number FROM np_hand WHERE table_name = 'spring-t1' ORDER BY number") == [(1,), (2,)]
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_a_player_whose_first_move_waits_is_not_moved_on_from_a_table_he_never_reached(tmp_path):
+    """Robert's: "As players are eliminated, tables are broken in a pre-set order, with players
+    from the broken tables assigned to empty seats at other tables". Two tables break at once
+    (16 players at four tables of 4, disqualifications leave 1, 1, 1 and 4): one of table 4's
+    players is seated at table 3, then table 3 is broken too and he moves on. Table 4 plays a hand, so its moves wait; his move on from table 3 must wait with them
+    (he is not there yet). Found by the 200-player bench: ``advance`` moved him out of table 3,
+    where he never sat, and the fold refused the event ("move_out of p.., who does not sit at
+    this table")."""
+    players = [f"p{i}" for i in range(16)]
+    path = tmp_path / "s.toml"
+    path.write_text(STRUCTURE.format(size=4))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", ",".join(players), "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    start = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])
+    seats = {t["number"]: [p for p in t["seats"] if p] for t in start["tables"]}
+    assert sorted(map(len, seats.values())) == [4, 4, 4, 4]
+
+    def dq(table: int, keep: int) -> None:
+        for p in seats[table][keep:]:
+            run("tournament", "disqualify", "--name", "spring", "--player", p, "--note", "t", "--state", str(state))
+
+    run("hand", "start", "--table", "spring-t4", "--state", str(state))
+    for table in (1, 2, 3):
+        dq(table, 1)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "waits for a hand to end" in out and "to table 3 seat" in out  # one of table 4's is bound for table 3
+    made_now = [line for line in out.splitlines() if " moves from table " in line and not line.startswith("waits")]
+    assert any(line.startswith(f"{seats[3][0]} moves from table 3") for line in made_now)  # table 3's own moves now
+    for p in seats[4]:  # neither from table 4 (playing) nor on from table 3, where he is not yet
+        assert not any(line.startswith(f"{p} moves") for line in made_now), out
+    assert "table 4 is broken" not in out.splitlines() and "table 3 is broken" not in out.splitlines()
+    fold_around(state, "spring-t4", 1)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert all(f"{p} moves from table 4" in out for p in seats[4])
+    audit = run("audit", "--state", str(state)).output
+    assert "the replay is identical to the ledger" in audit and "DIFFERS" not in audit
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(0, 9), min_size=1, max_size=6, unique=True))
 def test_after_any_eliminations_every_player_sits_once_and_tables_differ_by_one(tmp_path_factory, out):
