@@ -39,6 +39,7 @@ from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.forums import ForumFactory, default_forum_factory
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.cycle.replay import adjudicate, fold_for
+from nomicpoker.shell.dealer.fold_now import fold_now
 from nomicpoker.shell.storage.locks import Busy, run_lock
 from nomicpoker.core.words.dialects import text_in_dialect
 from nomicpoker.core.words.render import reference_tag
@@ -344,7 +345,7 @@ def _start_hand(engine: Engine, state: Path, table_name: str, ante: int | None, 
                                "still running: finish it (nomicpoker poll) before starting another")
         players = ledger.roster(s, table)  # as the tournament's moves left it
         money = ledger.current_money(s, table)
-        folded = fold_for(s, table, state)  # the settings in force (forced bets) and who sits out
+        folded = fold_now(s, table, state)  # the settings in force (forced bets) and who sits out
         away = set(folded.sitting_out)  # after timeouts, or unseated by the Dealer
         seated = [p for p in players if money.get(p, 0) > 0 and p not in away]
         if len(seated) < 2:

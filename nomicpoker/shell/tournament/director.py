@@ -419,8 +419,8 @@ def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
     next hand is dealt, and replayed by ``audit``). A table playing a hand is left until it
     ends; run again, a table already at its level is left as it is."""
     from nomicpoker.core.tournament.clock_rules import day_number, level_changes, level_for, vacation_limit_reached
-    from nomicpoker.shell.cycle.replay import fold_for
     from nomicpoker.shell.dealer.controls import control
+    from nomicpoker.shell.dealer.fold_now import fold_now
 
     with Session(engine) as s:
         row = get(s, name)
@@ -435,11 +435,11 @@ def advance(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
             hands = ledger.hand_rows(s, tname)
             ended = {r.hand for r in ledger.stored_rows(s, tname, "hand_end")}
             running = bool(hands) and hands[-1].number not in ended
-            folded = fold_for(s, table, state)
+            folded = fold_now(s, table, state)
             away = set(folded.sitting_out)  # unseated (disqualified) or out after timeouts: as hand start counts
             playable = sum(1 for p, m in ledger.current_money(s, table).items() if m > 0 and p not in away) >= 2
             settings = folded.settings
-            held = _vacation_hold(structure, folded.state.days, ledger.current_money(s, table), hands,
+            held = _vacation_hold(structure, folded.days, ledger.current_money(s, table), hands,
                                   row.started, day, vacation_limit_reached)
             level = level_for(structure, hands_dealt=len(hands), day=day)
             before = next((lv for lv in structure.levels if (lv.ante, (lv.small_blind, lv.big_blind) if lv.big_blind

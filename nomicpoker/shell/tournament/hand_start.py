@@ -71,8 +71,8 @@ def start_hand(engine: Engine, state: Path, table: str, ante: int | None = None,
 
 def _check_and_level(engine: Engine, state: Path, name: str, table: str, ante: int | None,
                      blinds: Sequence[int] | None, now: Callable[[], datetime]) -> None:
-    from nomicpoker.shell.cycle.replay import fold_for
     from nomicpoker.shell.dealer.controls import control
+    from nomicpoker.shell.dealer.fold_now import fold_now
 
     with Session(engine) as s:
         row = get(s, name)
@@ -101,8 +101,8 @@ def _check_and_level(engine: Engine, state: Path, name: str, table: str, ante: i
         t = now()
         day = day_number(datetime.fromisoformat(row.started), t)
         table_row = ledger.get_table(s, table)
-        folded = fold_for(s, table_row, state)
-        held = _vacation_hold(structure, folded.state.days, ledger.current_money(s, table_row), hands, row.started,
+        folded = fold_now(s, table_row, state)
+        held = _vacation_hold(structure, folded.days, ledger.current_money(s, table_row), hands, row.started,
                               day, vacation_limit_reached)
         if held:
             raise TournamentError("held", f"table {table} deals no more hands today: {held}")
