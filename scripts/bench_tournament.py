@@ -1,10 +1,5 @@
 """How does a tournament of N players cost, against today's per-table path? (issue 24)
 
-What exists today is measured; what does not is said (docs/tournaments.md, "Not built yet":
-players are not yet moved between tables, so no tournament can yet be played to one winner
-through the tables, and the issue's poll, site and audit targets for a whole tournament cannot
-be measured yet).
-
 1. **The core, a whole tournament's seating**: N players drawn into tables of 9 from a seed,
    then eliminated one at a time in a seeded random order; after each elimination the tables
    are broken and balanced (``core.tournament.balance.rebalance``) and a hand is dealt at every
@@ -16,26 +11,32 @@ be measured yet).
    ``table create`` (``shell.dealer.service.create_table``). Then ``tournament show`` (tables
    and standings), ``tournament advance`` (levels, every table) and an idle in-process poll of
    all the tables, each in CPU seconds of this process, and the peak memory.
-
-3. **Play, on the local forum** (``--only play``): the tournament is created and started, a
-   hand is started at every table, and scripted players play under a fake clock: each reads
-   the Dealer's last turn notice in its table's thread and posts one of the legal actions it
-   lists, at random (an all-in now and then, so tables play down), or sends it as a private
-   advance action, or goes on vacation (``GONE``), or lets the clock run out (the fake clock
-   is moved past the deadlines: timeouts). After each round of actions one poll runs. Measured,
-   each beside today's per-table path in the same run (every table polled, resumed from its
-   snapshot: the marks of :mod:`nomicpoker.shell.cycle.moved` forgotten first) and a ratio:
-   a poll with a new comment at up to 100 tables; an idle poll of the whole tournament; the
-   auditors' site rebuilt after one hand ends and from nothing; ``audit`` of every table from
-   nothing (it must find no difference); the peak memory (max RSS) of this process. With
-   ``--hands H`` each table plays H hands; with ``--to-end`` each table plays down to one
-   player (players are not yet moved between tables, docs/tournaments.md "Not built yet", so
-   each table has its own last player and the places are by elimination), printed with the
-   hands played.
+3. **Play to one winner, on the local forum** (``--only play``, ``bench_tournament_play.py``):
+   the tournament is created and started and played through the tournament director's loop:
+   scripted players (``bench_tournament_players.py``) read the Dealer's last turn notice in
+   their table's thread and post one of its legal actions at random (all in on a quarter of
+   them where they can), or send it as a private advance action (3%), or go on vacation
+   (``GONE``, 1%), or, one round in seven, let every deadline pass (timeouts; a player sitting
+   out comes back with ``BACK`` when his table cannot deal without him); one poll after each
+   round; then the director's step, the calls ``tournament advance`` makes (the winner; the
+   moves: tables broken in the pre-set order, balancing, the final table, redraws; the levels)
+   and ``hand start`` at each table that can deal. The structure: levels by hands, a new level
+   every ``--level-hands`` (2) hands at a table, 16 levels from 10/20 to 500,000/1,000,000 with
+   antes from level 3, seats redrawn every ``--redraw`` (4) levels. It prints the winner, the
+   places (reverse order of elimination), the hands, moves, broken tables, timeouts, vacations
+   and advance actions, and the figures, each beside today's per-table path in the same run (a
+   poll of every table, each resumed from its snapshot, the marks of
+   :mod:`nomicpoker.shell.cycle.moved` forgotten first; the whole site rewritten) and a ratio:
+   a poll with a new comment at up to 100 tables at the first round (every table alive), the
+   idle poll then and at the end, the auditors' site after one hand of the final table ended
+   and from nothing at the end, ``audit`` of every table from nothing (it must find no
+   difference, and the tournament's chips conserved: exit 1 otherwise), ``audit`` and ``site
+   build`` as ``nomicpoker`` child processes (their CPU and max RSS), and the peak memory (max
+   RSS) of this process. ``--hands H`` stops once a table has dealt H hands.
 
 Usage:
     python scripts/bench_tournament.py [--players 1000] [--seed bench] [--only core|commands|play]
-                                       [--hands 3] [--to-end] [--money 1500]
+                                       [--hands 0] [--money 1500] [--redraw 4] [--level-hands 2]
 """
 
 from __future__ import annotations
@@ -170,9 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=1000)
     ap.add_argument("--seed", default="bench")
     ap.add_argument("--only", choices=("core", "commands", "play"))
-    ap.add_argument("--hands", type=int, default=3, help="hands each table plays (play)")
-    ap.add_argument("--to-end", action="store_true", help="play each table down to one player (play)")
+    ap.add_argument("--hands", type=int, default=0,
+                    help="play: stop once a table has dealt this many hands (0, the default: play to one winner)")
+    ap.add_argument("--to-end", action="store_true", help="play: to one winner (the default; kept for old command lines)")
     ap.add_argument("--money", type=int, default=1500, help="starting money (play)")
+    ap.add_argument("--redraw", type=int, default=4, help="play: seats redrawn every N levels (0: never)")
+    ap.add_argument("--level-hands", type=int, default=2, help="play: hands a level lasts at a table")
     args = ap.parse_args(argv)
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
@@ -184,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "play"):
         from bench_tournament_play import play
 
-        return play(args.players, args.seed, args.hands, args.to_end, args.money)
+        return play(args.players, args.seed, args.hands, args.money, args.redraw, args.level_hands)
     return 0
 
 
