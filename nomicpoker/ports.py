@@ -281,6 +281,16 @@ class Forum(Protocol):
 
 
 @runtime_checkable
+class ChecksEnrol(Protocol):
+    """What a forum whose ``enrol`` sends something (e-mail: each player's ID) also does."""
+
+    def check_enrol(self, table: str, players: Sequence[str]) -> None:
+        """``ForumError`` where :meth:`Forum.enrol` would refuse ``players`` at ``table``;
+        nothing is sent."""
+        ...
+
+
+@runtime_checkable
 class ReportsUnread(Protocol):
     """What a forum declaring ``abilities.unread_report`` also does (e-mail)."""
 

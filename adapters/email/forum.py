@@ -503,11 +503,7 @@ class EmailForum:
         """Send each player of a new table their ID, privately, once (a re-run sends only the
         ones not sent yet); return the players written to. ``ForumError('config')`` before
         anything is sent when the table is not this mailbox's or a player has no address."""
-        if table != self.s.table:
-            raise ForumError("config", f"the email forum config names table {self.s.table!r}, not {table!r}")
-        missing = [p for p in players if not any(same_account(p, r) for r in self._roster)]
-        if missing:
-            raise ForumError("config", f"the roster {self.s.roster} has no address for {', '.join(missing)}")
+        self.check_enrol(table, players)
         sent_to: list[str] = []
         for p in players:
             name = self._name(p)
@@ -527,6 +523,16 @@ class EmailForum:
                        shown_subject=f"Your ID for poker table {table} (ID={pid})")
             sent_to.append(name)
         return sent_to
+
+    def check_enrol(self, table: str, players: Sequence[str]) -> None:
+        """What :meth:`enrol` refuses, without sending anything (``ForumError('config')``): a
+        tournament's moves check every table a player joins before any ID mail goes, so a move
+        refused at one table mails nobody at another (shell/tournament/moves)."""
+        if table != self.s.table:
+            raise ForumError("config", f"the email forum config names table {self.s.table!r}, not {table!r}")
+        missing = [p for p in players if not any(same_account(p, r) for r in self._roster)]
+        if missing:
+            raise ForumError("config", f"the roster {self.s.roster} has no address for {', '.join(missing)}")
 
     def check(self) -> list[tuple[str, bool, str]]:
         rows: list[tuple[str, bool, str]] = [

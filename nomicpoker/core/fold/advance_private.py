@@ -126,9 +126,11 @@ def tournament_ask(rev: Revision, reading: Reading, st: TableState) -> tuple[Eff
     does the same command in the thread (WRGPT's players mailed the Dealer: "At any time during
     the tournament, players can get a detailed report about the starting seat assignment by
     using the SEATLOG command."). Empty otherwise: the message is read as before (advance
-    actions only). Between hands too: the answer holds nothing of a hand."""
-    if not st.days.settings.private_asks:
-        return ()
+    actions only), and so is a message whose first line is an advance action (``CALL *`` then
+    ``RAIL`` below it: the action is taken, never dropped for the command). Between hands too:
+    the answer holds nothing of a hand."""
+    if not st.days.settings.private_asks or reading.text.looks_advance:
+        return ()  # an advance action on the first line is read as ever: a command below it changes nothing
     cmds = reading.text.commands
     if len(cmds) != 1 or not isinstance(cmds[0], Command) or cmds[0].kind not in PRIVATE_ASKS:
         return ()

@@ -398,8 +398,7 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
             continue
         known = h.holes.get(p) or (hole_cards(h.decks[p].cards, h.draws[p])
                                     if p in h.decks and p in h.draws else None)
-        may_win = (d.settings.vacation_can_win or d.vacation_hand.get(p) == number
-                   or (d.settings.wrgpt_vacation and not contested(st, h)))
+        may_win = entitled(d, p, number) or (d.settings.wrgpt_vacation and not contested(st, h))
         rows: Effects = ()
         if known and may_win:
             res = engine.apply(h.hand, Reveal(player=p, cards=tuple(known), hand=number))
@@ -420,14 +419,23 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
     return ()
 
 
+def entitled(d: DaysState, p: str, number: int) -> bool:
+    """Whether player ``p``, away, may still win hand ``number`` whatever the others: the
+    table's ``vacation_can_win``, or WRGPT's "Exception: you can win the hand during which you
+    go on vacation." (he went during this very hand)."""
+    return d.settings.vacation_can_win or d.vacation_hand.get(p) == number
+
+
 def contested(st: TableState, h: HandState) -> bool:
     """Whether the showdown of hand ``h`` is *contested* in WRGPT's sense ("You cannot win a
-    contested hand while on vacation."): a player still in it (not folded) is not away. At a
-    tournament's table (``wrgpt_vacation``) a showdown only players away reach (all in on
-    their blinds, or checked down by the dealer) is not: their cards decide it, where the
-    dealer knows them, since somebody must win it and nobody present was denied."""
-    awol = away.awol_away(st)
-    return any(not s.folded and not st.days.away(s.name, awol) for s in h.hand.seats)
+    contested hand while on vacation."): a player still in it (not folded) who may win it, one
+    who is not away or who went away during this very hand (the exception: he may win it, so
+    he contests it). At a tournament's table (``wrgpt_vacation``) a showdown only the other
+    players away reach (all in on their blinds, or checked down by the dealer) is not: their
+    cards decide it, where the dealer knows them, since somebody must win it and nobody who
+    may win it was denied."""
+    awol, d, number = away.awol_away(st), st.days, h.start.number
+    return any(not s.folded and (not d.away(s.name, awol) or entitled(d, s.name, number)) for s in h.hand.seats)
 
 
 def fold_out_away(st: TableState, config: TableConfig, h: HandState) -> Effects:

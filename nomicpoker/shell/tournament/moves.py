@@ -27,7 +27,7 @@ from sqlmodel import Session
 from nomicpoker.core.tournament.balance import Move, Plan, rebalance, redraw_moves
 from nomicpoker.core.tournament.clock_rules import day_number, level_for
 from nomicpoker.core.tournament.draw import Entrant, redraw
-from nomicpoker.ports import ForumError
+from nomicpoker.ports import ChecksEnrol, ForumError
 from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.cycle.outbox import send_outbox
@@ -225,10 +225,12 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         seat_of = dict(m.history)
         at = iso(t)
         tables = {n: ledger.get_table(s, tn) for n, tn in m.names.items()}
-        for n in sorted({mv.to_table for mv in done}):  # before anything is recorded
+        seated = {}  # each destination's roster after the moves, all checked before any ID mail goes
+        for n in sorted({mv.to_table for mv in done}):
             gone = {mv.player for mv in done if mv.from_table == n}
             arriving = [mv.player for mv in done if mv.to_table == n]
-            _enrol(s, state, tables[n], [p for p in ledger.roster(s, tables[n]) if p not in gone] + arriving)
+            seated[n] = [p for p in ledger.roster(s, tables[n]) if p not in gone] + arriving
+        _enrol(state, [(tables[n], seated[n]) for n in sorted(seated)])  # before anything is recorded
         touched: set[int] = set()
         out_rows = []
         for mv in done:
@@ -269,17 +271,35 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
     return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors, redraw=redrawn)
 
 
-def _enrol(session: Session, state: Path, table: TableRow, players: Sequence[str]) -> None:
-    """The players ``table`` will seat, given what its forum knows players by before a move
+def _enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> None:
+    """The players each table will seat, given what its forum knows players by before a move
     into it is recorded: on e-mail his secret ID, mailed to him once (the table's ``enrol``, as
     ``table create`` does; a player moved from another forum has never had one, and without it
     no mail of his is read); an IRC table checks every seat is a nick. A forum that cannot take
-    him (no address in the e-mail roster, not a nick) refuses the move: nothing is recorded."""
-    try:
-        forums.forum_for(table, state).enrol(table.name, list(players))
-    except ForumError as exc:
-        raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat {', '.join(players)}: "
-                              f"{exc.message}; nothing was moved") from exc
+    him (no address in the e-mail roster, not a nick) refuses the move: nothing is recorded.
+
+    Every table is checked before any of them is enrolled (``check_enrol`` where ``enrol``
+    sends something; ``enrol`` itself where it sends nothing), so a refusal at one table has
+    mailed nobody a welcome to another table he never joins."""
+    opened = []
+    for table, players in seatings:
+        forum = forums.forum_for(table, state)
+        try:
+            if isinstance(forum, ChecksEnrol):
+                forum.check_enrol(table.name, list(players))
+            elif not forum.abilities.player_ids:
+                forum.enrol(table.name, list(players))  # a check only: nothing to send here
+        except ForumError as exc:
+            raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
+                                  f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
+        opened.append((forum, table, players))
+    for forum, table, players in opened:
+        if isinstance(forum, ChecksEnrol) or forum.abilities.player_ids:
+            try:
+                forum.enrol(table.name, list(players))
+            except ForumError as exc:
+                raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
+                                      f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
 
 
 def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], datetime]) -> tuple[str, ...]:
@@ -342,7 +362,7 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                                           f"{m.running[mv.to_table]}: enter him once it ends")
                 at = iso(t)
                 table = ledger.get_table(s, dst)
-                _enrol(s, state, table, ledger.roster(s, table) + [p])
+                _enrol(state, [(table, ledger.roster(s, table) + [p])])
                 seat_of = {**{pl: st for (n, pl), st in m.history.items() if n == mv.to_table}, p: mv.to_seat}
                 new = sorted(ledger.roster(s, table) + [p], key=lambda q: seat_of.get(q, 0))
                 why = f"a late entrant (late entry until level {structure.late_entry_levels} ends)"

@@ -170,3 +170,40 @@ def test_a_move_the_email_table_cannot_take_is_refused_and_nothing_moves(servers
     roster.write_text(full)
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "table 3 is broken" in out
+
+
+def test_a_move_refused_at_one_table_mails_no_welcome_to_another(servers, tmp_path):
+    """Two e-mail tables take players from a broken local table at once; the second's roster has
+    no address for them. ``advance`` refuses before anything is recorded, and mails nobody: the
+    first table's welcome (his ID there) would be a mail about a table he never joined. Once
+    the roster has them, each gets his welcome once."""
+    configs = {}
+    for n in (1, 2):
+        path = tmp_path / f"t{n}-mail.json"
+        path.write_text(json.dumps({"kind": "email", **dealer_config(servers, tmp_path, ENTRANTS, table=f"spring-t{n}")}))
+        configs[n] = path
+    structure = tmp_path / "spring.toml"
+    structure.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--forum", f"1={configs[1]}", "--forum", f"2={configs[2]}",
+        "--state", str(state))
+    t1, t2, t3 = (_players(state, f"spring-t{n}") for n in (1, 2, 3))
+    roster = tmp_path / "roster-spring-t2.toml"
+    full = roster.read_text()
+    roster.write_text("[players]\n" + "".join(f'{p} = "{servers.address(p)}"\n' for p in t2))
+
+    def welcomes(table):
+        return {p: sum(f"Your ID for poker table {table}" in str(m["Subject"]) for m in servers.inbox(p)) for p in t3}
+
+    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "collusion", "--state", str(state))
+    res = run("tournament", "advance", "--name", "spring", "--state", str(state), code=1)
+    assert "error: table spring-t2 (email) cannot seat" in res.output and "nothing was moved" in res.output
+    assert welcomes("spring-t1") == {p: 0 for p in t3}  # the old code mailed one of them his ID at table 1
+    assert welcomes("spring-t2") == {p: 0 for p in t3}
+    roster.write_text(full)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    [to_1] = re.findall(r"^(\w+) moves from table 3 seat \d to table 1 seat \d", out, re.M)
+    [to_2] = re.findall(r"^(\w+) moves from table 3 seat \d to table 2 seat \d", out, re.M)
+    assert welcomes("spring-t1") == {to_1: 1, to_2: 0}
+    assert welcomes("spring-t2") == {to_1: 0, to_2: 1}

@@ -128,3 +128,26 @@ def test_awol_after_his_timeouts_he_is_still_dealt_in(tmp_path):
     assert re.search(rf"\|  ?[D ]?[> ] ?{late} +\| +\d+ \| +\d+ \| AWOL +\|", _said(state))
     audit = run("audit", "--state", str(state)).output
     assert "the replay is identical to the ledger" in audit and "DIFFERS" not in audit
+
+
+def test_only_tournament_start_switches_wrgpt_vacation_or_private_asks_on(tmp_path):
+    """The gates of a tournament's table (``wrgpt_vacation``, ``private_asks``; with
+    ``tournament`` and ``start_on_vacation``) are set by ``tournament start`` alone: ``table
+    create`` and ``table set`` refuse each (exit 2, nothing written), so a table of its own never
+    folds by WRGPT's tournament rules; the tables ``start`` makes carry both."""
+    state = tmp_path / "state"
+    run("table", "create", "--name", "home", "--players", "ann,bob", "--state", str(state))
+    for setting in ("wrgpt_vacation=yes", "private_asks=yes", "start_on_vacation=yes", "tournament=spring"):
+        name = setting.partition("=")[0]
+        res = run("table", "create", "--name", "other", "--players", "ann,bob", "--setting", setting,
+                  "--state", str(state), code=2)
+        assert "set by nomicpoker tournament start, not table create" in res.output
+        res = run("table", "set", "--table", "home", setting, "--state", str(state), code=2)
+        assert f"{name} is set by nomicpoker tournament start when it creates the table, not by table set" \
+            in res.output
+    assert rows(state, "SELECT name FROM np_table") == [("home",)]
+    assert rows(state, "SELECT count(*) FROM np_dealer_event WHERE table_name = 'home'") == [(0,)]
+    (tmp_path / "t").mkdir()
+    started = _started(tmp_path / "t")
+    [(settings,)] = rows(started, f"SELECT settings FROM np_table WHERE name = '{T}'")
+    assert json.loads(settings)["wrgpt_vacation"] is True and json.loads(settings)["private_asks"] is True

@@ -48,3 +48,13 @@ def test_anything_but_one_such_command_is_read_as_before():
     assert _private(NOW, "SEATLOG\nRAIL") == [("ignored", "private_not_advance", "")]
     assert _private(NOW, "GONE Friday") == [("ignored", "private_not_advance", "")]
     assert _private(NOW, "CALL *")[0][0] == "accepted"  # an advance action, as ever
+
+
+def test_an_advance_action_with_a_tournament_command_below_it_is_still_taken():
+    """The first line is an advance action: it is read as at any table (a command on a later
+    line of a private message was never read). The old code accepted the RAIL and dropped the
+    action without a word."""
+    for body in ("CALL *\nRAIL", "CALL *\nSEATLOG", "CALL *\nRAIL OFF"):
+        assert _private(NOW, body) == _private(BEFORE, body)
+        assert _private(NOW, body)[0][2] == ""  # not answered as RAIL/SEATLOG
+    assert _private(NOW, "CALL *\nRAIL") == [("accepted", "", "")]

@@ -189,3 +189,19 @@ def test_a_resignation_is_a_special_sort_of_vacation():
     back = fold(TOURNAMENT, [(1, (100, 100, 100))], steps)
     assert back.state.days.away("bob")
     assert any(v["status"] == "rejected" and v["code"] == "resigned" for v in back.rows["verdict"])
+
+
+def test_a_player_who_goes_during_the_hand_contests_it():
+    """"You cannot win a contested hand while on vacation. Exception: you can win the hand
+    during which you go on vacation." alice went in hand 1; in hand 2 (all in on her small
+    blind) she meets bob, who goes on vacation during hand 2 itself, before carol folds. bob
+    may win hand 2, so he contests it: alice cannot win it and mucks; bob's cards are shown
+    and he takes the pot. (The old code read the showdown as reached by players away only and
+    let the cards decide: alice's trip fours beat bob's two pair.)"""
+    steps = [(1, "alice", "GONE 13 Sep"), (1, "carol", "raise 10"), (1, "bob", "fold"),
+             (2, "bob", "GONE 13 Sep"), (2, "carol", "fold")]
+    r = fold(TOURNAMENT, [(1, (100, 100, 100)), (2, (2, 199, 99))], steps)
+    h = r.state.hands[2]
+    assert h.hand.result is not None, comments(r)[-3:]
+    assert h.hand.seat("alice").mucked and h.hand.seat("bob").revealed == tuple(h.holes["bob"])
+    assert all(a.winners == ("bob",) for a in h.hand.result.awards)
