@@ -294,6 +294,11 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
                     cpu, files = _cpu(lambda: build_site(engine, site, None, state))
                     site_hand.append((cpu, len(files)))
             quiet = 0 if (k or started) else quiet + 1
+            if rounds % 50 == 0:
+                with Session(engine) as s:
+                    m = seat_map(s, NAME)
+                say(f"play: round {rounds}: {len(m.players())} players at {len(m.live())} tables, "
+                    f"{sum(m.hands.values())} hands, {time.process_time() - t_play:.0f} s CPU")
             if quiet >= 6:
                 settle()
                 if quiet >= 12:

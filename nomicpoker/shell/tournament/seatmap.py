@@ -53,6 +53,7 @@ def seat_map(session: Session, name: str) -> SeatMap:
     seats: dict[int, list[str | None]] = {}
     drawn: dict[int, tuple[Positions, int]] = {}  # table -> (positions drawn, hands dealt then)
     disqualified = set()
+    broken: set[int] = set()
     for ev in events(session, name):
         data = loads(ev.data)
         if ev.kind == "start":
@@ -69,13 +70,14 @@ def seat_map(session: Session, name: str) -> SeatMap:
                 seats[mv["to_table"]][mv["to_seat"] - 1] = mv["player"]
             for t in data.get("drawn", []):
                 drawn[t["number"]] = (Positions(*t["last"]), t["hands"])
+            broken |= set(data.get("broken", ()))
         elif ev.kind == "disqualify":
             disqualified.add(ev.player)
     for number, row in seats.items():
         for i, p in enumerate(row):
             if p is not None:
                 m.history[(number, p)] = i + 1
-    now = _tables_now(session, list(m.names.values()))
+    now = _tables_now(session, list(m.names.values()), {m.names[n] for n in broken})
     for number, tname in sorted(m.names.items()):
         money, count, last_hand, last_ended = now[tname]
         m.hands[number] = count
@@ -92,10 +94,12 @@ def seat_map(session: Session, name: str) -> SeatMap:
     return m
 
 
-def _tables_now(session: Session, names: list[str]) -> dict[str, tuple[dict[str, int], int, HandRow | None, int]]:
+def _tables_now(session: Session, names: list[str], broken: set[str] = frozenset()  # type: ignore[assignment]
+                ) -> dict[str, tuple[dict[str, int], int, HandRow | None, int]]:
     """For each table, in a handful of queries whatever the number of tables: each seated
     player's chips (Money and Pot, as ``ledger.current_money``), the hands dealt, the last
-    hand's record and the last hand ended.
+    hand's record and the last hand ended. ``broken``: the tables a ``moves`` event broke
+    (every player with chips moved out: their players' chips are 0 here, unread).
 
     WHY batched: ``hand start`` and ``tournament advance`` read the whole tournament's seats; a
     thousand players sit at over a hundred tables, and per-table reads of every change log
@@ -109,19 +113,23 @@ def _tables_now(session: Session, names: list[str]) -> dict[str, tuple[dict[str,
     if not names:
         return {}
     tables = {t.name: t for t in session.exec(select(TableRow).where(TableRow.name.in_(names))).all()}  # type: ignore[attr-defined]
-    latest = (select(func.max(EntryRow.id)).where(EntryRow.table_name.in_(names),  # type: ignore[attr-defined]
-                                                  EntryRow.column.in_(("Money", "Pot")))  # type: ignore[attr-defined]
-              .group_by(EntryRow.table_name, EntryRow.player, EntryRow.column))
-    cells: dict[tuple[str, str, str], str] = {}
-    for t, p, c, v in session.exec(select(EntryRow.table_name, EntryRow.player, EntryRow.column, EntryRow.new)
-                                   .where(EntryRow.id.in_(latest))).all():  # type: ignore[attr-defined]
-        cells[(t, p, c)] = v
     moves: dict[str, list[DealerEvent]] = {}
     for r in session.exec(select(DealerEventRow).where(DealerEventRow.table_name.in_(names),  # type: ignore[attr-defined]
                                                        DealerEventRow.kind.in_(ROSTER_KINDS))  # type: ignore[attr-defined]
                           .order_by(DealerEventRow.id)).all():
         moves.setdefault(r.table_name, []).append(DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player,
                                                               at=r.at, data=loads(r.data or "{}") or {}))
+    players = {n: roster(loads(tables[n].players), moves.get(n, ())) for n in names}
+    # the change logs of the tables not broken (a broken table's is history: late in a
+    # tournament most tables are broken, and the Money query read all of their rows)
+    seated = [n for n in names if players[n] and n not in broken]
+    latest = (select(func.max(EntryRow.id)).where(EntryRow.table_name.in_(seated),  # type: ignore[attr-defined]
+                                                  EntryRow.column.in_(("Money", "Pot")))  # type: ignore[attr-defined]
+              .group_by(EntryRow.table_name, EntryRow.player, EntryRow.column))
+    cells: dict[tuple[str, str, str], str] = {}
+    for t, p, c, v in session.exec(select(EntryRow.table_name, EntryRow.player, EntryRow.column, EntryRow.new)
+                                   .where(EntryRow.id.in_(latest))).all():  # type: ignore[attr-defined]
+        cells[(t, p, c)] = v
     counts = dict(session.exec(select(HandRow.table_name, func.count(HandRow.id))  # type: ignore[arg-type]
                                .where(HandRow.table_name.in_(names)).group_by(HandRow.table_name)).all())  # type: ignore[attr-defined]
     top = (select(HandRow.table_name.label("t"), func.max(HandRow.number).label("n"))  # type: ignore[attr-defined]
@@ -133,9 +141,8 @@ def _tables_now(session: Session, names: list[str]) -> dict[str, tuple[dict[str,
     out = {}
     for name in names:
         table = tables[name]
-        players = roster(loads(table.players), moves.get(name, ()))
-        money = {p: int(cells.get((name, p, "Money"), table.money)) + int(cells.get((name, p, "Pot"), 0))
-                 for p in players}
+        money = {p: 0 if name in broken else int(cells.get((name, p, "Money"), table.money))
+                 + int(cells.get((name, p, "Pot"), 0)) for p in players[name]}
         out[name] = (money, int(counts.get(name, 0)), last_hands.get(name), int(ended.get(name) or 0))
     return out
 
