@@ -180,8 +180,8 @@ def frames(record: Mapping[str, Any], ruleset: Ruleset) -> list[Frame]:
         if isinstance(r, Rejection):
             return out
         hand = r
-        reveal = a.get("event") in ("reveal", "muck")
-        if a.get("event") == "reveal":
+        reveal = a.get("event") in ("reveal", "reveal_away", "muck")
+        if a.get("event") in ("reveal", "reveal_away"):
             shown[ev.player] = (tuple(a.get("cards") or ()), "shown")
         face_up()
         street = "showdown" if reveal else street_of(len(hand.board))
@@ -248,5 +248,7 @@ def _words(a: Mapping[str, Any], raise_to: bool) -> str:
         "raise": f"raises to {amount}" if raise_to else f"raises {amount}",
         "all_in": f"goes all in ({chips})", "muck": "mucks",
         "reveal": "shows " + " ".join(pretty(c) for c in a.get("cards") or ()),
+        "reveal_away": "shows " + " ".join(pretty(c) for c in a.get("cards") or ()) + " (away: for the pots only "
+                       "players away contest)",
         "fold_out": "folded out (no Hole Card Draw in time)",
     }.get(str(ev), str(ev))

@@ -48,12 +48,12 @@ def event_of(a: Mapping[str, Any], hand: Any) -> Any | str:
     p, ev = a.get("player"), a.get("event")
     if not (isinstance(p, str) and p):
         return "key 'player' missing or invalid"
-    if ev == "reveal":
+    if ev in ("reveal", "reveal_away"):
         try:
             cards = tuple(parse_card(c) for c in a.get("cards") or ())
         except (CardError, TypeError, AttributeError):
             return f"key 'cards' is not a list of cards: {a.get('cards')!r}"
-        return Reveal(player=p, cards=cards, hand=hand.number)
+        return Reveal(player=p, cards=cards, hand=hand.number, barred=ev == "reveal_away")
     cls = _PLAYER_EVENTS.get(ev)  # type: ignore[arg-type]
     if cls is None:
         return f"unknown event {ev!r}"

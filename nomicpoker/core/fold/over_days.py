@@ -17,7 +17,9 @@ Readings (docs/dealer-guide.md, "Running a game over days"), after the WRGPT man
   on vacation. Exception: you can win the hand during which you go on vacation." Then, and
   where it does not know the cards, they muck. At a tournament's table (``wrgpt_vacation``) a
   showdown that no player present reaches is not contested (:func:`contested`): the away
-  players' cards decide it.
+  players' cards decide it; and pot by pot, a side pot only players away are in is decided by
+  their cards, shown with a bar that keeps them out of the pots a present player is in
+  (:func:`away_pots`).
 - A timeout marks the player AWOL until they act; after ``max_timeouts`` in a row they sit
   out later hands until they comment ``BACK`` (the bot server of seed ``002_…``).
 - ``START h`` sets the player's start of day from the next hand.
@@ -42,6 +44,7 @@ from typing import Any, Callable
 from nomicpoker.core.words import days_notices as words
 from nomicpoker.core.poker import engine
 from nomicpoker.core.poker.actions import FoldOut, Muck, Reveal, Timeout
+from nomicpoker.core.poker.showdown import pots_at_showdown
 from nomicpoker.core.fold.advance_private import PRIVATE_THREAD
 from nomicpoker.core.reading.comment_reading import TextReading, first_line
 from nomicpoker.core.words.notices import deck_listing
@@ -399,9 +402,10 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
         known = h.holes.get(p) or (hole_cards(h.decks[p].cards, h.draws[p])
                                     if p in h.decks and p in h.draws else None)
         may_win = entitled(d, p, number) or (d.settings.wrgpt_vacation and not contested(st, h))
+        barred = not may_win and d.settings.wrgpt_vacation and bool(away_pots(st, h, p))
         rows: Effects = ()
-        if known and may_win:
-            res = engine.apply(h.hand, Reveal(player=p, cards=tuple(known), hand=number))
+        if known and (may_win or barred):
+            res = engine.apply(h.hand, Reveal(player=p, cards=tuple(known), hand=number, barred=barred))
             what = "shows " + " ".join(known)
             if not isinstance(res, engine.Rejection):
                 rows = (Row("reveal", dict(hand=number, player=p, comment_id="", cards=list(known))),
@@ -412,8 +416,10 @@ def away_reveals(st: TableState, config: TableConfig, h: HandState) -> Effects:
         if isinstance(res, engine.Rejection):  # pragma: no cover - engine contract
             continue
         told = _told(st, config, p)
+        note = words.away_side_pot_note(p) if barred and what != "mucks" else ""
         return rows + (hand_set(number, hand=res),
-                       Post(number, lambda k, p=p, what=what, t=told: words.away_acts(p, what, k, announced=t),
+                       Post(number, lambda k, p=p, what=what, t=told, n=note: words.away_acts(p, what, k, note=n,
+                                                                                          announced=t),
                             h.start.thread),
                        AdvanceHand(number, f"dealer: {p} is away and {what}", h.start.thread, said=True))
     return ()
@@ -436,6 +442,23 @@ def contested(st: TableState, h: HandState) -> bool:
     may win it was denied."""
     awol, d, number = away.awol_away(st), st.days, h.start.number
     return any(not s.folded and (not d.away(s.name, awol) or entitled(d, s.name, number)) for s in h.hand.seats)
+
+
+def away_pots(st: TableState, h: HandState, player: str) -> tuple[int, ...]:
+    """The pots of hand ``h`` (their indices, main pot 0) that ``player`` is eligible for and no
+    player who may win (:func:`contested`'s: not away, or away since this very hand) is in: a
+    side pot only players away reach, beside a main pot a present player contests. Nobody
+    present contests it, so at a tournament's table (``wrgpt_vacation``) the cards of the
+    players away in it decide it, as they decide a showdown only players away reach: the
+    dealer shows ``player``'s cards with a bar (``Reveal.barred``) that keeps them out of every
+    pot a player who may win is in."""
+    awol, d, number = away.awol_away(st), st.days, h.start.number
+    seats = h.hand.seats
+    me = next(i for i, s in enumerate(seats) if s.name == player)
+    may = {i for i, s in enumerate(seats)
+           if not s.folded and (not d.away(s.name, awol) or entitled(d, s.name, number))}
+    return tuple(k for k, pot in enumerate(pots_at_showdown(h.hand))
+                 if me in pot.eligible and not may & set(pot.eligible))
 
 
 def fold_out_away(st: TableState, config: TableConfig, h: HandState) -> Effects:

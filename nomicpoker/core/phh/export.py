@@ -119,9 +119,9 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
         if event == "fold_out":  # out of turn: written as the player's fold when PHH's turn comes
             turn.folded_out(actions, p)
             continue
-        if event in ("reveal", "muck"):
+        if event in ("reveal", "reveal_away", "muck"):
             turn.street_ends(actions, hand)
-            actions.append(f"{label[p]} sm {''.join(a.get('cards') or ())}" if event == "reveal" else f"{label[p]} sm")
+            actions.append(f"{label[p]} sm {''.join(a.get('cards') or ())}" if event != "muck" else f"{label[p]} sm")
             continue
         turn.before(actions, p)
         if event in ("fold",):

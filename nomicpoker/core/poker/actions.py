@@ -85,11 +85,18 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class Reveal:
-    """A player shows their hole cards at showdown."""
+    """A player shows their hole cards at showdown.
+
+    ``barred``: shown by the dealer for a player away at a tournament's table, who "cannot win
+    a contested hand while on vacation" (WRGPT): the cards win only a pot that no contender
+    without the bar still contests (a side pot only players away reach), never one beside a
+    player who may win it (:func:`nomicpoker.core.poker.showdown.settle`). Its public step is
+    ``reveal_away``."""
 
     player: str
     cards: tuple[Card, ...]
     hand: int | None = None
+    barred: bool = False
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,9 @@ class Hand:
     #: seats in the order they mucked at showdown (a pot all of whose contenders mucked goes
     #: to the last of them to concede)
     mucks: tuple[int, ...] = ()
+    #: seats shown with a bar (``Reveal.barred``: a player away at a tournament's table): they
+    #: win only a pot no contender without the bar contests
+    barred: tuple[int, ...] = ()
     #: every card dealt or shown so far (board, hole cards, reveals): with one shared deck a
     #: new card must not be in it
     in_play: frozenset[Card] = frozenset()

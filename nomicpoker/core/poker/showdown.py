@@ -6,7 +6,9 @@ Robert's showdown rule 8 orders them (the last aggressor of the final round firs
 first player after the button). Reveals are accepted in any order (comments arrive as they
 arrive) and, when the betting closed early because players are all in, before the board is
 complete (Robert's rule 27: "All hands will be turned faceup whenever a player is all-in and
-betting action is complete"). A muck concedes every pot the player could win.
+betting action is complete"). A muck concedes every pot the player could win. A *barred* reveal (a player away at a
+tournament's table, shown by the dealer) wins only a pot that no contender without the bar
+still contests.
 
 Settling reads the ruleset: uncalled bets returned or not, side pots or one pot, the hole-card
 minimum passed to the evaluator, and the odd-chip policy (:mod:`nomicpoker.core.poker.pots`).
@@ -108,8 +110,9 @@ def do_reveal(hand: Hand, ev: Reveal) -> Hand | Rejection:
                 False, s.dead)
     seats = list(hand.seats)
     seats[i] = seat
+    barred = {"barred": hand.barred + (i,)} if ev.barred else {}
     return settle_if_done(evolve(hand, seats=tuple(seats), log=hand.log + (ev,),
-                                 in_play=cards_in_play(hand).union(cards)))
+                                 in_play=cards_in_play(hand).union(cards), **barred))
 
 
 def do_muck(hand: Hand, ev: Muck) -> Hand | Rejection:
@@ -151,6 +154,19 @@ def settle_if_done(hand: Hand) -> Hand:
     if hand.round >= 5 and all(s.revealed is not None or s.mucked for s in live):
         return settle(hand)
     return hand
+
+
+def pots_at_showdown(hand: Hand) -> list:
+    """The pots :func:`settle` will pay, as it builds them (the uncalled bet returned first,
+    under ``return_uncalled``): the fold asks which pots a player is eligible for before it
+    shows or mucks for a player away."""
+    contrib = [s.total_bet - s.dead for s in hand.seats]
+    if hand.ruleset.return_uncalled:
+        top, extra = uncalled(contrib)
+        if top is not None:
+            contrib[top] -= extra
+    return build_pots(contrib, [not s.folded for s in hand.seats], sum(s.dead for s in hand.seats),
+                      hand.ruleset.side_pots)
 
 
 def _uncontested(hand: Hand, w: int) -> Hand:
@@ -218,6 +234,9 @@ def settle(hand: Hand) -> Hand:
     pots = build_pots(contrib, live, dead, rs.side_pots)
     for pot in pots:
         elig = [i for i in pot.eligible if i in contenders]
+        free = [i for i in elig if i not in hand.barred]
+        if free and hand.barred:  # a barred show wins only a pot no one without the bar contests
+            elig = free
         if not elig:  # everyone who could win it mucked: the last to concede keeps it
             last = [i for i in hand.mucks if i in pot.eligible]
             elig = [last[-1]] if last else list(pot.eligible)

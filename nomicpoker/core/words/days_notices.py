@@ -85,6 +85,14 @@ def away_acts(player: str, what: str, key: str, opening: str = "", note: str = "
     return _done([f"{first}{md_escape(player)} is away: the dealer {what} for them.{tail}"], key)
 
 
+def away_side_pot_note(player: str) -> str:
+    """Said with the cards the dealer shows for a player away at a tournament's table who is in
+    a side pot only players away contest, beside a pot a player present contests."""
+    return (f"{md_escape(player)} cannot win a pot a player present contests (\u201cYou cannot win a contested "
+            "hand while on vacation.\u201d): these cards decide only a side pot that players away alone "
+            "contest.")
+
+
 def vacations_announced(gone: Mapping[str, str], resigned: Sequence[str], key: str) -> str:
     parts = []
     if gone:

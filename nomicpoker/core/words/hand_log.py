@@ -33,6 +33,8 @@ def step_fields(ev: Any) -> dict[str, Any] | None:
     name = EVENT_NAMES.get(type(ev))
     if name is None:
         return None
+    if name == "reveal" and ev.barred:  # shown for a player away: wins only pots only players away contest
+        name = "reveal_away"
     amount = getattr(ev, "amount", None)
     cards = list(ev.cards) if isinstance(ev, Reveal) else []
     return {"player": ev.player, "event": name, "amount": amount, "cards": cards}
@@ -86,6 +88,7 @@ def word_parts(step: Mapping[str, Any], raise_to: bool) -> tuple[str, str]:
         "raise": f" raises to {amount}" if raise_to else f" raises {amount}",
         "all_in": f" goes all in ({chips})", "muck": " mucks",
         "reveal": f" shows {' '.join(step.get('cards') or ())}",
+        "reveal_away": f" shows {' '.join(step.get('cards') or ())} (away: for the pots only players away contest)",
         "fold_out": " folded out (no Hole Card Draw in time)",
     }.get(str(ev), f" {ev}")
     return p, rest

@@ -205,3 +205,47 @@ def test_a_player_who_goes_during_the_hand_contests_it():
     assert h.hand.result is not None, comments(r)[-3:]
     assert h.hand.seat("alice").mucked and h.hand.seat("bob").revealed == tuple(h.holes["bob"])
     assert all(a.winners == ("bob",) for a in h.hand.result.awards)
+
+
+def _side_pot_of_the_away(config: TableConfig):
+    """Hand 2: carol (here) has 1 chip, all in on her ante; alice, away since hand 1, has 2,
+    all in on her ante and small blind; bob, away since hand 1, posts his ante and big blind.
+    Nobody can bet: the board runs out. The main pot (1 from each, 3) has carol in it; the side
+    pot (alice's second chip and bob's, 2) only alice and bob, both away; bob's third chip is
+    uncalled. carol shows her cards."""
+    steps = [(1, "alice", "GONE 13 Sep"), (1, "bob", "GONE 13 Sep"), (1, "carol", "fold")]
+    hands = [(1, (100, 100, 100)), (2, (2, 297, 1))]
+    r = fold(config, hands, steps)
+    h = r.state.hands[2]
+    assert len(h.hand.board) == 5, comments(r)[-3:]
+    return fold(config, hands, steps + [(2, "carol", f"HAND2 reveal {' '.join(h.holes['carol'])}")])
+
+
+def _best(hole, board) -> int:
+    """The rank of a hand by treys (an independent evaluator: lower is better)."""
+    from treys import Card, Evaluator
+
+    return Evaluator().evaluate([Card.new(c) for c in board], [Card.new(c) for c in hole])
+
+
+def test_a_side_pot_only_players_away_contest_goes_by_their_cards():
+    """"You cannot win a contested hand while on vacation." read per pot: the main pot, which
+    carol (here) contests, is hers whatever the cards; the side pot, which only alice and bob
+    (both away) reach, is contested by nobody present, so their cards decide it (the dealer
+    shows them: he dealt them), as a showdown only players away reach. (The old code mucked
+    both, carol kept the main pot and the last of them to concede, bob, the side pot.) At a
+    table of its own both still muck, as before."""
+    r = _side_pot_of_the_away(TOURNAMENT)
+    h = r.state.hands[2]
+    alice, bob = h.hand.seat("alice"), h.hand.seat("bob")
+    assert alice.revealed == tuple(h.holes["alice"]) and bob.revealed == tuple(h.holes["bob"])
+    main, side = h.hand.result.awards
+    assert (main.amount, main.winners) == (3, ("carol",))
+    ranks = {p: _best(h.holes[p], h.hand.board) for p in ("alice", "bob")}
+    best = min(ranks.values())
+    assert side.amount == 2 and set(side.winners) == {p for p, v in ranks.items() if v == best}
+    said = "\n".join(comments(r))
+    assert "alice cannot win a pot a player present contests" in said
+    plain = _side_pot_of_the_away(ORDINARY).state.hands[2].hand
+    assert plain.seat("alice").mucked and plain.seat("bob").mucked
+    assert [a.winners for a in plain.result.awards] == [("carol",), ("bob",)]  # the last to concede
