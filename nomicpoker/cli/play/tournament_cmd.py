@@ -417,6 +417,8 @@ def advance(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[s
 
 
 @tournament_app.command("rail", example=[f"nomicpoker tournament rail --name spring-open --join zoe {S}",
+                                          f"nomicpoker tournament rail --name spring-open --join zoe --forum "
+                                          f"spring-open-t1 {S}",
                                           f"nomicpoker tournament rail --name spring-open --send-standings {S}",
                                           f"nomicpoker tournament rail --name spring-open --send-showdowns {S}"])
 def rail(name: str = NameOpt,
@@ -428,13 +430,20 @@ def rail(name: str = NameOpt,
                                              help="Send the showdowns not sent yet (nomicpoker poll does it too)."),
          thread: Optional[str] = typer.Option(None, "--thread", help="The rail's thread, where the forum has no "
                                               "private messages (the Dealer posts it on a blog)."),
+         forum: Optional[str] = typer.Option(None, "--forum", metavar="TABLE",
+                                             help="With --join: the table on whose forum a spectator (or a player "
+                                             "once out) gets the rail (players in play get it at their table). With "
+                                             "--thread: the forum that thread is on (default: the first table's)."),
          state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> None:
-    """The rail: who gets every showdown of the other tables and the nightly standings."""
+    """The rail: who gets every showdown of the other tables and the nightly standings, each on
+    the forum where he plays."""
     from nomicpoker.shell.tournament import rail as rail_mod
 
     given = (join, leave, send_standings or None, send_showdowns or None, thread)
     if sum(x is not None for x in given) != 1:
         fail("give one of --join NAME, --leave NAME, --send-standings, --send-showdowns or --thread REF", 2)
+    if forum is not None and join is None and thread is None:
+        fail("--forum TABLE goes with --join NAME or --thread REF", 2)
     with opened(state, db) as (st, engine):
         if send_standings:
             done = rail_mod.send_standings(engine, st, name)
@@ -448,11 +457,13 @@ def rail(name: str = NameOpt,
             _said_showdowns(rail_mod.send_showdowns(engine, st, name), quiet=False)
             return
         if thread is not None:
-            rail_mod.set_thread(engine, name, thread)
-            typer.echo(f"tournament {name}: the rail's thread is {thread}")
+            rail_mod.set_thread(engine, name, thread, forum=forum)
+            typer.echo(f"tournament {name}: the rail's thread is {thread}"
+                       + (f" (the forum of table {forum})" if forum else ""))
             return
-        on = rail_mod.join(engine, name, join or leave or "", leave=leave is not None)
-        typer.echo(f"tournament {name}: on the rail: {', '.join(on) or 'nobody'}")
+        on = rail_mod.join(engine, name, join or leave or "", leave=leave is not None, forum=forum, state=st)
+        typer.echo(f"tournament {name}: on the rail: {', '.join(on) or 'nobody'}"
+                   + (f" ({join}: on the forum of table {forum} while not in play at a table)" if forum else ""))
 
 
 def _said_showdowns(done, quiet: bool) -> None:  # type: ignore[no-untyped-def]

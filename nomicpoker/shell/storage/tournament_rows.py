@@ -40,9 +40,12 @@ class TournamentRow(SQLModel, table=True):
 class TournamentEventRow(SQLModel, table=True):
     """One decision of the director, in order: ``enter`` (an entrant), ``start`` (``data``: the
     draw's tables and the table names made), ``pause``, ``resume``, ``disqualify``,
-    ``rail_join``, ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to),
-    ``rail_showdowns`` (``data``: ``upto``, the last hand of each table covered, and ``sent``,
-    [table, hand, [who]] per showdown), ``rail_thread`` (``note``: the rail's thread),
+    ``rail_join`` (``data``: ``forum``, the table the director named for him, if any),
+    ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to, ``via`` the table
+    whose forum carried each), ``rail_showdowns`` (``data``: ``upto``, the last hand of each
+    table covered, ``sent``, [table, hand, [who]] per showdown, and ``via``), ``rail_thread``
+    (``note``: the rail's thread; ``data``: ``forum``, the table whose forum it is on, if not
+    the first's),
     ``moves`` (``data``: the moves of one step, the tables broken, the final table's positions:
     :mod:`nomicpoker.shell.tournament.moves`), ``finish`` (``player``: the winner)."""
 

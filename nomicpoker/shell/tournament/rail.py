@@ -4,7 +4,9 @@ well as nightly "score" messages with the grand total tournament standings."
 
 Built here: joining and leaving the rail (players and spectators alike; the director records
 it, as WRGPT's floorman did), and the nightly standings sent to everyone on the rail by private
-message on the tournament's forum, at most once a tournament day: the send is recorded (a
+message on the forum where he plays (:mod:`.rail_forums`: his table's, which a moved player
+follows; a spectator's or an eliminated player's as the director named it, else the table he
+was last seated at, else the first table's), at most once a tournament day: the send is recorded (a
 ``rail_standings`` event with the day) before any message goes, so a run repeated the same day
 sends nothing again, and a run that crashed half-way leaves the rest of that day's messages
 unsent rather than sent twice.
@@ -16,8 +18,9 @@ dealer's payout, everyone on the rail but that table's players (they saw it) rec
 text with the table's name, once per hand. Each run records the hands it covers (a
 ``rail_showdowns`` event: up to which hand of each table, and who got what) before any
 message goes, so a re-run sends nothing twice and a crash half-way leaves the rest unsent.
-Where the tournament's forum has no private messages (a blog), they go to the rail's thread
-instead: one comment per showdown, in the thread the director gave (``--thread``).
+Where a member's forum has no private messages (a blog), they go to that forum's rail thread
+instead: one comment per showdown, in the thread the director gave (``--thread``, with
+``--forum TABLE`` for a forum other than the first table's).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from nomicpoker.shell.cycle.forums import ForumFactory, declared_abilities, defa
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import loads
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, tables_of
+from nomicpoker.shell.tournament.rail_forums import RailForum, forum_of, groups, rail_tables, thread_for
 
 
 def railbirds(session: Session, name: str) -> list[str]:
@@ -59,9 +63,14 @@ def railbirds(session: Session, name: str) -> list[str]:
     return out
 
 
-def join(engine: Engine, name: str, who: str, leave: bool = False, now: Callable[[], datetime] = utcnow) -> list[str]:
-    """Put ``who`` on the rail (or take him off); return who is on it."""
+def join(engine: Engine, name: str, who: str, leave: bool = False, now: Callable[[], datetime] = utcnow,
+         forum: str | None = None, state: Path | None = None) -> list[str]:
+    """Put ``who`` on the rail (or take him off); return who is on it. ``forum``: the table of
+    the tournament on whose forum a spectator (or a player once he is out) gets the rail's
+    messages (:mod:`.rail_forums`); given for one already on the rail, it changes his. On an
+    e-mail table the roster must give his address (checked now, with ``state``)."""
     from nomicpoker.shell.storage.store import transaction
+    from nomicpoker.shell.tournament.rail_forums import check_table
 
     who = who.strip()
     if not who or any(c.isspace() or c == "," for c in who) or len(who) > 40:
@@ -72,17 +81,38 @@ def join(engine: Engine, name: str, who: str, leave: bool = False, now: Callable
         same = next((p for p in on if same_account(p, who)), None)  # Zoe is the account zoe
         if leave and same is None:
             raise TournamentError("bad_player", f"{who} is not on the rail of tournament {name}")
-        if not leave and same is not None:
+        if not leave and same is not None and forum is None:
             raise TournamentError("bad_player", f"{who} is already on the rail of tournament {name}"
                                   + (f" (as {same})" if same != who else ""))
-        like = next((p for p in on if looks_alike(p, who)), None)
+        like = next((p for p in on if looks_alike(p, who) and not same_account(p, who)), None)
         if not leave and like is not None:  # one standings message to a name that only looks like another's
             raise TournamentError("bad_player", f"{who} looks like {like}, who is on the rail of tournament "
                                   f"{name}: names on the rail must not look alike")
         who = same or who
-        add_event(s, name, "rail_leave" if leave else "rail_join", iso(now()), player=who)
+        data = None
+        if forum is not None and not leave:
+            _reachable(check_table(s, name, forum.strip()), who, state)
+            data = {"forum": forum.strip()}
+        add_event(s, name, "rail_leave" if leave else "rail_join", iso(now()), player=who, data=data)
         s.flush()
         return railbirds(s, name)
+
+
+def _reachable(table, who: str, state: Path | None) -> None:  # type: ignore[no-untyped-def]
+    """Refuse a forum that could not reach ``who`` (an e-mail table whose roster has no address
+    for him), before anything is recorded."""
+    from nomicpoker.ports import ChecksEnrol, ForumError
+    from nomicpoker.shell.cycle import forums
+
+    if state is None or not declared_abilities(table.forum_kind, ledger.forum_settings(table)).player_ids:
+        return
+    forum = forums.forum_for(table, state)
+    try:
+        if isinstance(forum, ChecksEnrol):
+            forum.check_enrol(table.name, [who])
+    except ForumError as exc:
+        raise TournamentError("forum", f"rail: table {table.name} ({table.forum_kind}) cannot reach {who}: "
+                              f"{exc.message}; nothing was recorded") from exc
 
 
 @dataclass(frozen=True)
@@ -108,55 +138,82 @@ def send_standings(engine: Engine, state: Path, name: str, now: Callable[[], dat
         if any(loads(e.data).get("day") == day for e in events(s, name, "rail_standings")):
             return Sent(day, (), already=True)
         on = railbirds(s, name)
-        kind, config = _rail_forum(s, name)
-        thread = None
-        if on and not declared_abilities(kind, config).private_send:
-            thread = rail_thread(s, name)
-            if thread is None:
-                raise TournamentError("no_thread", _NO_THREAD.format(name=name, what="the standings wait"))
+        members = rail_tables(s, name, on)
+        threads, waiting = _threads(s, name, members, on, "the standings wait")
+        if waiting:
+            raise TournamentError("no_thread", waiting)
         body = (f"Tournament {name} ({row.title}), standings at the end of day {day}:\n\n"
                 + format_standings(current_standings(s, name))
                 + "\n\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
                 "Dealer, takes you off it.)")
-        add_event(s, name, "rail_standings", iso(at), data={"day": day, "to": on})
+        add_event(s, name, "rail_standings", iso(at), data={"day": day, "to": on,
+                                                            "via": {w: members[w].table for w in on}})
     if not on:
         return Sent(day, ())
-    forum = forum_factory(kind, config, state)
-    if thread is not None:  # a forum without private messages: one comment in the rail's thread
-        key = f"{name}-rail-day{day}"
-        forum.post_comment(thread, in_dialect(f"{body}\n\n{reference_tag(key)}\n", forum.abilities.markup), tag=key)
-        return Sent(day, tuple(on))
-    for who in on:
-        forum.send_private(who, f"Tournament {name}: standings, day {day}", text_in_dialect(body, forum.abilities.markup))
+    opened: dict[str, object] = {}
+    for f, who in groups(members, on):
+        forum = _open(opened, f, state, forum_factory)
+        thread = threads.get(f.key)
+        if thread is not None:  # a forum without private messages: one comment in its rail thread
+            key = f"{name}-rail-day{day}"
+            forum.post_comment(thread, in_dialect(f"{body}\n\n{reference_tag(key)}\n",  # type: ignore[attr-defined]
+                                                  forum.abilities.markup), tag=key)  # type: ignore[attr-defined]
+            continue
+        for w in who:
+            forum.send_private(w, f"Tournament {name}: standings, day {day}",  # type: ignore[attr-defined]
+                               text_in_dialect(body, forum.abilities.markup))  # type: ignore[attr-defined]
     return Sent(day, tuple(on))
 
 
-_NO_THREAD = ("tournament {name}: the rail's forum has no private messages: post the rail's thread and give it "
-              "with nomicpoker tournament rail --name {name} --thread REF ({what} for it)")
+_NO_THREAD = ("tournament {name}: the rail's forum at table {table} has no private messages: post the rail's thread "
+              "there and give it with nomicpoker tournament rail --name {name} --thread REF{forum} ({what} for it)")
 
 
-def _rail_forum(s: Session, name: str) -> tuple[str, dict]:
-    """The rail's forum: the tournament's (its first table's) kind and config."""
-    table = ledger.get_table(s, tables_of(s, name)[0])
-    return table.forum_kind, ledger.forum_settings(table)
+def _threads(s: Session, name: str, members: dict[str, RailForum], to, what: str) -> tuple[dict[str, str], str]:  # type: ignore[no-untyped-def]
+    """The rail thread of each forum without private messages that a member of ``to`` gets his
+    messages on, and why they must wait ("" when none is missing)."""
+    threads: dict[str, str] = {}
+    for f, _who in groups(members, list(to)):
+        if declared_abilities(f.kind, f.config).private_send:
+            continue
+        thread = thread_for(s, name, f)
+        if thread is None:
+            first = tables_of(s, name)[0]
+            return {}, _NO_THREAD.format(name=name, table=f.table, what=what,
+                                         forum="" if f.table == first else f" --forum {f.table}")
+        threads[f.key] = thread
+    return threads, ""
+
+
+def _open(opened: dict, f: RailForum, state: Path, forum_factory: ForumFactory):  # type: ignore[no-untyped-def]
+    if f.key not in opened:
+        opened[f.key] = forum_factory(f.kind, f.config, state)
+    return opened[f.key]
 
 
 def rail_thread(s: Session, name: str) -> str | None:
-    """The rail's thread, for a forum without private messages (the last one the director gave)."""
-    given = [e for e in events(s, name, "rail_thread")]
-    return given[-1].note if given else None
+    """The rail's thread on the first table's forum (the last one the director gave for it)."""
+    rows = tables_of(s, name)
+    return thread_for(s, name, forum_of(ledger.get_table(s, rows[0]))) if rows else None
 
 
-def set_thread(engine: Engine, name: str, thread: str, now: Callable[[], datetime] = utcnow) -> None:
-    """Record the rail's thread (the director posted it where the bot cannot open one)."""
+def set_thread(engine: Engine, name: str, thread: str, now: Callable[[], datetime] = utcnow,
+               forum: str | None = None) -> None:
+    """Record the rail's thread (the director posted it where the bot cannot open one) on the
+    forum of table ``forum`` (the first table's when None)."""
     from nomicpoker.shell.storage.store import transaction
+    from nomicpoker.shell.tournament.rail_forums import check_table
 
     thread = thread.strip()
     if not thread or any(c.isspace() for c in thread):
         raise TournamentError("bad_thread", f"rail: {thread!r} is not a thread reference (a URL or an id)")
     with transaction(engine) as s:
         get(s, name)
-        add_event(s, name, "rail_thread", iso(now()), note=thread)
+        data = None
+        if forum is not None:
+            check_table(s, name, forum.strip())
+            data = {"forum": forum.strip()}
+        add_event(s, name, "rail_thread", iso(now()), note=thread, data=data)
 
 
 @dataclass(frozen=True)
@@ -231,12 +288,10 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
         upto: dict[str, int] = {}
         todo: list[tuple[str, int, str, tuple[str, ...]]] = []
         on = railbirds(s, name)
-        kind, config = _rail_forum(s, name)
-        thread = None
-        if on and not declared_abilities(kind, config).private_send:
-            thread = rail_thread(s, name)
-            if thread is None:
-                return Showdowns(name, waiting=_NO_THREAD.format(name=name, what="the showdowns wait"))
+        members = rail_tables(s, name, on)
+        threads, waiting = _threads(s, name, members, on, "the showdowns wait")
+        if waiting:
+            return Showdowns(name, waiting=waiting)
         from sqlalchemy import func
         from sqlmodel import select
 
@@ -257,23 +312,26 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
                     todo.append((tname, n, body, to))
         if not upto:
             return Showdowns(name)
+        via = {w: members[w].table for _t, _n, _b, to in todo for w in to}
         add_event(s, name, "rail_showdowns", iso(now()), data={
-            "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo]})
-    if todo:
-        forum = forum_factory(kind, config, state)
-        for tname, n, body, to in todo:
-            text = (f"Tournament {name} ({row.title}): the showdown of hand {n} at table {tname}.\n\n"
-                    + _untagged(body)
-                    + "\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
-                    "Dealer, takes you off it.)\n")
-            if thread is not None:
+            "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo], **({"via": via} if via else {})})
+    opened: dict[str, object] = {}
+    for tname, n, body, to in todo:
+        text = (f"Tournament {name} ({row.title}): the showdown of hand {n} at table {tname}.\n\n"
+                + _untagged(body)
+                + "\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
+                "Dealer, takes you off it.)\n")
+        for f, who in groups(members, to):  # each on the forum where he plays (rail_forums)
+            forum = _open(opened, f, state, forum_factory)
+            thread = threads.get(f.key)
+            if thread is not None:  # a forum without private messages: one comment in its rail thread
                 key = f"{name}-rail-{tname}-h{n}"
-                forum.post_comment(thread, in_dialect(f"{text}\n{reference_tag(key)}\n", forum.abilities.markup),
-                                   tag=key)
+                forum.post_comment(thread, in_dialect(f"{text}\n{reference_tag(key)}\n",  # type: ignore[attr-defined]
+                                                      forum.abilities.markup), tag=key)  # type: ignore[attr-defined]
                 continue
-            for who in to:
-                forum.send_private(who, f"Tournament {name}: showdown at {tname}, hand {n}",
-                                   text_in_dialect(text, forum.abilities.markup))
+            for w in who:
+                forum.send_private(w, f"Tournament {name}: showdown at {tname}, hand {n}",  # type: ignore[attr-defined]
+                                   text_in_dialect(text, forum.abilities.markup))  # type: ignore[attr-defined]
     return Showdowns(name, tuple(Showdown(t, n, to) for t, n, _b, to in todo))
 
 

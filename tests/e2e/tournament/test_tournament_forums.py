@@ -127,9 +127,9 @@ def test_the_rail_on_a_blog_goes_to_the_rail_thread_the_director_gives(forums):
     run("tournament", "start", "--name", "spring", "--forum", f"all={blog}", "--state", str(state))
     run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
     res = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state), code=1)
-    assert res.output.strip() == ("error: tournament spring: the rail's forum has no private messages: post the "
-                                  "rail's thread and give it with nomicpoker tournament rail --name spring --thread "
-                                  "REF (the standings wait for it)")
+    assert res.output.strip() == ("error: tournament spring: the rail's forum at table spring-t1 has no private "
+                                  "messages: post the rail's thread there and give it with nomicpoker tournament rail "
+                                  "--name spring --thread REF (the standings wait for it)")
     run("tournament", "rail", "--name", "spring", "--thread", base + EE_ENTRY, "--state", str(state))
     out = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
     assert out.strip() == "tournament spring: standings of day 1 sent to 1 on the rail: zoe"
