@@ -288,10 +288,6 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
         upto: dict[str, int] = {}
         todo: list[tuple[str, int, str, tuple[str, ...]]] = []
         on = railbirds(s, name)
-        members = rail_tables(s, name, on)
-        threads, waiting = _threads(s, name, members, on, "the showdowns wait")
-        if waiting:
-            return Showdowns(name, waiting=waiting)
         from sqlalchemy import func
         from sqlmodel import select
 
@@ -312,6 +308,14 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
                     todo.append((tname, n, body, to))
         if not upto:
             return Showdowns(name)
+        members: dict[str, RailForum] = {}
+        threads: dict[str, str] = {}
+        if todo:  # read only when something goes: most polls send nothing
+            members = rail_tables(s, name, on)
+            threads, waiting = _threads(s, name, members, [w for w in on if any(w in to for *_x, to in todo)],
+                                        "the showdowns wait")
+            if waiting:  # nothing recorded: sent once the director gives the thread
+                return Showdowns(name, waiting=waiting)
         via = {w: members[w].table for _t, _n, _b, to in todo for w in to}
         add_event(s, name, "rail_showdowns", iso(now()), data={
             "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo], **({"via": via} if via else {})})
