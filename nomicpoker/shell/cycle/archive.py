@@ -7,20 +7,22 @@ an edit or a deletion is a new revision and the first reading of a comment stays
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import replace
 from datetime import timezone
 from pathlib import Path
 from typing import Sequence
 
-from sqlmodel import Session, select
+from sqlalchemy import insert
+from sqlalchemy import select as core_select
+from sqlmodel import Session
 
 from nomicpoker.core.table.fold_types import same_account
 from nomicpoker.core.reading.markup import storable
-from nomicpoker.ports import Forum, RemoteComment
+from nomicpoker.ports import Forum, PrivateMessage, RemoteComment
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.cycle.private_inbox import archive_private, record_unnamed
 from nomicpoker.shell.storage.store import CommentRow, TableRow, dumps
-from nomicpoker.shell.cycle.private_inbox import archive_private, players_see_thread, record_unnamed
+from nomicpoker.shell.cycle.private_inbox import archive_private, players_see_thread, record_unnamed, rosters
 from nomicpoker.shell.storage.sealed_inputs import Sealer, commitment_in, sealer_for
 
 
@@ -41,11 +43,15 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
     # archive in the table_name index (in id order) and filters the thread, which grew with
     # the table's history (~6 ms at 15,900 revisions); without it, it seeks the thread in the
     # (table_name, thread, forum_id, revision) unique index (~0.1 ms).
+    # Read and written as plain columns through the session's connection (no ORM object or
+    # unit of work: ~0.5 ms a table polled, issue 24), after a flush as an ORM query would.
+    session.flush()
+    conn = session.connection()
+    t = CommentRow.__table__  # type: ignore[attr-defined]
     latest: dict[str, tuple[int, bool, str]] = {}
-    for _, fid, revision, was_deleted, body in sorted(session.exec(
-            select(CommentRow.id, CommentRow.forum_id, CommentRow.revision, CommentRow.deleted,
-                   CommentRow.body)
-            .where(CommentRow.table_name == table, CommentRow.thread == thread)).all()):
+    for _, fid, revision, was_deleted, body in sorted(conn.execute(
+            core_select(t.c.id, t.c.forum_id, t.c.revision, t.c.deleted, t.c.body)
+            .where(t.c.table_name == table, t.c.thread == thread)).all()):
         latest[fid] = (revision, bool(was_deleted), body)
     added = 0
     for c in comments:
@@ -73,16 +79,14 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         if sealer is not None and sealer.applies(thread, c.author):
             body = sealer.seal(body, thread, c.id, revision)
         edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
-        row = CommentRow(
+        conn.execute(insert(t), dict(
             table_name=table, thread=thread, forum_id=c.id,
             revision=revision, author=c.author,
             created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
             body_format=c.body_format, sha256=_sha(body), deleted=deleted,
             dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
-        )
-        session.add(row)
-        session.flush()
-        latest[c.id] = (row.revision, deleted, text)
+        ))
+        latest[c.id] = (revision, deleted, text)
         added += dealer is None or not same_account(c.author, dealer)
     return added
 
@@ -98,13 +102,28 @@ def threads_to_poll(session: Session, table: str) -> list[str]:
     return out
 
 
-def archive_table(session: Session, table: TableRow, forum: Forum, now: str, state: Path
-                  ) -> tuple[int, dict[str, list[RemoteComment]]]:
+#: the Dealer's inbox as listed once in a poll, per forum (:func:`inbox_key`)
+Inboxes = dict[str, list[PrivateMessage]]
+
+
+def inbox_key(table: TableRow) -> str:
+    """Which forum (and so which Dealer's inbox) a table is on: its kind and configuration."""
+    return json.dumps([table.forum_kind, table.forum_config])
+
+
+def archive_table(session: Session, table: TableRow, forum: Forum, now: str, state: Path,
+                  inboxes: Inboxes | None = None) -> tuple[int, dict[str, list[RemoteComment]]]:
     """List and archive every thread the table still polls, then the private messages for it
     (:mod:`nomicpoker.shell.cycle.private_inbox`); return the number of new revisions (not the
     dealer's) and each thread's listing (for the outbox's posted tags). A private input is
     archived sealed, its text kept in ``state``'s secrets folder
-    (:mod:`nomicpoker.shell.storage.sealed_inputs`)."""
+    (:mod:`nomicpoker.shell.storage.sealed_inputs`).
+
+    ``inboxes``: the Dealer's inbox listed once per forum for a whole poll (the poll of many
+    tables on one forum, a tournament's, listed it once for each table: issue 24); a message
+    that arrives after the listing is archived by the next poll, as if this table had been
+    polled first (the poll's marks see it arrive: :mod:`nomicpoker.shell.cycle.moved`). None:
+    listed here."""
     added = 0
     listings: dict[str, list[RemoteComment]] = {}
     see = players_see_thread(table)  # as the table's forum declares it (and withheld() reads it)
@@ -115,7 +134,15 @@ def archive_table(session: Session, table: TableRow, forum: Forum, now: str, sta
         added += archive(session, table.name, thread, comments, now, dealer=table.dealer,
                          sealer=None if see else sealer)
     if forum.abilities.private_inbox:  # one listing (a request on Reddit) for both
-        inbox = list(forum.received_private())
-        added += archive_private(session, table, forum, now, inbox, sealer=sealer)
-        added += record_unnamed(session, table, forum, now, inbox)  # it reached none of the sender's tables
+        if inboxes is None:
+            inbox = list(forum.received_private())
+        else:
+            key = inbox_key(table)
+            if key not in inboxes:
+                inboxes[key] = list(forum.received_private())
+            inbox = inboxes[key]
+        players_of = rosters(session)  # the table's roster, read once for both
+        added += archive_private(session, table, forum, now, inbox, sealer=sealer, players_of=players_of)
+        # it reached none of the sender's tables
+        added += record_unnamed(session, table, forum, now, inbox, players_of=players_of)
     return added, listings

@@ -93,22 +93,31 @@ def rosters(session: Session) -> "Callable[[TableRow], Sequence[str]]":
     return players_of
 
 
+def from_players(inbox: Sequence[PrivateMessage], players: Sequence[str], dealer: str) -> list[PrivateMessage]:
+    """The messages of ``inbox`` sent by one of ``players`` (and not by the Dealer), in order.
+    WHY a set first: the Dealer's inbox keeps every message of a tournament, and every table
+    a poll works on looks through it; two names that are one account (:func:`same_account`)
+    are equal in lower case, so the set passes over the others at the cost of one lookup."""
+    lowered = {p.lower() for p in players}
+    return [m for m in inbox if m.sender.lower() in lowered and not same_account(m.sender, dealer)
+            and any(same_account(m.sender, p) for p in players)]
+
+
 def archive_private(session: Session, table: TableRow, forum: Forum, now: str,
-                    inbox: Sequence[PrivateMessage] | None = None, sealer: "Sealer | None" = None) -> int:
+                    inbox: Sequence[PrivateMessage] | None = None, sealer: "Sealer | None" = None,
+                    players_of: "Callable[[TableRow], Sequence[str]] | None" = None) -> int:
     """Append the new private messages for ``table`` (from ``inbox``, the forum's listing,
     else listed here); return how many. Each is archived sealed by ``sealer``, its text kept
     with the secrets until its hand ends (:mod:`nomicpoker.shell.storage.sealed_inputs`); without one
     (no state folder) none is archived: a message is never stored in the clear."""
     if not forum.abilities.private_inbox or sealer is None:
         return 0
-    players_of = rosters(session)
+    players_of = players_of or rosters(session)
     # Only a message from a player seated here can be for this table (for_table's first test),
     # so the rest of the inbox (the other tables' players: nearly all of it in a tournament) is
     # passed over before the ledger is read: a poll of 112 tables read every table's row for
     # each of them (issue 24).
-    mine = [m for m in (forum.received_private() if inbox is None else inbox)
-            if not same_account(m.sender, table.dealer)
-            and any(same_account(m.sender, p) for p in players_of(table))]
+    mine = from_players(forum.received_private() if inbox is None else inbox, players_of(table), table.dealer)
     if not mine:
         return 0
     seen = set(session.exec(select(CommentRow.forum_id).where(
@@ -141,7 +150,8 @@ def _created(msg: PrivateMessage, now: str) -> str:
 
 
 def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
-                   inbox: Sequence[PrivateMessage] | None = None) -> int:
+                   inbox: Sequence[PrivateMessage] | None = None,
+                   players_of: "Callable[[TableRow], Sequence[str]] | None" = None) -> int:
     """Record an :data:`~nomicpoker.core.fold.advance_private.UNNAMED_PRIVATE` event for each new
     private message that reached none of its sender's tables (its subject names none of them
     while they sit at several, or names only tables they do not sit at); return how many.
@@ -161,12 +171,10 @@ def record_unnamed(session: Session, table: TableRow, forum: Forum, now: str,
     # whose sender does not sit here, or that is older than this table, is passed over before
     # the ledger is read: every table's poll read every table's roster for each message of the
     # inbox (112 tables: 12,000 queries a poll, issue 24).
-    players_of = rosters(session)
+    players_of = players_of or rosters(session)
     if not table.active:
         return 0
-    inbox = [m for m in inbox if not same_account(m.sender, table.dealer)
-             and table.created <= _created(m, now)
-             and any(same_account(m.sender, p) for p in players_of(table))]
+    inbox = [m for m in from_players(inbox, players_of(table), table.dealer) if table.created <= _created(m, now)]
     if not inbox:
         return 0
     from nomicpoker.core.fold.advance_private import UNNAMED_PRIVATE

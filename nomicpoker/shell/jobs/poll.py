@@ -32,7 +32,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.ports import Forum, ForumError, ReportsUnread
 from nomicpoker.shell.cycle import idle, moved
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.cycle.archive import archive_table
+from nomicpoker.shell.cycle.archive import Inboxes, archive_table
 from nomicpoker.shell.cycle.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.storage.locks import Busy, run_lock, table_lock
 from nomicpoker.shell.cycle.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
@@ -65,11 +65,12 @@ class PollReport:
 
 
 def update_table(session: Session, table: TableRow, forum: Forum, state: Path, now: datetime,
-                 report: TableReport, incremental: bool = True) -> PostedTags:
+                 report: TableReport, incremental: bool = True, inboxes: Inboxes | None = None) -> PostedTags:
     """Archive, replay and store one table inside the caller's transaction; return the tags
     the dealer's comments already carry, per thread (for :func:`send_outbox`). ``incremental``
-    False: replay from the first input even where a snapshot would serve (benchmarks)."""
-    archived, listings = archive_table(session, table, forum, iso(now), state)
+    False: replay from the first input even where a snapshot would serve (benchmarks).
+    ``inboxes``: the Dealer's inboxes listed once for the whole poll (:func:`archive_table`)."""
+    archived, listings = archive_table(session, table, forum, iso(now), state, inboxes)
     report.archived += archived
     report.listed += [c.id for comments in listings.values() for c in comments]
     report.threads += list(listings)
@@ -116,7 +117,7 @@ def stalled_since(session: Session, table: TableRow, after: int) -> list[str]:
 
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
                now: Clock, dry_run: bool, pacer: Pacer | None = None,
-               incremental: bool = True) -> TableReport:
+               incremental: bool = True, inboxes: Inboxes | None = None) -> TableReport:
     """Archive, adjudicate and post for one table. A failure becomes ``report.error`` (one
     line) so one broken table does not stop the others: a known one (a forum or ledger error)
     as it is, anything else an adapter's client raised (praw's ``replace_more`` has raised
@@ -132,7 +133,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
                 forum = forums.forum_for(table, state, forum_factory)
                 report.dry_run = True
                 try:
-                    update_table(s, table, forum, state, now(), report, incremental)
+                    update_table(s, table, forum, state, now(), report, incremental, inboxes)
                     for r in pending_rows(s, table_name):
                         where = f"thread {r.thread}" if r.kind == "comment" else f"private to {r.recipient}"
                         body = in_dialect(r.body, forum.abilities.markup) if r.kind == "comment" else r.body
@@ -146,7 +147,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
             table = ledger.get_table(s, table_name)
             kind = table.forum_kind
             forum = forums.forum_for(table, state, forum_factory)
-            tags = update_table(s, table, forum, state, now(), report, incremental)
+            tags = update_table(s, table, forum, state, now(), report, incremental, inboxes)
             dealer = table.dealer
         send_outbox(engine, table_name, forum, now, report, tags, pacer, state=state)
         if forum.abilities.mark_read and report.listed:
@@ -294,6 +295,9 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
     watch = _watch_moves(engine, state, dry_run, forum_factory, incremental)
     moment = now()
     skipped: list[str] = []
+    # the Dealer's inbox of each forum, listed once this run for all its tables (the real
+    # adapters only: a test's factory may give two tables of one configuration two forums)
+    inboxes: Inboxes | None = {} if forum_factory is default_forum_factory else None
     for name in names:
         if watch is not None and moved.skip(watch[0], watch[1], name, moment):
             # nothing new can reach this table's poll (shell/cycle/moved.py): not folded at all
@@ -312,7 +316,7 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                 skipped.append(name)
                 continue
             report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
-                                            Pacer(sleep=sleep, clock=clock), incremental))
+                                            Pacer(sleep=sleep, clock=clock), incremental, inboxes))
     if watch is not None and len(skipped) < len(names):
         _record_moves(engine, state, watch, report, skipped)
     if site is not None and not dry_run:

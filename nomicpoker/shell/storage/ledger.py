@@ -152,8 +152,10 @@ def hand_rows(session: Session, table: str, numbers: Iterable[int] | None = None
 def last_threads(session: Session, table: str, count: int) -> list[str]:
     """The threads of the table's last ``count`` hands, oldest first (one query of one
     column: a poll asks this every run, and the table's hands only grow)."""
-    rows = session.exec(select(HandRow.thread).where(HandRow.table_name == table)
-                        .order_by(HandRow.number.desc()).limit(count)).all()  # type: ignore[attr-defined]
+    t = HandRow.__table__  # type: ignore[attr-defined]
+    session.flush()  # as an ORM query would (a hand started in this transaction)
+    rows = session.connection().execute(core_select(t.c.thread).where(t.c.table_name == table)
+                                        .order_by(t.c.number.desc()).limit(count)).scalars().all()
     return list(reversed(rows))
 
 
@@ -272,9 +274,12 @@ def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[t
 def roster(session: Session, table: TableRow) -> list[str]:
     """The players seated at ``table`` now, in GNDT order: those it was created with, as the
     tournament's moves (``move_in``/``move_out`` dealer events, core/table/roster) changed them."""
-    moves = session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table.name,
-                                                      DealerEventRow.kind.in_(ROSTER_KINDS))  # type: ignore[attr-defined]
-                         .order_by(DealerEventRow.id)).all()
+    t = DealerEventRow.__table__  # type: ignore[attr-defined]
+    session.flush()  # as an ORM query would (a move recorded in this transaction)
+    # plain columns: a poll reads the roster of each table it works on (its private messages)
+    moves = session.connection().execute(
+        core_select(t.c.after, t.c.hand, t.c.kind, t.c.player, t.c.at, t.c.data)
+        .where(t.c.table_name == table.name, t.c.kind.in_(ROSTER_KINDS)).order_by(t.c.id)).all()
     players = loads(table.players)
     if not moves:
         return players
