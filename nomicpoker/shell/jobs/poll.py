@@ -32,7 +32,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.ports import Forum, ForumError, ReportsUnread
 from nomicpoker.shell.cycle import idle, moved
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.cycle.archive import Inboxes, archive_table
+from nomicpoker.shell.cycle.archive import Inboxes, archive_table, inbox_key
 from nomicpoker.shell.cycle.deadlines import Clock, iso, utcnow
 from nomicpoker.shell.storage.locks import Busy, run_lock, table_lock
 from nomicpoker.shell.cycle.outbox import Pacer, PostedTags, pending_rows, posted_tags, send_outbox
@@ -115,9 +115,23 @@ def stalled_since(session: Session, table: TableRow, after: int) -> list[str]:
             f"--table {table.name}` ends the hand)" for hand in hands]
 
 
+def _forum(table: TableRow, state: Path, factory: ForumFactory, opened: dict[str, Forum] | None) -> Forum:
+    """The table's forum; with ``opened``, one forum object per forum for the whole run (a
+    forum is a function of its kind and configuration: :func:`~nomicpoker.shell.cycle.forums.forum_for`).
+    WHY: a tournament's 100 tables on one forum opened it 100 times a poll (the local forum
+    keeps its file's log open while a forum of it is alive: ``adapters/local.py``)."""
+    if opened is None:
+        return forums.forum_for(table, state, factory)
+    key = inbox_key(table)
+    if key not in opened:
+        opened[key] = forums.forum_for(table, state, factory)
+    return opened[key]
+
+
 def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: ForumFactory,
                now: Clock, dry_run: bool, pacer: Pacer | None = None,
-               incremental: bool = True, inboxes: Inboxes | None = None) -> TableReport:
+               incremental: bool = True, inboxes: Inboxes | None = None,
+               opened: dict[str, Forum] | None = None) -> TableReport:
     """Archive, adjudicate and post for one table. A failure becomes ``report.error`` (one
     line) so one broken table does not stop the others: a known one (a forum or ledger error)
     as it is, anything else an adapter's client raised (praw's ``replace_more`` has raised
@@ -146,7 +160,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         with transaction(engine) as s:
             table = ledger.get_table(s, table_name)
             kind = table.forum_kind
-            forum = forums.forum_for(table, state, forum_factory)
+            forum = _forum(table, state, forum_factory, opened)
             tags = update_table(s, table, forum, state, now(), report, incremental, inboxes)
             dealer = table.dealer
         send_outbox(engine, table_name, forum, now, report, tags, pacer, state=state)
@@ -298,6 +312,7 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
     # the Dealer's inbox of each forum, listed once this run for all its tables (the real
     # adapters only: a test's factory may give two tables of one configuration two forums)
     inboxes: Inboxes | None = {} if forum_factory is default_forum_factory else None
+    opened: dict[str, Forum] | None = {} if forum_factory is default_forum_factory else None
     for name in names:
         if watch is not None and moved.skip(watch[0], watch[1], name, moment):
             # nothing new can reach this table's poll (shell/cycle/moved.py): not folded at all
@@ -316,7 +331,7 @@ def _poll_locked(engine: Engine, state: Path, table: str | None, dry_run: bool,
                 skipped.append(name)
                 continue
             report.tables.append(poll_table(engine, name, state, forum_factory, now, dry_run,
-                                            Pacer(sleep=sleep, clock=clock), incremental, inboxes))
+                                            Pacer(sleep=sleep, clock=clock), incremental, inboxes, opened))
     if watch is not None and len(skipped) < len(names):
         _record_moves(engine, state, watch, report, skipped)
     if site is not None and not dry_run:
