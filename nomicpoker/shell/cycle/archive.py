@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Sequence
 
 from sqlalchemy import insert
-from sqlalchemy import select as core_select
 from sqlmodel import Session
 
 from nomicpoker.core.table.fold_types import same_account
 from nomicpoker.core.reading.markup import storable
 from nomicpoker.ports import Forum, PrivateMessage, RemoteComment
 from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.plain_sql import plain
 from nomicpoker.shell.storage.store import CommentRow, TableRow, dumps
 from nomicpoker.shell.cycle.private_inbox import archive_private, players_see_thread, record_unnamed, rosters
 from nomicpoker.shell.storage.sealed_inputs import Sealer, commitment_in, sealer_for
@@ -49,9 +49,9 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
     conn = session.connection()
     t = CommentRow.__table__  # type: ignore[attr-defined]
     latest: dict[str, tuple[int, bool, str]] = {}
-    for _, fid, revision, was_deleted, body in sorted(conn.execute(
-            core_select(t.c.id, t.c.forum_id, t.c.revision, t.c.deleted, t.c.body)
-            .where(t.c.table_name == table, t.c.thread == thread)).all()):
+    for _, fid, revision, was_deleted, body in sorted(plain(
+            session, "SELECT id, forum_id, revision, deleted, body FROM np_comment "
+                     "WHERE table_name = :t AND thread = :th", {"t": table, "th": thread})):
         latest[fid] = (revision, bool(was_deleted), body)
     added = 0
     for c in comments:

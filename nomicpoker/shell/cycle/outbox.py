@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
-from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -45,6 +44,7 @@ from nomicpoker.shell.cycle.deadlines import Clock, iso
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell import logs
 from nomicpoker.shell.storage.secrets_store import SecretsError, read_message
+from nomicpoker.shell.storage.plain_sql import plain, plain_count
 from nomicpoker.shell.storage.store import OutboxRow, transaction
 
 #: thread -> {reference tag key: comment id} of the dealer's comments the forum showed
@@ -135,8 +135,8 @@ def _rows(session: Session, table: str, status: str) -> list[OutboxRow]:
                              .order_by(OutboxRow.seq)).all())
 
 
-_WAITING = text("SELECT id, status, kind, thread, reply_to, \"key\", body, recipient, subject, hand "
-                "FROM np_outbox WHERE table_name = :t AND status IN ('pending', 'held') ORDER BY seq")
+_WAITING = ("SELECT id, status, kind, thread, reply_to, \"key\", body, recipient, subject, hand "
+            "FROM np_outbox WHERE table_name = :t AND status IN ('pending', 'held') ORDER BY seq")
 
 
 def _waiting(engine: Engine, table: str) -> tuple[list[delivery.Due], list[delivery.Due],
@@ -148,7 +148,7 @@ def _waiting(engine: Engine, table: str) -> tuple[list[delivery.Due], list[deliv
     pending: list[delivery.Due] = []
     privates: dict[int, tuple[str, str, int | None]] = {}
     with engine.connect() as conn:
-        rows = conn.execute(_WAITING, {"t": table}).all()
+        rows = plain(conn, _WAITING, {"t": table})
         conn.rollback()
     for row_id, status, kind, thread, reply_to, key, body, recipient, subject, hand in rows:
         due = delivery.Due(id=int(row_id or 0), kind=kind, thread=thread, reply_to=reply_to, key=key, body=body)
@@ -180,8 +180,8 @@ class Pacer:
         self.last = self.clock()
 
 
-_MARK = text("UPDATE np_outbox SET status = :status, remote_id = :remote, sent_at = :at "
-             "WHERE id = :id AND status IN ('pending', 'held')")
+_MARK = ("UPDATE np_outbox SET status = :status, remote_id = :remote, sent_at = :at "
+         "WHERE id = :id AND status IN ('pending', 'held')")
 
 
 def _mark(engine: Engine, table: str, rows: Sequence[delivery.Due], status: str, remote: str | None,
@@ -191,9 +191,8 @@ def _mark(engine: Engine, table: str, rows: Sequence[delivery.Due], status: str,
     commit is found again by its reference tag. One plain UPDATE a row (no ORM object loaded:
     each cost a poll ~2 ms a table, issue 24)."""
     with transaction(engine) as s:
-        conn = s.connection()
         for row in rows:
-            if conn.execute(_MARK, {"status": status, "remote": remote, "at": at, "id": int(row.id)}).rowcount:
+            if plain_count(s, _MARK, {"status": status, "remote": remote, "at": at, "id": int(row.id)}):
                 _log.debug("%s: %s %s %s (forum id %s)", table, row.kind, row.key, status, remote)
 
 

@@ -94,22 +94,19 @@ STALLED_EXIT = 3
 def last_event_id(session: Session, table: TableRow) -> int:
     """The id of the table's last dealer event (0: none). Plain SQL, as :func:`stalled_since`:
     both run at every table a poll works on (issue 24)."""
-    from sqlalchemy import text
+    from nomicpoker.shell.storage.plain_sql import plain
 
-    return int(session.connection().execute(text("SELECT MAX(id) FROM np_dealer_event WHERE table_name = :t"),
-                                            {"t": table.name}).scalar() or 0)
+    return int(plain(session, "SELECT MAX(id) FROM np_dealer_event WHERE table_name = :t", {"t": table.name})[0][0] or 0)
 
 
 def stalled_since(session: Session, table: TableRow, after: int) -> list[str]:
     """The stalled hands this run recorded (``stalled`` dealer events after id ``after``)."""
-    from sqlalchemy import text
-
     from nomicpoker.core.table.fold_types import STALLED
+    from nomicpoker.shell.storage.plain_sql import plain
 
     session.flush()  # what the fold recorded (an ORM query would autoflush)
-    hands = session.connection().execute(text(
-        "SELECT hand FROM np_dealer_event WHERE table_name = :t AND kind = :k AND id > :a ORDER BY id"),
-        {"t": table.name, "k": STALLED, "a": after}).scalars().all()
+    hands = [h for h, in plain(session, "SELECT hand FROM np_dealer_event WHERE table_name = :t AND kind = :k "
+                                        "AND id > :a ORDER BY id", {"t": table.name, "k": STALLED, "a": after})]
     return [f"hand {hand} is stalled: its Hole Card Draw deadline passed and nobody has stated a "
             f"draw, so the rule folds nobody out (the thread was told; `nomicpoker hand void "
             f"--table {table.name}` ends the hand)" for hand in hands]
@@ -158,7 +155,7 @@ def poll_table(engine: Engine, table_name: str, state: Path, forum_factory: Foru
         # the table's row read once, and its forum opened, in the transaction that archives and
         # folds it (a session each cost ~1 ms a table polled; issue 24)
         with transaction(engine) as s:
-            table = ledger.get_table(s, table_name)
+            table = ledger.table_row(s, table_name)
             kind = table.forum_kind
             forum = _forum(table, state, forum_factory, opened)
             tags = update_table(s, table, forum, state, now(), report, incremental, inboxes)

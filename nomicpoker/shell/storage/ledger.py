@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from collections import namedtuple
 from types import SimpleNamespace
 
 from sqlalchemy import insert
@@ -30,6 +31,7 @@ from nomicpoker.shell.storage.store import (
     ActionRow, BoardRow, CommentRow, DealerEventRow, DeckRow, DiceRow, DrawRow, EntryRow, HandEndRow, HandRow,
     OutboxRow, RevealRow, StoreError, TableRow, VerdictRow, dumps, loads,
 )
+from nomicpoker.shell.storage.plain_sql import plain
 
 RECORD_FORMAT = "nomicpoker-hand-record/1"
 
@@ -56,6 +58,17 @@ def get_table(session: Session, name: str) -> TableRow:
         hint = f" (tables: {', '.join(known)})" if known else " (no tables yet: nomicpoker table create)"
         raise StoreError("no_table", f"no table named {name!r}{hint}")
     return row
+
+
+def table_row(session: Session, name: str) -> TableRow:
+    """:func:`get_table`, read as plain columns and given as a row that is not in the
+    session: for a caller that only reads it (the poll, at every table it works on: the ORM's
+    query and identity map cost ~0.7 ms there; issue 24). Never change it and add it back."""
+    t = TableRow.__table__  # type: ignore[attr-defined]
+    row = session.connection().execute(core_select(t).where(t.c.name == name)).first()
+    if row is None:
+        return get_table(session, name)  # raises, naming the tables there are
+    return TableRow(**row._mapping)
 
 
 def forum_settings(row: TableRow) -> dict[str, Any]:
@@ -152,11 +165,10 @@ def hand_rows(session: Session, table: str, numbers: Iterable[int] | None = None
 def last_threads(session: Session, table: str, count: int) -> list[str]:
     """The threads of the table's last ``count`` hands, oldest first (one query of one
     column: a poll asks this every run, and the table's hands only grow)."""
-    t = HandRow.__table__  # type: ignore[attr-defined]
     session.flush()  # as an ORM query would (a hand started in this transaction)
-    rows = session.connection().execute(core_select(t.c.thread).where(t.c.table_name == table)
-                                        .order_by(t.c.number.desc()).limit(count)).scalars().all()
-    return list(reversed(rows))
+    rows = plain(session, "SELECT thread FROM np_hand WHERE table_name = :t ORDER BY number DESC LIMIT :n",
+                 {"t": table, "n": int(count)})
+    return [thread for thread, in reversed(rows)]
 
 
 def hand_starts(session: Session, table: str, state: Path | None,
@@ -173,18 +185,16 @@ def hand_starts(session: Session, table: str, state: Path | None,
     rulesets = pinned.pinned_rulesets(session, row if row is not None and row.name == table
                                       else get_table(session, table))
     session.flush()  # as an ORM query would (a hand stored in this transaction)
-    conn = session.connection()
-    h_t, e_t = HandRow.__table__, HandEndRow.__table__  # type: ignore[attr-defined]
-    q = core_select(h_t).where(h_t.c.table_name == table)
-    if numbers is not None:
-        q = q.where(h_t.c.number.in_(sorted(set(numbers))))
-    rows = conn.execute(q.order_by(h_t.c.number)).all()
+    wanted = "" if numbers is None else sorted(set(numbers))
+    params: dict[str, Any] = {"t": table, **{f"n{i}": int(n) for i, n in enumerate(wanted)}}
+    only = "" if numbers is None else f" AND {{col}} IN ({', '.join(f':n{i}' for i in range(len(wanted))) or 'NULL'})"
+    rows = [_HAND_ROW(*r) for r in plain(session, f"SELECT {_HAND_COLUMNS} FROM np_hand WHERE table_name = :t"
+                                                  f"{only.format(col='number')} ORDER BY number", params)]
     published: dict[int, Any] = {}
     if numbers is None or rows:
-        e = core_select(e_t.c.hand, e_t.c.secrets).where(e_t.c.table_name == table)
-        if numbers is not None:
-            e = e.where(e_t.c.hand.in_([h.number for h in rows]))
-        published = {hand: loads(secrets) for hand, secrets in conn.execute(e.order_by(e_t.c.seq)).all()}
+        published = {hand: loads(secrets) for hand, secrets in plain(
+            session, f"SELECT hand, secrets FROM np_hand_end WHERE table_name = :t{only.format(col='hand')} ORDER BY seq",
+            params)}
     published.update(public or {})
     for h in rows:
         secret = None
@@ -206,6 +216,11 @@ def hand_starts(session: Session, table: str, state: Path | None,
             **_positions(h),
         ))
     return out
+
+
+#: np_hand's columns, in order, as plain values (what :func:`hand_starts` reads)
+_HAND_COLUMNS = ", ".join(f'"{c.name}"' for c in HandRow.__table__.columns)  # type: ignore[attr-defined]
+_HAND_ROW = namedtuple("_HAND_ROW", [c.name for c in HandRow.__table__.columns])  # type: ignore[attr-defined]
 
 
 def _positions(h: Any) -> dict[str, Any]:
@@ -260,31 +275,31 @@ def dealer_events(session: Session, table: str, after_id: int = 0) -> list[Deale
 
 def dealer_event_rows(session: Session, table: str, after_id: int = 0) -> list[tuple[int, DealerEvent]]:
     """``(row id, event)`` for the recorded dealer events past row ``after_id``, in order."""
-    t = DealerEventRow.__table__  # type: ignore[attr-defined]
     session.flush()  # as an ORM query would (an event recorded in this transaction)
     # plain columns (no ORM object per event): the poll reads the new ones at every table it works on
-    rows = session.connection().execute(
-        core_select(t.c.id, t.c.after, t.c.hand, t.c.kind, t.c.player, t.c.at, t.c.ruleset_hash, t.c.note, t.c.data)
-        .where(t.c.table_name == table, t.c.id > after_id).order_by(t.c.id)).all()
-    return [(int(r.id), DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
-                                    ruleset_hash=r.ruleset_hash, note=r.note or "",
-                                    data=loads(r.data or "{}") or {})) for r in rows]
+    rows = plain(session, "SELECT id, \"after\", hand, kind, player, at, ruleset_hash, note, data FROM np_dealer_event "
+                          "WHERE table_name = :t AND id > :a ORDER BY id", {"t": table, "a": int(after_id)})
+    return [(int(i), DealerEvent(after=after, hand=hand, kind=kind, player=player, at=at,
+                                 ruleset_hash=ruleset_hash, note=note or "", data=loads(data or "{}") or {}))
+            for i, after, hand, kind, player, at, ruleset_hash, note, data in rows]
 
 
 def roster(session: Session, table: TableRow) -> list[str]:
     """The players seated at ``table`` now, in GNDT order: those it was created with, as the
     tournament's moves (``move_in``/``move_out`` dealer events, core/table/roster) changed them."""
-    t = DealerEventRow.__table__  # type: ignore[attr-defined]
     session.flush()  # as an ORM query would (a move recorded in this transaction)
     # plain columns: a poll reads the roster of each table it works on (its private messages)
-    moves = session.connection().execute(
-        core_select(t.c.after, t.c.hand, t.c.kind, t.c.player, t.c.at, t.c.data)
-        .where(t.c.table_name == table.name, t.c.kind.in_(ROSTER_KINDS)).order_by(t.c.id)).all()
+    kinds = sorted(ROSTER_KINDS)
+    marks = ", ".join(f":k{i}" for i in range(len(kinds)))
+    moves = plain(session, f"SELECT \"after\", hand, kind, player, at, data FROM np_dealer_event "
+                           f"WHERE table_name = :t AND kind IN ({marks}) ORDER BY id",
+                  {"t": table.name, **{f"k{i}": k for i, k in enumerate(kinds)}})
     players = loads(table.players)
     if not moves:
         return players
-    return list(roster_after(players, (DealerEvent(after=r.after, hand=r.hand, kind=r.kind, player=r.player, at=r.at,
-                                                   data=loads(r.data or "{}") or {}) for r in moves)))
+    return list(roster_after(players, (DealerEvent(after=after, hand=hand, kind=kind, player=player, at=at,
+                                                   data=loads(data or "{}") or {})
+                                       for after, hand, kind, player, at, data in moves)))
 
 
 def max_archive_id(session: Session, table: str) -> int:

@@ -15,9 +15,8 @@ not, the table is refused with one line saying how to pin the original (``table 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import text
 from sqlmodel import Session, select
 
 from nomicpoker.core.errors import CodedError
@@ -25,6 +24,7 @@ from nomicpoker.core.table.fold_types import AMEND
 from nomicpoker.core.rules.ruleset import Ruleset
 from nomicpoker.core.rules.validate import RulesetError, ruleset_from_content
 from nomicpoker.shell.storage.rulesets import RulesetFiles, read_ruleset
+from nomicpoker.shell.storage.plain_sql import plain
 from nomicpoker.shell.storage.store import DealerEventRow, RulesetRow, TableRow
 
 
@@ -95,7 +95,15 @@ def pinned_rulesets(session: Session, table: TableRow) -> dict[str, Ruleset]:
     return {r.content_hash: _build(r) for r in rows}
 
 
-_PINNED = text("SELECT table_name, content_hash, name, toml, text FROM np_ruleset WHERE table_name = :t ORDER BY id")
+_PINNED = "SELECT table_name, content_hash, name, toml, text FROM np_ruleset WHERE table_name = :t ORDER BY id"
+
+
+class _Pinned(NamedTuple):
+    table_name: str
+    content_hash: str
+    name: str
+    toml: str
+    text: str
 
 
 def _pinned_rows(session: Session, table: str) -> list[Any]:
@@ -103,7 +111,7 @@ def _pinned_rows(session: Session, table: str) -> list[Any]:
     poll reads them three times at every table it works on (its configuration, its hand
     starts, its snapshot), ~0.4 ms each as objects (issue 24)."""
     session.flush()  # a ruleset pinned in this transaction (pin() adds it through the ORM)
-    return list(session.connection().execute(_PINNED, {"t": table}).all())
+    return [_Pinned(*r) for r in plain(session, _PINNED, {"t": table})]
 
 
 def ruleset(session: Session, table: TableRow, content_hash: str) -> Ruleset:

@@ -40,7 +40,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
 from sqlmodel import Session
 
 from nomicpoker.core.table import snapshot
@@ -48,6 +47,7 @@ from nomicpoker.core.table.fold_state import TableState
 from nomicpoker.core.table.fold_types import Alarm, CurrentHand, TableConfig
 from nomicpoker.shell.storage import secrets_store
 from nomicpoker.shell.storage.ledger import MODELS
+from nomicpoker.shell.storage.plain_sql import plain, plain_count
 from nomicpoker.shell.storage.store import dumps
 
 KEY_FILE = secrets_store.KEY_FILE
@@ -129,14 +129,15 @@ def _counts(session: Session, table: str, archive_id: int, hand_max: int, event_
     ``hand_max`` and the last number; events up to ``event_id`` and the last id; derived rows."""
     derived = " + ".join(f"(SELECT COUNT(*) FROM {m.__tablename__} WHERE table_name = :t)"
                          for m in MODELS.values())
-    row = session.connection().execute(text(
+    row = plain(
+        session,
         "SELECT (SELECT COUNT(*) FROM np_comment WHERE table_name = :t AND id <= :a),"
         " (SELECT COALESCE(MAX(id), 0) FROM np_comment WHERE table_name = :t),"
         " (SELECT COUNT(*) FROM np_hand WHERE table_name = :t AND number <= :h),"
         " (SELECT COALESCE(MAX(number), 0) FROM np_hand WHERE table_name = :t),"
         " (SELECT COUNT(*) FROM np_dealer_event WHERE table_name = :t AND id <= :e),"
         " (SELECT COALESCE(MAX(id), 0) FROM np_dealer_event WHERE table_name = :t),"
-        f" ({derived})"), {"t": table, "a": archive_id, "h": hand_max, "e": event_id}).one()
+        f" ({derived})", {"t": table, "a": archive_id, "h": hand_max, "e": event_id})[0]
     return tuple(int(x) for x in row)
 
 
@@ -184,7 +185,15 @@ def _prune(state: Path, table: str, keep: str) -> None:
                 pass
 
 
-_ROW = text("SELECT fingerprint, covers, current, mac FROM np_snapshot WHERE table_name = :t")
+_ROW = "SELECT fingerprint, covers, current, mac FROM np_snapshot WHERE table_name = :t"
+
+
+@dataclass(frozen=True)
+class _Row:
+    fingerprint: str
+    covers: str
+    current: str
+    mac: str
 
 
 def _row(session: Session, table: str) -> Any:
@@ -194,7 +203,8 @@ def _row(session: Session, table: str) -> Any:
     24); nothing else reads the row as an object
     (:class:`nomicpoker.shell.storage.store.SnapshotRow` is its schema)."""
     session.flush()  # a query through the ORM would autoflush first; so does this one
-    return session.connection().execute(_ROW, {"t": table}).first()
+    rows = plain(session, _ROW, {"t": table})
+    return _Row(*rows[0]) if rows else None
 
 
 def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[Loaded | None, str]:
@@ -234,11 +244,10 @@ def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_s
     (call it after storing the rows of a fold of all of them). A state that cannot be stored
     (:class:`~nomicpoker.core.table.snapshot.SnapshotError`) removes the old snapshot instead."""
     session.flush()  # the rows this fold stored are counted below
-    conn = session.connection()
     try:
         data = dumps(snapshot.encode(fold_state, cfg, sealed))
     except snapshot.SnapshotError:
-        conn.execute(text("DELETE FROM np_snapshot WHERE table_name = :t"), {"t": table})
+        plain_count(session, "DELETE FROM np_snapshot WHERE table_name = :t", {"t": table})
         return
     big = 2 ** 62
     n_comments, last_comment, n_hands, last_hand, n_events, last_event, n_rows = _counts(
@@ -252,7 +261,7 @@ def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_s
     if _read_state(state_dir, table, mac) != data:
         secrets_store.write_private(state_dir, path, data, sync=False)
     values = {"t": table, "fp": fp, "covers": covers, "current": current_text, "mac": mac}
-    if not conn.execute(text("UPDATE np_snapshot SET fingerprint = :fp, covers = :covers, current = :current, "
-                             "state = '', mac = :mac WHERE table_name = :t"), values).rowcount:
-        conn.execute(text("INSERT INTO np_snapshot (table_name, fingerprint, covers, current, state, mac) "
-                          "VALUES (:t, :fp, :covers, :current, '', :mac)"), values)
+    if not plain_count(session, "UPDATE np_snapshot SET fingerprint = :fp, covers = :covers, current = :current, "
+                                "state = '', mac = :mac WHERE table_name = :t", values):
+        plain_count(session, "INSERT INTO np_snapshot (table_name, fingerprint, covers, current, state, mac) "
+                             "VALUES (:t, :fp, :covers, :current, '', :mac)", values)
