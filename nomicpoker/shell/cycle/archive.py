@@ -79,13 +79,15 @@ def archive(session: Session, table: str, thread: str, comments: Sequence[Remote
         if sealer is not None and sealer.applies(thread, c.author):
             body = sealer.seal(body, thread, c.id, revision)
         edited = c.edited.astimezone(timezone.utc).isoformat() if c.edited else None
-        conn.execute(insert(t), dict(
+        row = CommentRow(
             table_name=table, thread=thread, forum_id=c.id,
             revision=revision, author=c.author,
             created=c.created.astimezone(timezone.utc).isoformat(), edited=edited, body=body,
             body_format=c.body_format, sha256=_sha(body), deleted=deleted,
             dice=dumps(list(c.dice)), permalink=c.permalink, fetched_at=now,
-        ))
+        )
+        # inserted as its values, not added to the session: no unit of work to flush
+        conn.execute(insert(t), {col.name: getattr(row, col.name) for col in t.columns if col.name != "id"})
         latest[c.id] = (revision, deleted, text)
         added += dealer is None or not same_account(c.author, dealer)
     return added
