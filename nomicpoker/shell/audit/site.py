@@ -39,6 +39,7 @@ from nomicpoker.core.errors import CodedError
 from nomicpoker.core.phh.phh import PhhError, write_phh
 from nomicpoker.core.phh.export import export_phh
 from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.audit import site_tokens
 from nomicpoker.shell.audit.site_data import change_log_events, chip_counts, hand_page, rules_history, table_summary
 from nomicpoker.shell.storage.store import TableRow, loads
 
@@ -152,20 +153,27 @@ def build_site(engine: Engine, out: Path, table: str | None = None, state: Path 
         tokens = moved.ledger_tokens(s) if whole else {}
         recorded = _manifest(out) if whole and incremental else {}
         kept = recorded.get("tables", {}) if recorded.get("build") == build else {}
+        hand_tokens = site_tokens.hand_tokens(s) if whole else {}
         fresh = {name for name, token in tokens.items()
-                 if not (kept.get(name, {}).get("token") == token and (out / name / "index.html").is_file())}
+                 if not (kept.get(name, {}).get("token") == token and (out / name / "index.html").is_file()
+                         and all((out / name / f"hand-{n}.html").is_file() for n in hand_tokens.get(name, {})))}
         rows = {t.name: t for t in s.exec(select(TableRow).order_by(TableRow.id)).all()}
         tables = [table_summary(s, t) if not whole or t.name in fresh else kept[t.name]["summary"]
                   for t in rows.values()]
         names = [ledger.get_table(s, table).name] if table else [n for n in rows if n in fresh]
         w.write("index.html", env.get_template("index.html").render(tables=tables, root=""))
         for name in names:
-            _table(s, env, w, rows[name] if name in rows else ledger.get_table(s, name))
+            before = kept.get(name, {}).get("hands", {})
+            only = None if not whole else {
+                n for n, token in hand_tokens.get(name, {}).items()
+                if before.get(str(n)) != token or not (out / name / f"hand-{n}.html").is_file()}
+            _table(s, env, w, rows[name] if name in rows else ledger.get_table(s, name), only)
         if whole:
             summaries = {t["name"]: t for t in tables}
             w.write_quiet(MANIFEST, json.dumps({"format": MANIFEST_FORMAT, "build": build, "tables": {
-                name: {"token": token, "summary": summaries[name]} for name, token in tokens.items()}},
-                sort_keys=True))
+                name: {"token": token, "summary": summaries[name],
+                       "hands": {str(n): h for n, h in hand_tokens.get(name, {}).items()}}
+                for name, token in tokens.items()}}, sort_keys=True))
     return w.written
 
 
@@ -192,7 +200,9 @@ def _build_signature(private: bool) -> str:
     return h.hexdigest()
 
 
-def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:
+def _table(s: Session, env: Any, w: _Writer, t: TableRow, only: set[int] | None = None) -> None:
+    """Write the table's pages: its index, and the pages of every hand (or of the hands in
+    ``only``: those whose rows moved, :mod:`nomicpoker.shell.audit.site_tokens`)."""
     labels, series = chip_counts(s, t)
     chart = chip_chart(labels, series, f"Money of each player at table {t.name}, at the start and after each hand")
     hands = ledger.hand_rows(s, t.name)
@@ -210,6 +220,8 @@ def _table(s: Session, env: Any, w: _Writer, t: TableRow) -> None:
 
     rules = pinned.hand_rulesets(s, t)  # as pinned in the ledger: never a file, which may be gone
     for h in hands:
+        if only is not None and h.number not in only:
+            continue
         page = hand_page(s, t, h.number)
         rec = page["record"]
         w.write(f"{t.name}/hand-{h.number}.json", json.dumps(rec, ensure_ascii=False, indent=2) + "\n")

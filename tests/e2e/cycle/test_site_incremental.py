@@ -67,3 +67,32 @@ def test_after_one_hand_ends_only_its_table_is_written_and_the_site_is_the_one_b
     (site / MANIFEST).write_text('{"format": 1, "build": "another", "tables": {}}')
     assert {"T/index.html", "U/index.html"} <= written(t, site)
     same_as_from_nothing(t, site, 4)
+
+
+def test_a_hand_that_ends_rewrites_its_own_pages_and_the_table_index_not_every_hand_page(tmp_path):
+    """Issue 24: at the final table the site after one hand rewrote every hand's page (106
+    files); only the pages whose rows moved are written, and the site stays the one built from
+    nothing."""
+    t = Table(tmp_path, players=("alice", "bob"), ruleset="roberts-nlhe", issue_decks=False)
+    site = tmp_path / "site"
+    for n in range(1, 4):  # three hands, each ended by a fold of the first to act
+        t.start(ante=0, blinds=(1, 2))
+        t.run()
+        written(t, site)
+        who = "bob" if n % 2 else "alice"
+        t.act(who, "fold")
+        assert f"Hand #{n} is over" in "".join(t.dealer_bodies())
+        written(t, site)
+    same_as_from_nothing(t, site, 1)
+    t.start(ante=0, blinds=(1, 2))  # hand 4 starts: hand 3's page gains its "next hand" link
+    t.run()
+    again = written(t, site) - {"index.html", "style.css", "replayer.js"}
+    assert {n for n in again if n.endswith(".html")} == {"T/index.html", "T/hand-3.html", "T/hand-4.html"}, again
+    same_as_from_nothing(t, site, 2)
+    t.act("alice" if 4 % 2 == 0 else "bob", "fold")  # hand 4 ends: its own pages and the table's index
+    again = written(t, site) - {"index.html", "style.css", "replayer.js"}
+    assert again == {"T/index.html", "T/hand-4.html", "T/hand-4.json", "T/hand-4.phh"}, again
+    same_as_from_nothing(t, site, 3)
+    (site / "T" / "hand-1.html").unlink()  # a hand page removed by hand is written again
+    assert "T/hand-1.html" in written(t, site)
+    same_as_from_nothing(t, site, 4)
