@@ -166,3 +166,30 @@ def test_everybody_on_vacation_on_a_blog_asks_the_dealer_for_each_tables_post(fo
     adv = run("tournament", "advance", "--name", "away", "--state", str(state)).output
     assert f"next: nomicpoker hand start --table away-t1 --thread {base + EE_ENTRY} --state {state}" in adv
     assert "next: nomicpoker hand start --table away-t2" not in adv
+
+
+def test_the_rail_of_a_spectator_named_onto_the_blog_goes_to_that_forums_rail_thread(forums):
+    """Each on the rail gets it on his own forum: yan (no forum named) by private message on the
+    first table's forum (local), zoe, whom the director named onto the blog table, in the blog's
+    rail thread, which the director gives for that forum (``--thread URL --forum TABLE``); until
+    then the standings wait, the refusal naming that forum's table."""
+    from nomicpoker.adapters.local import LocalForum
+    from nomicpoker.shell.storage.paths import forum_db_path
+
+    state, _reddit, blog, site, base, _fake = forums
+    run("tournament", "start", "--name", "spring", "--forum", f"3={blog}", "--state", str(state))
+    run("tournament", "rail", "--name", "spring", "--join", "yan", "--state", str(state))
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--forum", "spring-t3", "--state", str(state))
+    res = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state), code=1)
+    assert res.output.strip() == ("error: tournament spring: the rail's forum at table spring-t3 has no private "
+                                  "messages: post the rail's thread there and give it with nomicpoker tournament rail "
+                                  "--name spring --thread REF --forum spring-t3 (the standings wait for it)")
+    assert not [m for m in LocalForum(forum_db_path(state)).inbox("yan") if "standings" in (m.subject or "")]
+    run("tournament", "rail", "--name", "spring", "--thread", base + EE_ENTRY, "--forum", "spring-t3",
+        "--state", str(state))
+    out = run("tournament", "rail", "--name", "spring", "--send-standings", "--state", str(state)).output
+    assert out.strip() == "tournament spring: standings of day 1 sent to 2 on the rail: yan, zoe"
+    assert len([p for p in site.posts if "standings at the end of day 1" in p["comment"]]) == 1
+    [pm] = [m for m in LocalForum(forum_db_path(state)).inbox("yan") if "standings" in (m.subject or "")]
+    assert pm.subject == "Tournament spring: standings, day 1"
+    assert not [m for m in LocalForum(forum_db_path(state)).inbox("zoe") if "standings" in (m.subject or "")]
