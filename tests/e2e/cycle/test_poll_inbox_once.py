@@ -8,7 +8,8 @@ with the real adapters; what the poll calls is watched with ``sys.setprofile`` (
 patched). What must hold: one listing a poll; each message archived at its sender's table,
 once; a message that reaches the inbox after the listing was taken (here: while the first
 table is being polled) is not lost: the poll's marks see it arrive, and the next poll archives
-it at its table. ``audit`` (a replay from nothing) agrees.
+it at its table. The forum itself is opened once a run for both tables, and still lists each
+thread afresh. ``audit`` (a replay from nothing) agrees.
 """
 
 from __future__ import annotations
@@ -111,4 +112,41 @@ def test_a_message_that_arrives_after_the_listing_is_archived_by_the_next_poll(t
     for k in range(3):
         poll_watching(t, clock, at(1.2 + 0.1 * k))
     assert private_archive(t) == {"T": ["bob"], "U": ["carol", "dave"]}  # once
+    assert audit(t.engine, t.state) == (["T", "U"], [])
+
+
+def test_the_forum_opened_once_a_run_lists_each_thread_afresh(tmp_path):
+    """The poll opens the forum once for both tables (one object; the local forum keeps its
+    file's log open meanwhile): a comment posted at U while T is polled is read by U's poll in
+    the same run, and answered once."""
+    t, clock = two_tables(tmp_path)
+    clock.t = at(1)
+    t.forum.send_private_as("carol", "Dealer", "U", "fold")  # U has new input: it takes this poll
+    t.forum.send_private_as("bob", "Dealer", "T", "check")
+    u_thread = t.forum.threads()[-1].ref
+    opened: list[int] = []
+
+    def hook(frame, event, arg):  # noqa: ANN001
+        code = frame.f_code
+        if event == "return" and code.co_name == "forum_for" and code.co_filename.endswith("forums.py"):
+            opened.append(id(arg))
+        if event == "return" and code.co_name == "archive_table" and code.co_filename.endswith("archive.py") \
+                and frame.f_locals["table"].name == "T":
+            t.forum.post_as("dave", u_thread, "good luck all")  # after T's listing, before U's
+
+    sys.setprofile(hook)
+    try:
+        report = t.poll(now=clock)
+    finally:
+        sys.setprofile(None)
+    assert report.ok and len(opened) == 1, (opened, [x.error for x in report.tables])
+    assert {x.table: x.archived for x in report.tables} == {"T": 1, "U": 2}  # U read dave's comment
+    with Session(t.engine) as s:
+        archived = s.exec(select(CommentRow).where(CommentRow.table_name == "U", CommentRow.author == "dave",
+                                                   CommentRow.body == "good luck all")).all()
+    assert len(archived) == 1
+    for k in range(3):
+        poll_watching(t, clock, at(1.1 + 0.1 * k))
+    with Session(t.engine) as s:
+        assert len(s.exec(select(CommentRow).where(CommentRow.table_name == "U", CommentRow.author == "dave")).all()) == 1
     assert audit(t.engine, t.state) == (["T", "U"], [])
