@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from nomicpoker.core.table import snapshot
 from nomicpoker.core.fold.fold_run import fold_stream, fold_table, input_stream
@@ -28,8 +28,9 @@ from nomicpoker.core.table.snapshot import SnapshotError
 from nomicpoker.shell.cycle import deadlines, fault_answers, scores
 from nomicpoker.shell import faults, logs
 from nomicpoker.shell.storage import ledger, pinned, snapshots
+from nomicpoker.shell.storage.plain_sql import plain
 from nomicpoker.shell.cycle.collector import paused_collector
-from nomicpoker.shell.storage.store import HandEndRow, StoreError, TableRow
+from nomicpoker.shell.storage.store import StoreError, TableRow
 
 
 _log = logs.get("replay")
@@ -217,14 +218,21 @@ def unseal(session: Session, table: str, state: Path, now: datetime, added: dict
     verdicts = added.get("verdict") or []
     if not added.get("hand_end"):
         hands = {v.hand for v in verdicts}
-        if not hands or (None not in hands and not session.exec(
-                select(HandEndRow.hand).where(HandEndRow.table_name == table,
-                                              HandEndRow.hand.in_(sorted(hands)))).first()):  # type: ignore[union-attr]
+        if not hands or (None not in hands and not _any_ended(session, table, sorted(hands))):
             return 0
     from nomicpoker.shell.cycle.private_inbox import withheld
     from nomicpoker.shell.storage.sealed_inputs import unseal_due
 
     return unseal_due(session, table, state, deadlines.iso(now), lambda: withheld(session, table))
+
+
+def _any_ended(session: Session, table: str, hands: list[int]) -> bool:
+    """Whether any of ``hands`` of ``table`` has ended (a plain query: the poll asks it at
+    every table where a comment got a verdict; issue 24)."""
+    session.flush()  # as an ORM query would
+    marks = ", ".join(f":h{i}" for i in range(len(hands)))
+    return bool(plain(session, f"SELECT hand FROM np_hand_end WHERE table_name = :t AND hand IN ({marks}) LIMIT 1",
+                      {"t": table, **{f"h{i}": int(h) for i, h in enumerate(hands)}}))
 
 
 def keep_private_bodies(state: Path, table: str, result: FoldResult) -> None:
