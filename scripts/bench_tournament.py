@@ -177,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--money", type=int, default=1500, help="starting money (play)")
     ap.add_argument("--redraw", type=int, default=4, help="play: seats redrawn every N levels (0: never)")
     ap.add_argument("--level-hands", type=int, default=2, help="play: hands a level lasts at a table")
+    ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                    help="play: play in DIR (a new folder) and keep it (the ledger, the state, the sites) "
+                         "to profile the end of a tournament")
     args = ap.parse_args(argv)
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
@@ -188,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "play"):
         from bench_tournament_play import play
 
-        return play(args.players, args.seed, args.hands, args.money, args.redraw, args.level_hands)
+        return play(args.players, args.seed, args.hands, args.money, args.redraw, args.level_hands, args.keep)
     return 0
 
 

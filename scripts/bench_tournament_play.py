@@ -93,7 +93,8 @@ def _child(args: list[str]) -> tuple[float, float, str]:
     return use.ru_utime + use.ru_stime, use.ru_maxrss / 1024, out
 
 
-def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, length: int = 2) -> int:
+def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, length: int = 2,
+         keep: Path | None = None) -> int:
     from sqlmodel import Session
 
     from nomicpoker.adapters.local import LocalForum
@@ -117,7 +118,14 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
     rng = random.Random(seed)
     tally = Tally()
     names = [f"p{i:04d}" for i in range(players)]
-    root = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+    if keep is not None:  # --keep DIR: played there and kept (a new folder: nothing is overwritten)
+        root = Path(keep).absolute()
+        try:
+            root.mkdir(parents=True)
+        except FileExistsError:
+            raise SystemExit(f"--keep {keep}: the folder exists; name a new one") from None
+    else:
+        root = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     try:
         (root / "bench.toml").write_text(STRUCTURE.format(money=money, redraw=redraw, length=length))
         state = root / "state"
@@ -378,7 +386,7 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
             return 1
         return 0
     finally:
-        if not os.environ.get("BENCH_KEEP"):
+        if keep is None and not os.environ.get("BENCH_KEEP"):
             shutil.rmtree(root, ignore_errors=True)
         else:
             print(f"kept {root}")

@@ -9,7 +9,7 @@ full poll would have done nothing:
 - **The marker.** A full poll of every active table (no ``--table``, no ``--dry-run``) that
   changed nothing records what it saw, after it is done, in ``<state>/idle.json``
   (:func:`settle`): a digest of the ledger (:func:`ledger_digest`), a digest of what the poll
-  reads on each table's forum (``Forum.fingerprint``: the hand threads it lists and the
+  reads on each table's forum (``Fingerprinted.marks``: the hand threads it lists and the
   Dealer's private inbox), the tables and threads it polled, the earliest moment a clock
   event can become due (the alarms of each table's snapshot: deadlines, reminders, draw
   timeouts), the code that ran, and the snapshot key. Both digests are taken before the poll
@@ -192,7 +192,9 @@ def polled_tables(conn: sqlite3.Connection) -> tuple[tuple[Polled, ...], str | N
 
 
 def forum_digest(state: Path, tables: Sequence[Polled]) -> str:
-    """A digest of what the poll reads on each table's forum (``Forum.fingerprint``).
+    """A digest of what the poll reads on each table's forum (``Fingerprinted.marks``: the
+    forums that declare ``fingerprint`` give both; :mod:`nomicpoker.shell.cycle.moved` skips
+    one table on the same marks).
 
     Raises :class:`_Defer` where a forum cannot say without the full poll (its abilities do
     not declare ``fingerprint``); called by :func:`check` only once the ledger digest shows
@@ -208,7 +210,11 @@ def forum_digest(state: Path, tables: Sequence[Polled]) -> str:
         first, threads = forums.setdefault(json.dumps([t.kind, t.config], sort_keys=True), (t, []))
         threads += [x for x in t.threads if x not in threads]
     for key, (first, threads) in forums.items():
-        _put(h, key, open_forum(first.kind, first.config, state).fingerprint(threads))
+        # the change marks, not the rows: as strong (a counter the forum's triggers move on
+        # any edit or deletion, each thread's comment count and last id, the inbox's messages
+        # by id and sender) and a few indexed reads per thread, where the rows were every
+        # comment of every table's last two hands (a tournament's broken tables included)
+        _put(h, key, open_forum(first.kind, first.config, state).marks(threads))
     return h.hexdigest()
 
 

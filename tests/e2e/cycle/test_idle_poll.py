@@ -456,3 +456,41 @@ def test_a_state_path_with_uri_characters_is_read_as_itself(base, tmp_path, name
     out = warm(st, "-v")
     assert out.returncode == 0 and SKIPPED in out.stdout, out.stdout + out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+# ---------------------------------------------------------------------------- a tournament's broken table
+
+
+def test_a_broken_tables_thread_and_the_live_tables_are_still_checked(tmp_path):
+    """Issue 24: at the end of a tournament most tables are broken (no player left, every one
+    moved by the director) but still active: the idle check reads them cheaply (their forum's
+    change marks) and still sees what the full poll would read there. Four entrants at two
+    tables of two; an all-in at table 2 leaves one player there, so the final table merge
+    breaks table 2 (its hand 1 thread stays). Idle: the check answers for both tables. A
+    comment in the broken table's thread: the check defers and the full poll reads it (today's
+    behaviour, docs/tournaments.md). A comment at the live table's hand: the check defers and
+    the full poll reads it."""
+    from kits.tables.bot import fixed_secrets
+    from kits.tables.tournament import STRUCTURE, play_all_in, rows
+    from kits.tables.tournament import run as cli
+    from nomicpoker.shell.storage import secrets_store
+
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=3))
+    st = tmp_path / "state"
+    cli("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(st))
+    cli("tournament", "start", "--name", "spring", "--state", str(st))
+    play_all_in(st, "spring-t2")
+    assert "table 2 is broken" in cli("tournament", "advance", "--name", "spring", "--state", str(st)).output
+    secrets_store.write(st, "spring-t1", 1, fixed_secrets("spring-t1:1"))
+    cli("hand", "start", "--table", "spring-t1", "--state", str(st))
+    assert rows(st, "SELECT name FROM np_table WHERE active = 1 ORDER BY id") == [("spring-t1",), ("spring-t2",)]
+    for _ in range(4):  # the Dealer's own comments archived; then an idle full poll records it
+        full_poll(st)
+    assert decide(st)[0] == ["spring-t1", "spring-t2"], decide(st)[1]
+    broken = rows(st, "SELECT thread FROM np_hand WHERE table_name = 'spring-t2' ORDER BY number DESC")[0][0]
+    live = rows(st, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1' ORDER BY number DESC")[0][0]
+    forum(st).post_as("ann", broken, "gg all, see you at the final table")
+    defers(st, "a forum changed", "spring-t2: 1 new comment revision")
+    forum(st).post_as("cy", live, "good luck")
+    defers(st, "a forum changed", "spring-t1: 1 new comment revision")
