@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,11 @@ class SiteError(CodedError):
     """The site cannot be built (``bad_out``: the output is not a directory we may write)."""
 
 
+@lru_cache(maxsize=1)
 def _env():
+    """The templates' environment, once per process: compiling the templates is ~0.2 s CPU,
+    most of what writing one hand's pages costs (a poll with ``--site`` in a long-running
+    process, the benchmark). Jinja2 still checks each template file's time on use."""
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(loader=PackageLoader("nomicpoker", "site_templates"),

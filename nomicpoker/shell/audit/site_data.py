@@ -207,12 +207,14 @@ def chip_counts(s: Session, t: TableRow) -> tuple[list[str], list[tuple[str, lis
     money = {p: t.money for p in players}
     labels, values = ["start"], {p: [t.money] for p in players}
     ends = {r.hand: r for r in ledger.stored_rows(s, t.name, "hand_end")}
-    actions = ledger.stored_rows(s, t.name, "action")
+    put: dict[tuple[int, str], int] = {}  # chips each player put in each hand (one pass, not one per seat)
+    for a in ledger.stored_rows(s, t.name, "action"):
+        put[(a.hand, a.player)] = put.get((a.hand, a.player), 0) + a.chips
     for h in ledger.hand_rows(s, t.name):
         if h.number not in ends:
             continue
         for p, m in loads(h.seats):
-            money[p] = m - sum(a.chips for a in actions if a.hand == h.number and a.player == p)
+            money[p] = m - put.get((h.number, p), 0)
         for p, got in loads(ends[h.number].payouts).items():
             money[p] = money.get(p, 0) + got
         labels.append(f"hand {h.number}")
