@@ -38,6 +38,17 @@ RAM_TMP = "/dev/shm"
 RAM_TMP_MIN_FREE = 2 << 30
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml's ``addopts``): one worker per core plus one.
+
+    WHY the one more: the sweeps of ``tests/slow``, which run first, spend much of their time
+    waiting on their loopback servers (the network faults' stalls and timeouts, Chromium,
+    PostgreSQL, Dovecot, ngIRCd), so with one worker per core a core sat idle: on this project's
+    2-core machine, idle, the whole suite took 10 min 29 s at 153% CPU with 2 workers and
+    9 min 28 s at 176% with 3 (docs/benchmarks.md, "Test suite")."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_configure(config):
     """Before pytest-xdist starts its workers (they and the CLI's child processes inherit the
     environment set here): temporary files in RAM, compiled modules cached."""
