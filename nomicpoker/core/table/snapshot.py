@@ -33,8 +33,10 @@ from nomicpoker.core.table.fold_state import HandState, TableState
 from nomicpoker.core.table.fold_types import DealerEvent, HandStart, Revision, TableConfig
 from nomicpoker.core.rules.ruleset import Ruleset
 
-#: bump when the encoded form changes
-FORMAT = 1
+#: bump when the encoded form changes. 2: the order of every mapping is kept (the shell stores
+#: the state as JSON without sorting keys), so a snapshot of format 1, whose keys were sorted,
+#: is not resumed: its dicts may not be in the order a replay builds them.
+FORMAT = 2
 #: the state's fields :func:`encode` does not store, because they follow from the inputs (a
 #: test checks that every other field of TableState and HandState is stored: a field added to
 #: the fold's state without a place here would be lost by a resume)

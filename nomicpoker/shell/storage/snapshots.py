@@ -238,6 +238,19 @@ def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[L
                   last_hand > covers.hand_max, last_event > covers.event_id, score_pending), ""
 
 
+def state_text(data: Any) -> str:
+    """The fold's state as JSON text, keeping the order of every mapping's keys (not
+    :func:`~nomicpoker.shell.storage.store.dumps`, which sorts them).
+
+    WHY: the fold's dicts remember the order things happened in, and some of it reaches the
+    posts ("On vacation: carol (until Friday), bob (until Thursday)" names the players in the
+    order they went). A resumed fold must have the order a replay from the first comment has,
+    or ``audit`` finds the live post worded differently from its replay (found by the
+    1,000-player tournament benchmark). The text is still a function of the state alone, so
+    the same state is the same file and the same MAC."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_state: TableState,
          current: CurrentHand | None, last_key: tuple[int, ...], sealed: tuple[str, ...] = ()) -> None:
     """Store ``fold_state`` as the table's snapshot, covering every input in the ledger now
@@ -245,7 +258,7 @@ def save(session: Session, table: str, cfg: TableConfig, state_dir: Path, fold_s
     (:class:`~nomicpoker.core.table.snapshot.SnapshotError`) removes the old snapshot instead."""
     session.flush()  # the rows this fold stored are counted below
     try:
-        data = dumps(snapshot.encode(fold_state, cfg, sealed))
+        data = state_text(snapshot.encode(fold_state, cfg, sealed))
     except snapshot.SnapshotError:
         plain_count(session, "DELETE FROM np_snapshot WHERE table_name = :t", {"t": table})
         return
