@@ -10,7 +10,8 @@ secrets) of the hands still open. What is not stored, because it follows from th
   rebuild would not give the same hand, so a snapshot never holds a state it cannot restore;
 - issued decks and shared-deck hole cards: recomputed from the hand's secrets;
 - for hands that are over and no longer the current one: the engine state and the hand's
-  secrets are not needed again (a comment in their thread is answered ``hand_over``), and
+  secrets are not needed again (a comment in their thread is answered ``hand_over``; who was
+  seated is kept, since it decides whether a bare ``call`` there is an action or chat), and
   the per-comment memory of their threads (what a comment first read as, which edits were
   noted) is dropped once they are older than the last two hands: those threads are *sealed*,
   and a resumed fold that meets a new revision in a sealed thread must not resume
@@ -118,7 +119,8 @@ def encode(state: TableState, config: TableConfig, sealed: Iterable[str] = ()) -
         if live and _rebuild_hand(h.hand.ruleset, h.start, h.hand.log) != h.hand:
             raise SnapshotError("snapshot", f"hand {n}'s engine state does not rebuild from its log")
         hands.append({
-            "number": n, "thread": h.start.thread, "phase": h.phase, "live": live,
+            "number": n, "thread": h.start.thread, "seats": [list(x) for x in h.start.seats],
+            "phase": h.phase, "live": live,
             "ruleset": h.hand.ruleset.content_hash,
             "log": _event_out(h.hand.log) if live else None,
             "pairs": {p: list(v) for p, v in h.pairs.items()},
@@ -178,8 +180,9 @@ def decode(data: Mapping[str, Any], config: TableConfig, starts: Mapping[int, Ha
         for d in data["hands"]:
             n = d["number"]
             start = starts.get(n)
-            if start is None:  # a closed hand: only its number and thread are read again
-                start = HandStart(n, d["thread"], "", 0, (), (), 0, "", {})
+            if start is None:  # a closed hand: only its number, thread and seats are read again
+                seats = tuple((str(p), int(m)) for p, m in d.get("seats", ()))
+                start = HandStart(n, d["thread"], "", 0, (), seats, 0, "", {})
             rules = known.get(d["ruleset"])
             if rules is None:
                 raise SnapshotError("snapshot", f"hand {n}'s ruleset {d['ruleset'][:12]} is not pinned")
