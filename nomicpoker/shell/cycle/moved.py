@@ -14,7 +14,9 @@ tables at once, which tables a poll must work on, and skips the rest:
   :func:`nomicpoker.shell.storage.store.snapshot_guards`); the threads it polls (its last two
   hands') with the forum's change mark of each (``Fingerprinted.marks``: a counter the local
   forum's triggers keep per thread); and the Dealer's inbox messages from its players (the
-  only ones its poll can archive or answer, :mod:`~nomicpoker.shell.cycle.private_inbox`).
+  only ones its poll can archive or answer, :mod:`~nomicpoker.shell.cycle.private_inbox`):
+  the players seated there now, a tournament's moves counted (:func:`_seated`), not those it
+  was created with.
   Plus one *common* digest of what any table's poll may read beyond its own rows: the list
   of tables (names, forums, active), the schema version, every other ledger table's size
   (the tournament's own tables aside: no poll reads them), this nomicpoker's code and the
@@ -185,6 +187,7 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
                      [(r["id"], r["name"], r["active"], r["created"], r["forum_kind"], r["forum_config"])
                       for r in all_tables])
     rows = _table_rows(session, keyed, active_only=True)
+    seated = _seated(conn, all_tables)
     by_forum: dict[str, list[dict]] = {}
     for r in all_tables:
         if r["name"] in rows:
@@ -198,13 +201,43 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
             token = None
             if marks is not None:
                 thread_marks, inbox_mark, inbox = marks
-                players = {p.lower() for p in json.loads(r["players"] or "[]")}
+                players = seated[r["name"]]
                 mine = tuple(m for m, sender in inbox if sender.lower() in players)
                 token = _digest(*_ledger_part(r, row, len(keyed)),
                                 [(t, thread_marks.get(t)) for t in threads], inbox_mark, mine)
             out[r["name"]] = TableLook(r["name"], token, threads, bool(row["waiting"]))
     ordered = {r["name"]: out[r["name"]] for r in all_tables if r["name"] in out}
     return Look(ordered, common)
+
+
+def _seated(conn: Any, all_tables: Iterable[Mapping[str, Any]]) -> dict[str, set[str]]:
+    """Who sits at each table now (lower case): the players it was created with, as a
+    tournament's moves changed them (``move_in`` / ``move_out``, core/table/roster), read for
+    every table in one query. The Dealer's inbox messages that can reach a table are those of
+    these players (:func:`~nomicpoker.shell.cycle.private_inbox.archive_private` reads the same
+    roster): a player moved to a table must make it take the poll when he writes to the Dealer,
+    and no longer the table he left.
+
+    WHY a set and not :func:`~nomicpoker.shell.storage.ledger.roster`: only membership counts
+    here, and a ``move_in`` adds its player to the roster it names (the fold refuses any other),
+    so the set needs neither the events' JSON nor a query per table (the idle poll of a
+    tournament of 1,000 players, docs/benchmarks.md)."""
+    from nomicpoker.core.table.roster import MOVE_IN, ROSTER_KINDS
+
+    seated = {r["name"]: {p.lower() for p in json.loads(r["players"] or "[]")} for r in all_tables}
+    kinds = sorted(ROSTER_KINDS)
+    marks = ", ".join(f":k{i}" for i in range(len(kinds)))
+    for name, kind, player in conn.execute(
+            text(f"SELECT table_name, kind, player FROM np_dealer_event WHERE kind IN ({marks}) ORDER BY id"),
+            {f"k{i}": k for i, k in enumerate(kinds)}):
+        players = seated.get(name)
+        if players is None:
+            continue
+        if kind == MOVE_IN:
+            players.add(player.lower())
+        else:
+            players.discard(player.lower())
+    return seated
 
 
 def _forum_marks(members: list[dict], rows: Mapping[str, Any], opener: Callable[[str, dict], Any] | None):

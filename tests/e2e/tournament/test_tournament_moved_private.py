@@ -1,0 +1,78 @@
+"""A moved player's private messages reach his new table at the next poll (issue 24).
+
+A poll skips the tables where nothing new can reach it (:mod:`nomicpoker.shell.cycle.moved`),
+and what can reach a table includes the Dealer's inbox messages of its players. "Its players"
+are the players seated there *now* (a tournament moves them between tables), not those the
+table was created with: a player moved to the final table who asks for his SEATLOG there by
+private message is answered at the next poll, and his old table (broken, still polled when
+its thread moves) is not made to poll by him any more. Through the real CLI, the real local
+forum and its inbox, the director's ``tournament advance``; ``audit`` replays every table
+identically.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlmodel import Session
+
+from kits.tables.tournament import made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+from nomicpoker.shell.cycle import moved
+from nomicpoker.shell.cycle.forums import open_forum
+from nomicpoker.shell.storage import paths
+from nomicpoker.shell.storage.store import open_engine
+
+
+def _settle(state) -> None:
+    """Poll until a poll finds nothing anywhere (the Dealer's own posts archived)."""
+    for _ in range(5):
+        out = run("poll", "--state", str(state)).output
+        if all(line.endswith(": nothing new") for line in out.strip().splitlines()):
+            return
+    raise AssertionError(f"the tables never settled: {out}")
+
+
+def _tokens(state) -> dict[str, str | None]:
+    """Each active table's token as the poll's look sees it (what decides the skip)."""
+    engine = open_engine(paths.db_url(state))
+    try:
+        with Session(engine) as s:
+            seen = moved.look(s, state, lambda kind, config: open_forum(kind, config, state))
+        return {name: t.token for name, t in seen.tables.items()}
+    finally:
+        engine.dispose()
+
+
+def _seatlog_answers(state, player: str) -> list[str]:
+    from nomicpoker.adapters.local import LocalForum
+
+    return [m.body for m in LocalForum(paths.forum_db_path(state)).inbox(player)
+            if m.subject == "Tournament spring: SEATLOG"]
+
+
+def test_a_moved_players_private_message_is_polled_at_his_new_table_and_not_his_old_one(made):
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    play_all_in(state, "spring-t1")
+    moving = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "the final table is made" in out
+    _settle(state)
+    before = _tokens(state)
+    assert _settle(state) is None and _tokens(state) == before  # settled: every table would be skipped
+    mover = moving[0]
+    run("forum", "message", "--state", str(state), "--as", mover, "SEATLOG")
+    after = _tokens(state)
+    # the message can reach only the table he sits at now: that one takes the poll, his old
+    # table (created with him, broken since) does not
+    assert after["spring-t1"] != before["spring-t1"]
+    assert after["spring-t2"] == before["spring-t2"]
+    run("poll", "--state", str(state))
+    [answer] = _seatlog_answers(state, mover)
+    assert mover in answer
+    assert rows(state, "SELECT table_name, author, status, canonical FROM np_verdict WHERE thread = '~private'") \
+        == [("spring-t1", mover, "accepted", "SEATLOG")]
+    _settle(state)
+    assert len(_seatlog_answers(state, mover)) == 1
+    audit = run("audit", "--state", str(state)).output
+    assert "the replay is identical to the ledger" in audit and "DIFFERS" not in audit
