@@ -88,7 +88,8 @@ def adjudicate(session: Session, table: TableRow, state: Path, now: datetime,
     cfg = table_config_for(session, table)
     why = "incremental fold off"
     if incremental:
-        loaded, why = snapshots.load(session, table.name, cfg, state)
+        # this fold owns the table (the poll holds its lock) and writes its next snapshot
+        loaded, why = snapshots.load(session, table.name, cfg, state, prune=True)
         if loaded is not None:
             try:
                 with session.begin_nested():  # a resume that fails leaves nothing behind

@@ -11,7 +11,8 @@ running hand holds what no copy of the ledger may hold before the hand ends, the
 dealt from the shared deck (in the engine's log) and the advance actions players sent the
 Dealer privately; the ledger is what backups copy and ``export public-db`` publishes. Named by
 its MAC, the file of a snapshot whose transaction was rolled back (a ``--dry-run``, a failed
-commit) never replaces the file of the one stored; :func:`load` removes the others.
+commit) never replaces the file of the one stored; the poll's :func:`load` (``prune``: the
+table's owner, about to write its next snapshot) removes the others, a reader's never.
 :func:`load` uses a snapshot only when all of these hold, and otherwise returns ``None`` with
 the reason, so the caller replays from the first input:
 
@@ -207,15 +208,25 @@ def _row(session: Session, table: str) -> Any:
     return _Row(*rows[0]) if rows else None
 
 
-def load(session: Session, table: str, cfg: TableConfig, state: Path) -> tuple[Loaded | None, str]:
-    """The table's snapshot if it can be trusted (see the module), else ``None``; and why not."""
+def load(session: Session, table: str, cfg: TableConfig, state: Path,
+         prune: bool = False) -> tuple[Loaded | None, str]:
+    """The table's snapshot if it can be trusted (see the module), else ``None``; and why not.
+
+    ``prune``: also remove the table's other state files (replaced, or never committed). Only
+    the caller that owns the table and writes its next snapshot may ask it (the poll, under the
+    table's lock: :func:`nomicpoker.shell.cycle.replay.adjudicate`). WHY never a reader (``hand
+    start``'s :mod:`~nomicpoker.shell.dealer.fold_now`): the row it reads is the committed one,
+    and on a shared PostgreSQL ledger a poll may have written the file of its next snapshot
+    without having committed the row yet; removing that file made the table's next poll replay
+    from its first input (time, never a wrong answer)."""
     row = _row(session, table)
     if row is None:
         return None, "no snapshot"
     data_text = _read_state(state, table, row.mac)
     if data_text is None:
         return None, "snapshot state not in the secrets folder"
-    _prune(state, table, row.mac)
+    if prune:
+        _prune(state, table, row.mac)
     want = _mac(_key(state), table, row.fingerprint, row.covers, row.current, data_text)
     if not hmac.compare_digest(want, row.mac):
         return None, "snapshot signature does not match"
