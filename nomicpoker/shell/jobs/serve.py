@@ -80,14 +80,15 @@ def listings(engine: Engine, names: Sequence[str]) -> list[GameListing]:
         for name in names:
             t = ledger.get_table(s, name)
             money = ledger.current_money(s, t)
-            seated = sum(1 for p in loads(t.players) if money.get(p, 0) > 0)
+            players = ledger.roster(s, t)  # seated now: a tournament moves players between tables
+            seated = sum(1 for p in players if money.get(p, 0) > 0)
             hands = ledger.hand_rows(s, name)
             blinds = loads(hands[-1].blinds) if hands else []
             small, big = (blinds + [0, 0])[:2] if len(blinds) >= 2 else (0, 0)
             started = datetime.fromisoformat(t.created)
             if started.tzinfo is None:
                 started = started.replace(tzinfo=timezone.utc)
-            out.append(GameListing(table=name, ruleset=t.ruleset, seats=len(loads(t.players)),
+            out.append(GameListing(table=name, ruleset=t.ruleset, seats=len(players),
                                    small_blind=int(small), big_blind=int(big),
                                    ante=int(hands[-1].ante) if hands else 0, money=int(t.money),
                                    started=started, open=bool(t.active) and seated >= 2))

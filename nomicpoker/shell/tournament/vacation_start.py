@@ -89,7 +89,7 @@ def open_threads(engine: Engine, state: Path, name: str, now: Callable[[], datet
                 continue
             table = ledger.get_table(s, tname)
             hours = fold_for(s, table, state).settings.deadline_hours
-            todo.append((table, loads(table.players), hours))
+            todo.append((table, ledger.roster(s, table), hours))  # seated now (a disqualification)
     out = [TableThread(t, *have[t]) for t in have]
     for table, players, hours in todo:
         forum = forum_for(table, state, forum_factory)
@@ -165,7 +165,9 @@ def waiting(engine: Engine, state: Path, name: str, now: Callable[[], datetime] 
             if ledger.hand_rows(s, tname):
                 continue
             table = ledger.get_table(s, tname)
-            todo.append((table, loads(table.players), fold_for(s, table, state).settings.deadline_hours))
+            # seated now: a player disqualified (or entered late) before the first hand counts as the
+            # fold counts him, not as the table was created
+            todo.append((table, ledger.roster(s, table), fold_for(s, table, state).settings.deadline_hours))
     out: dict[str, Waiting] = {}
     at = now()
     for table, players, hours in todo:

@@ -13,10 +13,11 @@ identically.
 from __future__ import annotations
 
 import json
+import re
 
 from sqlmodel import Session
 
-from kits.tables.tournament import made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
 from nomicpoker.shell.cycle import moved
 from nomicpoker.shell.cycle.forums import open_forum
 from nomicpoker.shell.storage import paths
@@ -76,3 +77,54 @@ def test_a_moved_players_private_message_is_polled_at_his_new_table_and_not_his_
     assert len(_seatlog_answers(state, mover)) == 1
     audit = run("audit", "--state", str(state)).output
     assert "the replay is identical to the ledger" in audit and "DIFFERS" not in audit
+
+
+def test_the_live_chat_listing_counts_the_seats_at_a_table_now(made):
+    """The IRC listing channel's line of a table (``serve``): its seats are the players seated
+    there now; the final table counts the players moved in (it was announced closed: only one
+    of the players it was created with had chips), a broken table none."""
+    from nomicpoker.shell.jobs.serve import listings
+
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    play_all_in(state, "spring-t1")
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    engine = open_engine(paths.db_url(state))
+    try:
+        final, broken = listings(engine, ["spring-t1", "spring-t2"])
+    finally:
+        engine.dispose()
+    # the final table: table 2's players joined table 1's (whose player out keeps his seat, as
+    # at any table: the listing's seats are the roster's)
+    created = {t: json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{t}'")[0][0])
+               for t in ("spring-t1", "spring-t2")}
+    assert (final.seats, final.open) == (len(created["spring-t1"]) + len(created["spring-t2"]), True)
+    assert (broken.seats, broken.open) == (0, False)
+
+
+def test_a_table_waiting_for_back_does_not_wait_for_a_disqualified_player(tmp_path):
+    """Everybody on vacation at the start: a table starts once all its players wrote BACK. A
+    player disqualified before its first hand is no longer one of them (his chips left the
+    table): the table starts without his BACK."""
+    path = tmp_path / "spring.toml"
+    path.write_text("start_on_vacation = true\n" + STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve,fay", "--state",
+        str(state))
+    out = run("tournament", "start", "--name", "spring", "--state", str(state)).output
+    threads = dict(re.findall(r"^(spring-t\d): thread (\S+) \(opened ", out, re.M))
+    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    assert len(t1) == 3
+    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "collusion",
+        "--state", str(state))
+    for p in t1[1:]:
+        run("forum", "post", "--state", str(state), "--as", p, threads["spring-t1"], "BACK")
+    adv = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "moves from" not in adv  # two tables of 2 and 3: nobody moves
+    assert f"waiting for BACK from {t1[0]}" not in adv
+    assert f"next: nomicpoker hand start --table spring-t1 --thread {threads['spring-t1']} --state {state}" in adv
+    run("hand", "start", "--table", "spring-t1", "--thread", threads["spring-t1"], "--state", str(state))
+    run("poll", "--state", str(state))
+    dealt = [p for p, _m in json.loads(rows(state, "SELECT seats FROM np_hand WHERE table_name = 'spring-t1'")[0][0])]
+    assert t1[0] not in dealt and sorted(dealt) == sorted(t1[1:])
+    assert "identical" in run("audit", "--state", str(state)).output
