@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from kits.tables.tournament import STRUCTURE, made, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, made, play_all_in, players_at, rows, run, started  # noqa: F401 (made: a fixture)
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
 
@@ -129,28 +129,8 @@ def test_show_and_standings_after_an_elimination_and_audit(made):
     "eliminated players are ranked in reverse order of elimination"), with no prize (3 paid)."""
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
-    import json
-    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
-    from kits.tables.bot import fixed_secrets
-    from nomicpoker.shell.storage import secrets_store
-
-    secrets_store.write(state, "spring-t1", 1, fixed_secrets("tournament:1"))  # the cards fixed by position
-    run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    forum = LocalForum(forum_db_path(state))
-    thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
-    button = rows(state, "SELECT button FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
-    other = next(p for p in t1 if p != button)
-    post = ("forum", "post", "--state", str(state), "--as")
-    run(*post, button, thread, "HAND1 ROUND1 raise 1000")  # heads-up the button acts first
-    run(*post, other, thread, "HAND1 ROUND1 call")
-    run("poll", "--state", str(state))
-    for p in (other, button):
-        msg = next(m for m in reversed(forum.inbox(p)) if "hand 1," in m.body)
-        cards = re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body).group(1)
-        run(*post, p, thread, f"HAND1 reveal {cards}")
-        run("poll", "--state", str(state))
-    money = dict(rows(state, "SELECT player, new FROM np_entry WHERE table_name = 'spring-t1' AND column = 'Money' "
-                             "ORDER BY id"))
+    t1 = players_at(state, "spring-t1")
+    money = play_all_in(state, "spring-t1")  # heads-up: the button all in, the other calls, both reveal
     out = run("tournament", "show", "--name", "spring", "--state", str(state)).output
     standing = out.split("standings:\n", 1)[1].splitlines()
     loser = next(p for p, m in money.items() if m == "0")
@@ -239,11 +219,7 @@ def test_levels_go_up_between_hands_announced_in_the_thread(tmp_path):
     end of a betting level, the new limits apply on the next deal." With N = 1 hand: after hand
     1 at table 1, `tournament advance` sets level 2 there (announced in its thread, replayed by
     audit), and hand 2 is dealt with blinds 10/20 and ante 1; table 2, no hand dealt, stays."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy,dee", edits=(("level_length = 5", "level_length = 1"),))
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "spring-t1: level 1, as it is" in out and "spring-t2: level 1, as it is" in out
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
@@ -289,11 +265,7 @@ def test_the_vacation_hand_limit_holds_a_table_for_the_day(tmp_path):
     be played per day while someone is on vacation". With a limit of 1: after hand 1, in which
     a player at table 1 went on vacation (GONE), `tournament advance` holds table 1 for the day
     (no hand start suggested) and still suggests table 2's."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3).replace("payouts", "vacation_hands_per_day = 1\npayouts"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy,dee", edits=(("payouts", "vacation_hands_per_day = 1\npayouts"),))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t1'")[0][0]
     button = rows(state, "SELECT button FROM np_hand WHERE table_name = 'spring-t1'")[0][0]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from kits.tables.tournament import STRUCTURE, made, rows, run, runner  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, made, rows, run, runner, started  # noqa: F401 (made: a fixture)
 from nomicpoker.cli import app
 
 
@@ -128,11 +128,7 @@ def test_disqualify_during_a_hand_does_not_promise_that_a_fold_ends_it(tmp_path)
     table of three, the player folded out, the hand plays on and disqualify was refused again
     with the same advice. It now says to disqualify him once the hand ends, the fold being only
     a way to take him out of it now."""
-    path = tmp_path / "spring.toml"
-    path.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy")
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     want = ("error: bob's table spring-t1 is playing a hand: disqualify him once it ends (to take him out of "
             "this hand now: nomicpoker hand fold --table spring-t1 --player bob --note ...)\n")

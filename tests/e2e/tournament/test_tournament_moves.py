@@ -11,17 +11,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kits.tables.tournament import STRUCTURE, fold_around, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
-
-
-def _start(tmp_path, players: str, size: int):
-    path = tmp_path / "spring.toml"
-    path.write_text(STRUCTURE.format(size=size))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", players, "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    start = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])
-    return state, {t["number"]: t for t in start["tables"]}
+from kits.tables.tournament import (  # noqa: F401 (made: a fixture)
+    drawn, fold_around, made, play_all_in, players_at, rows, run, started)
 
 
 def _roster(state, table: str) -> list[str]:
@@ -47,7 +38,7 @@ def test_the_final_table_is_merged_after_an_elimination(made):
     run("tournament", "start", "--name", "spring", "--state", str(state))
     money = play_all_in(state, "spring-t1")
     loser = next(p for p, m in money.items() if m == "0")
-    t2 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    t2 = players_at(state, "spring-t2")
     before = {p: 1000 for p in t2}
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert "the final table is made: seats and button drawn afresh" in out
@@ -87,7 +78,8 @@ def test_balancing_moves_the_player_due_for_the_big_blind_into_the_seat_due_for_
     three; two at table 1 are disqualified (their seats empty): table 2 gives its player due
     for the big blind (the third seat clockwise from the drawn button), and he takes table 1's
     first empty seat clockwise from the seat due for its first big blind."""
-    state, start = _start(tmp_path, "ann,bob,cy,dee,eve,fay", 3)
+    state = started(tmp_path, "ann,bob,cy,dee,eve,fay")
+    start = drawn(state)
     t1, t2 = start[1], start[2]
     keep = t1["seats"][0]
     for p in t1["seats"][1:]:
@@ -128,7 +120,7 @@ def test_a_move_waits_for_a_hand_to_end(made):
     waits, records nothing, and makes it once the hand has ended."""
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
-    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    t1 = players_at(state, "spring-t1")
     run("hand", "start", "--table", "spring-t2", "--state", str(state))
     run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "test", "--state", str(state))
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
@@ -176,11 +168,7 @@ def test_seats_are_redrawn_by_cost_per_hand(tmp_path):
     the most becomes the button." Levels of one hand, a redraw every level: after each table's
     first hand, a table that reached level 2 waits for the other; then advance redraws, and each
     table's next hand puts its cheapest player on the big blind and its costliest on the button."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nredraw_every_levels = 1"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve,fay", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy,dee,eve,fay", edits=(("level_length = 5", "level_length = 1\nredraw_every_levels = 1"),))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     fold_around(state, "spring-t1", 1)
     res = run("hand", "start", "--table", "spring-t1", "--state", str(state), code=1)
@@ -213,11 +201,7 @@ def test_a_lone_table_is_not_held_for_a_redraw_it_never_gets(tmp_path):
     none: its hands go on at the levels past the redraw's. (Found by the 1,000-player bench:
     the final table reached a redraw level and ``hand start`` refused it forever, "has reached
     the level of redraw 1", while ``advance`` never made that redraw.)"""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nredraw_every_levels = 1"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy", edits=(("level_length = 5", "level_length = 1\nredraw_every_levels = 1"),))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     fold_around(state, "spring-t1", 1)
     out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
@@ -237,13 +221,8 @@ def test_a_player_whose_first_move_waits_is_not_moved_on_from_a_table_he_never_r
     where he never sat, and the fold refused the event ("move_out of p.., who does not sit at
     this table")."""
     players = [f"p{i}" for i in range(16)]
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=4))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", ",".join(players), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    start = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])
-    seats = {t["number"]: [p for p in t["seats"] if p] for t in start["tables"]}
+    state = started(tmp_path, players, 4)
+    seats = {n: [p for p in t["seats"] if p] for n, t in drawn(state).items()}
     assert sorted(map(len, seats.values())) == [4, 4, 4, 4]
 
     def dq(table: int, keep: int) -> None:
@@ -276,11 +255,7 @@ def test_after_any_eliminations_every_player_sits_once_and_tables_differ_by_one(
     chips conserved and every table's replay identical."""
     tmp = tmp_path_factory.mktemp("t")
     players = [f"p{i}" for i in range(10)]
-    path = tmp / "s.toml"
-    path.write_text(STRUCTURE.format(size=4))
-    state = tmp / "state"
-    run("tournament", "create", "--structure", str(path), "--players", ",".join(players), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp, players, 4)
     for i in out:
         run("tournament", "disqualify", "--name", "spring", "--player", players[i], "--note", "t", "--state", str(state))
     run("tournament", "advance", "--name", "spring", "--state", str(state))
@@ -306,12 +281,8 @@ def test_a_late_entrant_takes_the_seat_due_for_the_big_blind_at_the_emptiest_tab
     starting chips at the table with the fewest players, in its seat earliest due for the big
     blind (a move_in at that table, no move_out anywhere); audit counts his chips in. Once a
     table deals level 2, late entry is closed."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 1\nlate_entry_levels = 1"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    tables = {t["number"]: t for t in json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])["tables"]}
+    state = started(tmp_path, "ann,bob,cy,dee,eve", edits=(("level_length = 5", "level_length = 1\nlate_entry_levels = 1"),))
+    tables = drawn(state)
     small = min(tables.values(), key=lambda t: (sum(p is not None for p in t["seats"]), -t["number"]))
     b = small["button"]  # two players: the first hand's big blind is the one who is not the button
     out = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state)).output

@@ -18,9 +18,9 @@ import re
 
 import pytest
 
-from kits.servers.mail import dealer_config, start_servers
+from kits.servers.mail import start_servers
 from kits.servers.reddit import config_for, fake  # noqa: F401 (fake: a fixture)
-from kits.tables.tournament import STRUCTURE, fold_around, rows, run
+from kits.tables.tournament import email_forum, fold_around, mail_id, players_at, rows, run, started
 
 ENTRANTS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
 USERS = {"dealer": "dealer-pw", **{p: f"{p}-pw" for p in ENTRANTS}}
@@ -31,21 +31,11 @@ def servers(tmp_path):
     yield from start_servers(tmp_path / "mail", USERS)
 
 
-def _players(state, table: str) -> list[str]:
-    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{table}'")[0][0])
-
-
 def _turn(state, table: str, number: int) -> str:
     cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND hand = {number} "
                              "AND column = 'Turn' ORDER BY id"))
     [who] = [p for p, v in cells.items() if v == "x"]
     return who
-
-
-def _id(servers, player: str, table: str) -> str:
-    """The ID ``player`` read in his welcome mail of ``table``."""
-    [welcome] = [m for m in servers.inbox(player) if f"Your ID for poker table {table}" in str(m["Subject"])]
-    return re.search(r"\(ID=([a-z0-9]{6})\)", str(welcome["Subject"])).group(1)
 
 
 def _dealt(state, table: str, number: int) -> list[str]:
@@ -60,19 +50,13 @@ def _money(state, table: str) -> dict[str, int]:
 
 def _played(servers, fake, tmp_path):  # noqa: F811 (fake: the fixture)
     """The three tables started, one hand played at each on its own forum."""
-    mail = tmp_path / "t2-mail.json"  # the mailbox serves table 2; its roster has every entrant
-    mail.write_text(json.dumps({"kind": "email", **dealer_config(servers, tmp_path, ENTRANTS, table="spring-t2")}))
+    mail = email_forum(servers, tmp_path, ENTRANTS, table="spring-t2")  # its roster has every entrant
     reddit = tmp_path / "reddit.json"
     reddit.write_text(json.dumps({"kind": "reddit", **config_for(fake, subreddit="nomic")}))
-    structure = tmp_path / "spring.toml"
-    structure.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--forum", f"2={mail}", "--forum", f"3={reddit}",
-        "--state", str(state))
+    state = started(tmp_path, ENTRANTS, forums=(f"2={mail}", f"3={reddit}"))
     assert rows(state, "SELECT name, forum_kind FROM np_table ORDER BY name") == [
         ("spring-t1", "local"), ("spring-t2", "email"), ("spring-t3", "reddit")]
-    t1, t2, t3 = (_players(state, f"spring-t{n}") for n in (1, 2, 3))
+    t1, t2, t3 = (players_at(state, f"spring-t{n}") for n in (1, 2, 3))
     assert (len(t1), len(t2), len(t3)) == (3, 2, 2)
 
     # a hand at each table, each on its own forum: whoever acts first folds
@@ -80,7 +64,7 @@ def _played(servers, fake, tmp_path):  # noqa: F811 (fake: the fixture)
         run("hand", "start", "--table", table, "--state", str(state))
     fold_around(state, "spring-t1", 1)
     who = _turn(state, "spring-t2", 1)
-    servers.send(who, f"ID={_id(servers, who, 'spring-t2')}", "FOLD\n")
+    servers.send(who, f"ID={mail_id(servers, who, 'spring-t2')}", "FOLD\n")
     reddit_thread = rows(state, "SELECT thread FROM np_hand WHERE table_name = 'spring-t3'")[0][0]
     fake.add(_turn(state, "spring-t3", 1), "HAND1 ROUND1 fold", parent=f"t3_{reddit_thread}")
     run("poll", "--state", str(state))
@@ -123,10 +107,10 @@ def test_players_move_between_the_local_forum_email_and_reddit(servers, fake, tm
     # the moved players' next actions, read on their new forums (each is dealt in once the
     # button has passed his seat: Robert's "NO PLAYER MAY BE DEALT IN BETWEEN THE BUTTON OR
     # SMALL BLIND")
-    pid = _id(servers, to_mail, "spring-t2")  # his ID at the e-mail table, mailed with his move
+    pid = mail_id(servers, to_mail, "spring-t2")  # his ID at the e-mail table, mailed with his move
 
     def by_mail(who, number):
-        servers.send(who, f"ID={pid if who == to_mail else _id(servers, who, 'spring-t2')}", "FOLD\n")
+        servers.send(who, f"ID={pid if who == to_mail else mail_id(servers, who, 'spring-t2')}", "FOLD\n")
         run("poll", "--state", str(state))
 
     def locally(who, number):
@@ -177,18 +161,9 @@ def test_a_move_refused_at_one_table_mails_no_welcome_to_another(servers, tmp_pa
     no address for them. ``advance`` refuses before anything is recorded, and mails nobody: the
     first table's welcome (his ID there) would be a mail about a table he never joined. Once
     the roster has them, each gets his welcome once."""
-    configs = {}
-    for n in (1, 2):
-        path = tmp_path / f"t{n}-mail.json"
-        path.write_text(json.dumps({"kind": "email", **dealer_config(servers, tmp_path, ENTRANTS, table=f"spring-t{n}")}))
-        configs[n] = path
-    structure = tmp_path / "spring.toml"
-    structure.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--forum", f"1={configs[1]}", "--forum", f"2={configs[2]}",
-        "--state", str(state))
-    t1, t2, t3 = (_players(state, f"spring-t{n}") for n in (1, 2, 3))
+    configs = {n: email_forum(servers, tmp_path, ENTRANTS, table=f"spring-t{n}") for n in (1, 2)}
+    state = started(tmp_path, ENTRANTS, forums=(f"1={configs[1]}", f"2={configs[2]}"))
+    t1, t2, t3 = (players_at(state, f"spring-t{n}") for n in (1, 2, 3))
     roster = tmp_path / "roster-spring-t2.toml"
     full = roster.read_text()
     roster.write_text("[players]\n" + "".join(f'{p} = "{servers.address(p)}"\n' for p in t2))

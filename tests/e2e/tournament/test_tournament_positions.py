@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import json
 
-from kits.tables.tournament import STRUCTURE, fold_around, rows, run
+from kits.tables.tournament import drawn, fold_around, rows, run, started
 
 
 def _one_table(tmp_path, players: str = "ann,bob,cy,dee"):
-    path = tmp_path / "spring.toml"
-    path.write_text(STRUCTURE.format(size=4))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", players, "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    [t] = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])["tables"]
+    state = started(tmp_path, players, 4)
+    [t] = drawn(state).values()
     return state, t["seats"], t["button"]
 
 
@@ -108,11 +104,7 @@ def test_hand_start_holds_a_table_at_the_vacation_hand_limit(tmp_path):
     """WRGPT: "there may be limits imposed on the number of hands that can be played per day
     while someone is on vacation": with a limit of 1, after hand 1 in which a player went on
     vacation, hand start at that table is refused for the day (one line, exit 1, no hand)."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=4).replace("payouts", "vacation_hands_per_day = 1\npayouts"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy", size=4, edits=(("payouts", "vacation_hands_per_day = 1\npayouts"),))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     thread, button = rows(state, "SELECT thread, button FROM np_hand WHERE table_name = 'spring-t1'")[0]
     other = next(p for p in ("ann", "bob", "cy") if p != button)
@@ -129,11 +121,7 @@ def test_hand_start_takes_the_level_in_force(tmp_path):
     """Robert's: "the new limits apply on the next deal." Levels of one hand: hand 2 is dealt at
     level 2 without a tournament advance: hand start records the level as the table's forced
     bets first (a dealer event, announced in the thread) and deals with them."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=4).replace("level_length = 5", "level_length = 1"))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
+    state = started(tmp_path, "ann,bob,cy", size=4, edits=(("level_length = 5", "level_length = 1"),))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
     fold_around(state, "spring-t1", 1)
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
@@ -147,12 +135,8 @@ def test_hand_start_takes_the_level_in_force(tmp_path):
 def test_hand_start_waits_for_a_move(tmp_path):
     """Players move between hands: a table a balancing move waits for deals no hand until
     tournament advance made the move."""
-    path = tmp_path / "s.toml"
-    path.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee,eve,fay", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    [t1, _t2] = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])["tables"]
+    state = started(tmp_path, "ann,bob,cy,dee,eve,fay")
+    t1 = drawn(state)[1]
     for p in t1["seats"][1:]:
         run("tournament", "disqualify", "--name", "spring", "--player", p, "--note", "test", "--state", str(state))
     res = run("hand", "start", "--table", "spring-t2", "--state", str(state), code=1)

@@ -8,19 +8,13 @@ servers; ``audit`` replays every table identically."""
 
 from __future__ import annotations
 
-import json
-import re
 
 import pytest
 
-from kits.servers.mail import dealer_config, start_servers
-from kits.tables.tournament import STRUCTURE, made, rows, run  # noqa: F401 (made: a fixture)
+from kits.servers.mail import start_servers
+from kits.tables.tournament import email_forum, mail_id, made, players_at, rows, run, started  # noqa: F401 (made: a fixture)
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
-
-
-def _players(state, table: str) -> list[str]:
-    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{table}'")[0][0])
 
 
 def _answers(state, player: str, asked: str) -> list[str]:
@@ -36,7 +30,7 @@ def test_seatlog_and_rail_by_private_message_on_the_local_forum(made):
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    playing, waiting = _players(state, "spring-t1")[0], _players(state, "spring-t2")[0]
+    playing, waiting = players_at(state, "spring-t1")[0], players_at(state, "spring-t2")[0]
     message = ("forum", "message", "--state", str(state), "--as")
     # during his table's hand: SEATLOG, privately
     run(*message, playing, "SEATLOG")
@@ -92,18 +86,11 @@ def test_rail_and_rail_off_by_mail_at_an_email_table(servers, tmp_path):
     """At an e-mail table every mail to the Dealer is private: RAIL and RAIL OFF, each alone in
     a mail with the player's ID, put him on the rail and take him off, confirmed by mail to him
     alone. (SEATLOG by mail: tests/e2e/tournament/test_tournament_rail_email.py.)"""
-    config = dealer_config(servers, tmp_path, ENTRANTS, table="spring-t1")
-    mail = tmp_path / "mail.json"
-    mail.write_text(json.dumps({"kind": "email", **config}))
-    structure = tmp_path / "spring.toml"
-    structure.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--forum", f"1={mail}", "--state", str(state))
+    mail = email_forum(servers, tmp_path, ENTRANTS)
+    state = started(tmp_path, ENTRANTS, forums=(f"1={mail}",))
     run("hand", "start", "--table", "spring-t1", "--state", str(state))
-    who = _players(state, "spring-t1")[0]
-    [welcome] = [m for m in servers.inbox(who) if "Your ID for poker table spring-t1" in str(m["Subject"])]
-    pid = re.search(r"\(ID=([a-z0-9]{6})\)", str(welcome["Subject"])).group(1)
+    who = players_at(state, "spring-t1")[0]
+    pid = mail_id(servers, who, "spring-t1")
     servers.send(who, f"ID={pid}", "RAIL\n")
     run("poll", "--state", str(state))
     assert _rail(state) == [("rail_join", who)]

@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from kits.servers.mail import dealer_config, start_servers
-from kits.tables.tournament import STRUCTURE, play_all_in, rows, run
+from kits.servers.mail import start_servers
+from kits.tables.tournament import email_forum, play_all_in, players_at, rows, run, started
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
 
@@ -30,10 +30,6 @@ def servers(tmp_path):
     yield from start_servers(tmp_path / "mail", USERS)
 
 
-def _players(state, table: str) -> list[str]:
-    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{table}'")[0][0])
-
-
 def _mails(servers, who: str, what: str) -> list[str]:
     return [str(m["Subject"]) for m in servers.inbox(who) if what in str(m["Subject"])]
 
@@ -43,17 +39,11 @@ def _local(state, who: str, what: str) -> list[str]:
 
 
 def _started(servers, tmp_path):
-    config = dealer_config(servers, tmp_path, ENTRANTS + ("zoe", "yan"), table="spring-t1")
-    mail = tmp_path / "mail.json"
-    mail.write_text(json.dumps({"kind": "email", **config}))
-    structure = tmp_path / "spring.toml"
-    structure.write_text(STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--forum", f"1={mail}", "--state", str(state))
+    mail = email_forum(servers, tmp_path, ENTRANTS + ("zoe", "yan"))
+    state = started(tmp_path, ENTRANTS, forums=(f"1={mail}",))
     assert rows(state, "SELECT name, forum_kind FROM np_table ORDER BY name") == [
         ("spring-t1", "email"), ("spring-t2", "local")]
-    return state, _players(state, "spring-t1"), _players(state, "spring-t2")
+    return state, players_at(state, "spring-t1"), players_at(state, "spring-t2")
 
 
 def _standings(state, day: int):

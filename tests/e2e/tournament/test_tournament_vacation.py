@@ -13,18 +13,9 @@ import json
 import re
 from datetime import timedelta
 
-from kits.tables.tournament import STRUCTURE, fold_around, rows, run
+from kits.tables.tournament import fold_around, rows, run, started
 
 T = "spring-t1"
-
-
-def _started(tmp_path, extra: str = ""):
-    path = tmp_path / "spring.toml"
-    path.write_text(extra + STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy", "--state", str(state))
-    run("tournament", "start", "--name", "spring", "--state", str(state))
-    return state
 
 
 def _hand(state, number: int):
@@ -57,7 +48,7 @@ def test_on_vacation_he_is_dealt_in_posts_his_blinds_and_bets_0(tmp_path):
     is folded facing a bet. The table hears of the vacation at the end of hand 1 and the status
     table shows ``V``. "there may be limits imposed on the number of hands that can be played
     per day while someone is on vacation": with 2 a day, hand 3 waits for the next day."""
-    state = _started(tmp_path, "vacation_hands_per_day = 2\n")
+    state = started(tmp_path, "ann,bob,cy", head="vacation_hands_per_day = 2\n")
     run("hand", "start", "--table", T, "--state", str(state))
     thread, dealt, posters = _hand(state, 1)
     [away] = [p for p in dealt if p not in posters]
@@ -102,7 +93,7 @@ def test_awol_after_his_timeouts_he_is_still_dealt_in(tmp_path):
     from nomicpoker.shell.jobs.poll import poll
     from nomicpoker.shell.storage.store import open_engine
 
-    state = _started(tmp_path)
+    state = started(tmp_path, "ann,bob,cy")
     run("table", "set", "--table", T, "deadline_hours=1", "max_timeouts=1", "--state", str(state))
     run("hand", "start", "--table", T, "--state", str(state))
     _thread, dealt, posters = _hand(state, 1)
@@ -148,6 +139,6 @@ def test_only_tournament_start_switches_wrgpt_vacation_or_private_asks_on(tmp_pa
     assert rows(state, "SELECT name FROM np_table") == [("home",)]
     assert rows(state, "SELECT count(*) FROM np_dealer_event WHERE table_name = 'home'") == [(0,)]
     (tmp_path / "t").mkdir()
-    started = _started(tmp_path / "t")
-    [(settings,)] = rows(started, f"SELECT settings FROM np_table WHERE name = '{T}'")
+    made = started(tmp_path / "t", "ann,bob,cy")
+    [(settings,)] = rows(made, f"SELECT settings FROM np_table WHERE name = '{T}'")
     assert json.loads(settings)["wrgpt_vacation"] is True and json.loads(settings)["private_asks"] is True

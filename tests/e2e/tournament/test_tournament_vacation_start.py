@@ -5,26 +5,17 @@ until all its players wrote BACK there or its deadline passed, and the first ``h
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta, timezone
 
-from kits.tables.tournament import STRUCTURE, rows, run
+from kits.tables.tournament import created, players_at, rows, run
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
 
 
 def _started(tmp_path):
-    path = tmp_path / "spring.toml"
-    path.write_text("start_on_vacation = true\n" + STRUCTURE.format(size=3))
-    state = tmp_path / "state"
-    run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
-    out = run("tournament", "start", "--name", "spring", "--state", str(state)).output
-    return state, out
-
-
-def _players(state, table):
-    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{table}'")[0][0])
+    state = created(tmp_path, "ann,bob,cy,dee", head="start_on_vacation = true\n")
+    return state, run("tournament", "start", "--name", "spring", "--state", str(state)).output
 
 
 def test_a_new_tournament_starts_with_everybody_on_vacation(tmp_path):
@@ -37,7 +28,7 @@ def test_a_new_tournament_starts_with_everybody_on_vacation(tmp_path):
     assert sorted(threads) == ["spring-t1", "spring-t2"]
     assert out.rstrip().endswith(f"next: nomicpoker tournament advance --name spring --state {state}")
     forum = LocalForum(forum_db_path(state))
-    t1 = _players(state, "spring-t1")
+    t1 = players_at(state, "spring-t1")
     assert any(t1[0] in th.body and "Write BACK" in th.body for th in forum.threads())
     adv = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert f"spring-t1: everybody started on vacation: waiting for BACK from {', '.join(t1)} in thread " \
@@ -72,7 +63,7 @@ def test_after_the_timeout_the_table_starts_with_the_absent_still_on_vacation(tm
 
     state, out = _started(tmp_path)
     threads = dict(re.findall(r"^(spring-t\d): thread (\S+) \(opened ", out, re.M))
-    t2 = _players(state, "spring-t2")
+    t2 = players_at(state, "spring-t2")
     run("table", "set", "--table", "spring-t2", "deadline_hours=24", "--state", str(state))  # its standard timeout
     run("forum", "post", "--state", str(state), "--as", t2[0], threads["spring-t2"], "BACK")
     engine = open_engine(f"sqlite:///{state / 'ledger.db'}")

@@ -1,10 +1,13 @@
 """Shared by the tournament command tests (tests/e2e/tournament/test_tournament_*.py): a structure file,
-the CLI run in process, the ledger read with sqlite3, and a tournament of four entrants."""
+the CLI run in process, the ledger read with sqlite3, a tournament of four entrants (``made``),
+one created or started as a test needs it (:func:`created`, :func:`started`, on an e-mail
+table with :func:`email_forum`), and hands played to their end."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 from typer.testing import CliRunner
@@ -55,6 +58,70 @@ def made(tmp_path):
     state = tmp_path / "state"
     res = run("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(state))
     return path, state, res
+
+
+def created(tmp_path: Path, players: str | Sequence[str], size: int = 3,
+            edits: Sequence[tuple[str, str]] = (), head: str = "") -> Path:
+    """Tournament ``spring`` created with ``players`` (a comma list or names) under
+    :data:`STRUCTURE` with tables of ``size``, each ``(old, new)`` of ``edits`` replaced in it
+    (``("level_length = 5", "level_length = 1")``) and ``head`` put before it (top-level keys:
+    ``"start_on_vacation = true\n"``); its state folder, ``tmp_path / "state"``."""
+    text = head + STRUCTURE.format(size=size)
+    for old, new in edits:
+        assert old in text, f"{old!r} is not in the structure"
+        text = text.replace(old, new)
+    path = tmp_path / "spring.toml"
+    path.write_text(text)
+    state = tmp_path / "state"
+    names = players if isinstance(players, str) else ",".join(players)
+    run("tournament", "create", "--structure", str(path), "--players", names, "--state", str(state))
+    return state
+
+
+def started(tmp_path: Path, players: str | Sequence[str], size: int = 3, edits: Sequence[tuple[str, str]] = (),
+            head: str = "", forums: Sequence[str] = ()) -> Path:
+    """:func:`created`, then ``tournament start`` (``forums``: its ``--forum`` values, e.g.
+    ``1=mail.json``); the state folder."""
+    state = created(tmp_path, players, size, edits, head)
+    run("tournament", "start", "--name", "spring", *[x for f in forums for x in ("--forum", f)], "--state", str(state))
+    return state
+
+
+def email_forum(servers, tmp_path: Path, users: Sequence[str], table: str = "spring-t1") -> Path:  # type: ignore[no-untyped-def]
+    """The forum file of an e-mail table on the loopback mail ``servers`` (kits.servers.mail)
+    whose roster gives ``users`` their addresses, for ``tournament start --forum N=FILE``."""
+    import json
+
+    from kits.servers.mail import dealer_config
+
+    path = tmp_path / f"mail-{table}.json"
+    path.write_text(json.dumps({"kind": "email", **dealer_config(servers, tmp_path, tuple(users), table=table)}))
+    return path
+
+
+def mail_id(servers, player: str, table: str) -> str:  # type: ignore[no-untyped-def]
+    """The ID ``player`` read in his welcome mail of ``table`` (an e-mail table: each mail of his
+    to the Dealer names it)."""
+    import re
+
+    [welcome] = [m for m in servers.inbox(player) if f"Your ID for poker table {table}" in str(m["Subject"])]
+    return re.search(r"\(ID=([a-z0-9]{6})\)", str(welcome["Subject"])).group(1)
+
+
+def players_at(state: Path, table: str) -> list[str]:
+    """The players of ``table`` as its ``np_table`` row lists them."""
+    import json
+
+    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{table}'")[0][0])
+
+
+def drawn(state: Path) -> dict[int, dict]:
+    """The start's draw as the ledger recorded it: each table (``number``, ``table``, ``seats``,
+    ``button``) by its number."""
+    import json
+
+    start = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'start'")[0][0])
+    return {t["number"]: t for t in start["tables"]}
 
 
 def fold_around(state: Path, table: str, number: int) -> None:
