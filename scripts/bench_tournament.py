@@ -180,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
                     help="play: play in DIR (a new folder) and keep it (the ledger, the state, the sites) "
                          "to profile the end of a tournament")
+    ap.add_argument("--rail", type=int, default=0, metavar="N",
+                    help="play: N spectators on the rail, and after each poll the command line's part for the "
+                         "tournaments (asks, the rail's showdowns), timed apart")
     args = ap.parse_args(argv)
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
@@ -191,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "play"):
         from bench_tournament_play import play
 
-        return play(args.players, args.seed, args.hands, args.money, args.redraw, args.level_hands, args.keep)
+        return play(args.players, args.seed, args.hands, args.money, args.redraw, args.level_hands, args.keep,
+                    args.rail)
     return 0
 
 

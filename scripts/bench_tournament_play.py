@@ -78,6 +78,7 @@ class Tally:
     level_changes: int = 0
     advance_cpu: list[tuple[float, int]] = field(default_factory=list)  # (cpu, tables) of each director.advance
     polls: list[tuple[float, int, int]] = field(default_factory=list)  # (cpu, tables posted at, tables folded)
+    rail: list[float] = field(default_factory=list)  # CPU of the command line's after-poll part (--rail)
     timeouts: int = 0
 
 
@@ -94,7 +95,12 @@ def _child(args: list[str]) -> tuple[float, float, str]:
 
 
 def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, length: int = 2,
-         keep: Path | None = None) -> int:
+         keep: Path | None = None, rail: int = 0) -> int:
+    """``rail``: that many spectators (r000, r001, ...) join the rail at the start, and after each
+    poll the command line's part for the tournaments runs (the players' asks answered, the
+    rail's showdowns sent: ``shell.tournament.after_poll``), timed apart from the poll."""
+    import logging
+
     from sqlmodel import Session
 
     from nomicpoker.adapters.local import LocalForum
@@ -106,7 +112,7 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
     from nomicpoker.shell.jobs.poll import poll
     from nomicpoker.shell.storage import ledger, paths
     from nomicpoker.shell.storage.paths import forum_db_path
-    from nomicpoker.shell.storage.store import open_engine
+    from nomicpoker.shell.storage.store import loads, open_engine
     from nomicpoker.shell.tournament import director, moves, views
     from nomicpoker.shell.tournament.director import TournamentError
     from nomicpoker.shell.tournament.hand_start import start_hand
@@ -136,6 +142,14 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
         tables = list(director.start(engine, state, NAME, now=clock).tables)
         forum = LocalForum(forum_db_path(state), clock=clock)
         crowd = Players(forum, clock, rng)
+        if rail:
+            from nomicpoker.shell.tournament import rail as rail_mod
+            from nomicpoker.shell.tournament.after_poll import after_poll
+
+            for i in range(rail):
+                rail_mod.join(engine, NAME, f"r{i:03d}", now=clock)
+            quiet_log = logging.getLogger("bench.rail")
+            quiet_log.propagate = False
         say(f"play: {players} players at {len(tables)} tables, played to one winner through the director's loop "
             f"(levels by hands, {length} hands a level, {len(LEVELS)} levels; redraw every {redraw} levels)"
             if redraw else
@@ -225,6 +239,11 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
                 raise SystemExit("poll failed: " + "; ".join(bad[:3]))
             folded = sum(1 for t in report.tables if t.folded != "unchanged")
             tally.polls.append((cpu, posted, folded))
+            if rail:  # what the command line's poll runs after its tables
+                rcpu, ok = _cpu(lambda: after_poll(engine, state, quiet_log))
+                if not ok:
+                    raise SystemExit("the rail failed after a poll")
+                tally.rail.append(rcpu)
             return cpu
 
         def settle() -> None:
@@ -362,6 +381,19 @@ def play(players: int, seed: str, hands: int, money: int, redraw: int = 0, lengt
         idle_old = one_poll(0)
         say(f"idle poll at the end ({len(tables)} tables, {alive_tables()} alive): {idle_new:.3f} s CPU; "
             f"per-table path: {idle_old:.2f} s CPU; ratio {idle_new / idle_old:.3f}")
+        if rail:
+            from nomicpoker.shell.tournament.watermarks import covered
+
+            idle_rail = min(_cpu(lambda: after_poll(engine, state, quiet_log))[0] for _ in range(5))
+            with Session(engine) as s:
+                recorded = Counter(e.kind for e in director.events(s, NAME))
+                shown = sum(len(loads(e.data).get("sent", [])) for e in director.events(s, NAME, "rail_showdowns"))
+                marks = covered(s, NAME, "rail_showdowns")
+            say(f"rail: {rail} spectators; after each poll the command line's part (asks, showdowns) "
+                f"{sum(tally.rail):.2f} s CPU in all over {len(tally.rail)} polls, the costliest "
+                f"{max(tally.rail):.3f} s; with nothing new at the end {idle_rail:.4f} s CPU "
+                f"({recorded['rail_showdowns']} rail_showdowns events, {recorded['rail_asks']} rail_asks events, "
+                f"{shown} showdowns sent, hands covered {sum(marks.values())})")
         cpu, (audited, diffs) = _cpu(lambda: audit(engine, state))
         with Session(engine) as s:
             checks = views.audit_draws(s)

@@ -283,7 +283,7 @@ def show(name: str = NameOpt, state: Optional[str] = StateOpt, db: Optional[str]
             for t in views.tables(s, name, datetime.now(timezone.utc)):
                 seats = ", ".join(f"{p} {m}" for p, m in t.seats)
                 typer.echo(f"table {t.number} ({t.name}): {seats}; {t.hands} hand(s) dealt; level {t.level}")
-            for e in director.events(s, name):
+            for e in director.events(s, name, ("finish", "pause", "resume", "disqualify")):
                 if e.kind == "finish":
                     typer.echo(f"{e.at}: the tournament is over: {e.player} wins with all {loads(e.data)['chips']} chips")
                 if e.kind in ("pause", "resume", "disqualify"):

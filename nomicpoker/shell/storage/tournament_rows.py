@@ -43,7 +43,8 @@ class TournamentEventRow(SQLModel, table=True):
     ``rail_join`` (``data``: ``forum``, the table the director named for him, if any),
     ``rail_leave``, ``rail_standings`` (``data``: the day and who it went to, ``via`` the table
     whose forum carried each), ``rail_showdowns`` (``data``: ``upto``, the last hand of each
-    table covered, ``sent``, [table, hand, [who]] per showdown, and ``via``), ``rail_thread``
+    table covered, ``sent``, [table, hand, [who]] per showdown, ``via``, and ``covered``, the
+    watermark: every table's last hand covered so far), ``rail_asks`` (likewise, by verdict), ``rail_thread``
     (``note``: the rail's thread; ``data``: ``forum``, the table whose forum it is on, if not
     the first's),
     ``moves`` (``data``: the moves of one step, the tables broken, the final table's positions:

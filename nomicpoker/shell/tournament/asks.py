@@ -16,7 +16,8 @@ those verdicts and answers them with the tournament's data:
   ``tournament rail --join`` records it, confirmed to the player the same way.
 
 Once each: a run records the verdicts it covers (a ``rail_asks`` event: up to which verdict of
-each table, and what it answered) in the same transaction as the rail's change, before any
+each table, and what it answered, with the watermark the next run reads back:
+:mod:`.watermarks`) in the same transaction as the rail's change, before any
 message goes; a re-run answers nothing twice, a run that failed half-way leaves the rest of
 its answers unsent rather than sent twice (the rail's change stands).
 """
@@ -39,8 +40,9 @@ from nomicpoker.core.words.tags import reference_tag
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.cycle.forums import ForumFactory, declared_abilities, default_forum_factory
 from nomicpoker.shell.storage import ledger
-from nomicpoker.shell.storage.store import VerdictRow, loads
-from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, tables_of
+from nomicpoker.shell.storage.store import VerdictRow
+from nomicpoker.shell.tournament import watermarks
+from nomicpoker.shell.tournament.director import TournamentError, add_event, get, tables_of
 
 #: the players' commands this room answers (the verdicts' canonical forms)
 ASKS = ("SEATLOG", "RAIL", "RAIL OFF")
@@ -61,14 +63,6 @@ class Asked:
 
     tournament: str
     answers: tuple[Answer, ...] = ()
-
-
-def _covered(s, name: str) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    upto: dict[str, int] = {}
-    for e in events(s, name, "rail_asks"):
-        for t, n in loads(e.data).get("upto", {}).items():
-            upto[t] = max(upto.get(t, 0), int(n))
-    return upto
 
 
 def _body(s, name: str, title: str, a: Answer, on: list[str]) -> str:  # type: ignore[no-untyped-def]
@@ -100,7 +94,7 @@ def answer_asks(engine: Engine, state: Path, name: str, now: Callable[[], dateti
         row = get(s, name)
         if not row.started:
             return Asked(name)
-        covered = _covered(s, name)
+        covered = watermarks.covered(s, name, "rail_asks")  # one row: the newest event's watermark
         upto: dict[str, int] = {}
         at = iso(now())
         names = tables_of(s, name)
@@ -129,7 +123,8 @@ def answer_asks(engine: Engine, state: Path, name: str, now: Callable[[], dateti
         if not upto:
             return Asked(name)
         add_event(s, name, "rail_asks", at, data={
-            "upto": upto, "answered": [[a.table, a.forum_id, a.player, a.asked] for a, _b in todo]})
+            "upto": upto, "answered": [[a.table, a.forum_id, a.player, a.asked] for a, _b in todo],
+            "covered": watermarks.advanced(covered, upto)})
         tables = {t: ledger.get_table(s, t) for t in {a.table for a, _b in todo}}
         configs = {t: (r.forum_kind, ledger.forum_settings(r)) for t, r in tables.items()}
     forums: dict[str, object] = {}

@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Sequence
 
+from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -90,17 +91,29 @@ def get(session: Session, name: str) -> TournamentRow:
     return row
 
 
-def events(session: Session, name: str, kind: str | None = None) -> list[TournamentEventRow]:
+def events(session: Session, name: str, kind: str | tuple[str, ...] | None = None) -> list[TournamentEventRow]:
+    """The tournament's events in order; of one ``kind`` or of the kinds in a tuple (in SQL: a
+    thousand entrants' events are not read for the one start event, nor the rail's records, one
+    for each poll, for the seats)."""
     q = select(TournamentEventRow).where(TournamentEventRow.tournament == name)
-    if kind is not None:  # in SQL: a thousand entrants' events are not read for the one start event
+    if isinstance(kind, tuple):
+        q = q.where(TournamentEventRow.kind.in_(kind))  # type: ignore[attr-defined]
+    elif kind is not None:
         q = q.where(TournamentEventRow.kind == kind)
     return list(session.exec(q.order_by(TournamentEventRow.seq)).all())
+
+
+def next_seq(session: Session, name: str) -> int:
+    """The number of the tournament's next event: one indexed row, not every event (a poll
+    records some: the rail's)."""
+    top = session.exec(select(func.max(TournamentEventRow.seq)).where(TournamentEventRow.tournament == name)).one()
+    return int(top or 0) + 1
 
 
 def entrants(session: Session, name: str) -> list[str]:
     """The players entered, in the order they entered, less those disqualified."""
     out: list[str] = []
-    for e in events(session, name):
+    for e in events(session, name, ("enter", "disqualify")):
         if e.kind == "enter":
             out.append(e.player)
         elif e.kind == "disqualify" and e.player in out:
@@ -119,7 +132,7 @@ def _refuse_disqualified(session: Session, name: str, player: str, why: str) -> 
 def add_event(session: Session, name: str, kind: str, at: str, player: str = "", note: str = "",
                data: dict | None = None, seq: int | None = None) -> None:
     if seq is None:
-        seq = len(events(session, name)) + 1
+        seq = next_seq(session, name)
     session.add(TournamentEventRow(tournament=name, seq=seq, kind=kind, player=player, at=at, note=note,
                                    data=dumps(data or {})))
 
@@ -478,4 +491,4 @@ def _vacation_hold(structure, days, money, hands, started: str, day: int, reache
 
 
 __all__ = ["Advanced", "add_event", "advance", "Created", "Disqualified", "MAX_NAME", "Paused", "precheck", "Started", "TournamentError", "create", "disqualify", "draw_of", "enter", "entrants",
-           "events", "get", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]
+           "events", "get", "next_seq", "pause", "seed_path", "start", "structure_of", "table_name", "tables_of"]

@@ -35,7 +35,7 @@ from nomicpoker.shell.cycle.replay import adjudicate
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import DealerEventRow, TableRow, dumps, loads, transaction
-from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, structure_of
+from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, next_seq, structure_of
 from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
 
 #: the reason each kind of move is posted with (the rule it applies)
@@ -73,7 +73,7 @@ def plan_for(session: Session, name: str, now: datetime | None = None) -> tuple[
     row = get(session, name)
     m = seat_map(session, name)
     structure = structure_of(row)
-    event = str(len(events(session, name)) + 1)
+    event = str(next_seq(session, name))
     order = structure.break_order(len(m.names))
     live = m.live()
     if len(live) < 2:  # nothing to balance; the last table plays on (or the tournament is won)
@@ -373,7 +373,7 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                                      after=ledger.max_archive_id(s, dst), kind="move_in", player=p, at=at, note=why,
                                      data=dumps({"chips": chips, "from": "", "seat": mv.to_seat, "why": why,
                                                  "roster": new})))
-                add_event(s, name, "moves", at, data={"event": str(len(events(s, name)) + 1), "moves": [
+                add_event(s, name, "moves", at, data={"event": str(next_seq(s, name)), "moves": [
                     {"player": p, "from_table": 0, "from_seat": 0, "to_table": mv.to_table, "to_seat": mv.to_seat,
                      "chips": chips, "reason": "late_entry"}], "broken": [], "final": False, "drawn": [], "redraw": 0})
                 s.flush()

@@ -16,8 +16,9 @@ The showdowns (:func:`send_showdowns`, run by ``nomicpoker poll`` after its tabl
 (someone revealed or mucked: not a hand everyone else folded) and the table has been sent the
 dealer's payout, everyone on the rail but that table's players (they saw it) receives that
 text with the table's name, once per hand. Each run records the hands it covers (a
-``rail_showdowns`` event: up to which hand of each table, and who got what) before any
-message goes, so a re-run sends nothing twice and a crash half-way leaves the rest unsent.
+``rail_showdowns`` event: up to which hand of each table, and who got what, with the
+watermark the next run reads back, :mod:`.watermarks`) before any message goes, so a re-run
+sends nothing twice and a crash half-way leaves the rest unsent.
 Where a member's forum has no private messages (a blog), they go to that forum's rail thread
 instead: one comment per showdown, in the thread the director gave (``--thread``, with
 ``--forum TABLE`` for a forum other than the first table's).
@@ -43,6 +44,7 @@ from nomicpoker.shell.cycle.forums import ForumFactory, declared_abilities, defa
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import loads
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, tables_of
+from nomicpoker.shell.tournament import watermarks
 from nomicpoker.shell.tournament.rail_forums import RailForum, forum_of, groups, rail_tables, thread_for
 
 
@@ -233,15 +235,6 @@ class Showdowns:
     waiting: str = ""
 
 
-def _covered(s: Session, name: str) -> dict[str, int]:
-    """Up to which hand of each table the rail's showdowns were handled."""
-    upto: dict[str, int] = {}
-    for e in events(s, name, "rail_showdowns"):
-        for t, n in loads(e.data).get("upto", {}).items():
-            upto[t] = max(upto.get(t, 0), int(n))
-    return upto
-
-
 def _ended(s: Session, table: str, after: int) -> list[tuple[int, str | None]]:
     """The hands of ``table`` past ``after`` whose payout the table has been sent, in order,
     each with the payout text when the hand ended at a showdown (None: everyone else folded).
@@ -284,7 +277,7 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
         row = get(s, name)
         if not row.started:
             return Showdowns(name)
-        covered = _covered(s, name)
+        covered = watermarks.covered(s, name, "rail_showdowns")  # one row: the newest event's watermark
         upto: dict[str, int] = {}
         todo: list[tuple[str, int, str, tuple[str, ...]]] = []
         on = railbirds(s, name)
@@ -318,7 +311,8 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
                 return Showdowns(name, waiting=waiting)
         via = {w: members[w].table for _t, _n, _b, to in todo for w in to}
         add_event(s, name, "rail_showdowns", iso(now()), data={
-            "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo], **({"via": via} if via else {})})
+            "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo], **({"via": via} if via else {}),
+            "covered": watermarks.advanced(covered, upto)})
     opened: dict[str, object] = {}
     for tname, n, body, to in todo:
         text = (f"Tournament {name} ({row.title}): the showdown of hand {n} at table {tname}.\n\n"

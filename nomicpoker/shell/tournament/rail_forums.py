@@ -65,7 +65,7 @@ def last_tables(s: Session, name: str) -> dict[str, str]:
     (balancing, breaking, the final table, a redraw, a late entry), from the tournament's events."""
     number_to_table: dict[int, str] = {}
     out: dict[str, str] = {}
-    for ev in events(s, name):
+    for ev in events(s, name, ("start", "moves")):
         data = loads(ev.data)
         if ev.kind == "start":
             for t in data["tables"]:

@@ -54,7 +54,7 @@ def seat_map(session: Session, name: str) -> SeatMap:
     drawn: dict[int, tuple[Positions, int]] = {}  # table -> (positions drawn, hands dealt then)
     disqualified = set()
     broken: set[int] = set()
-    for ev in events(session, name):
+    for ev in events(session, name, ("start", "moves", "disqualify")):  # not the rail's records
         data = loads(ev.data)
         if ev.kind == "start":
             for t in data["tables"]:

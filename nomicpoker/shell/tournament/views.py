@@ -116,7 +116,7 @@ def seatlog(session: Session, name: str) -> str:
     if start is None or not row.seed:
         raise TournamentError("not_started", f"tournament {name} has not started: the seats are drawn by "
                               f"nomicpoker tournament start (the seed's sha256 is {row.seed_hash})")
-    players = [e.player for e in events(session, name) if e.kind == "enter" and e.seq < start.seq]
+    players = [e.player for e in events(session, name, "enter") if e.seq < start.seq]
     dq_before = {e.player for e in events(session, name, "disqualify") if e.seq < start.seq}
     draw = draw_of(row, [p for p in players if p not in dq_before], row.seed)
     recorded = [(t["number"], t["seats"], t["button"]) for t in loads(start.data)["tables"]]

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 
-from kits.tables.tournament import made, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import made, players_at, rows, run, started  # noqa: F401 (made: a fixture)
 from nomicpoker.adapters.local import LocalForum
 from nomicpoker.shell.storage.paths import forum_db_path
-
-
-def _table(state, name):
-    return json.loads(rows(state, f"SELECT players FROM np_table WHERE name = '{name}'")[0][0])
 
 
 def _hand(state, table):
@@ -38,7 +35,7 @@ def _showdown(state, table, last_poll=None):
     (``last_poll``: how the last one is polled; default the real ``nomicpoker poll``)."""
     forum = LocalForum(forum_db_path(state))
     n, thread, button = _hand(state, table)
-    other = next(p for p in _table(state, table) if p != button)
+    other = next(p for p in players_at(state, table) if p != button)
     post = ("forum", "post", "--state", str(state), "--as")
     run(*post, button, thread, f"HAND{n} ROUND1 raise 1000")
     run(*post, other, thread, f"HAND{n} ROUND1 call")
@@ -64,7 +61,7 @@ def test_the_rail_receives_every_showdown_from_all_other_tables_once(made):
     showdowns: the standings are tests/e2e/tournament/test_tournament_commands.py's)"""
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
-    t1, t2 = _table(state, "spring-t1"), _table(state, "spring-t2")
+    t1, t2 = players_at(state, "spring-t1"), players_at(state, "spring-t2")
     for who in ("zoe", t1[0], t2[0]):
         run("tournament", "rail", "--name", "spring", "--join", who, "--state", str(state))
     forum = LocalForum(forum_db_path(state))
@@ -215,3 +212,87 @@ def test_a_table_is_a_tournaments_only_by_its_start(tmp_path):
     res = run("table", "set", "--table", "home", "tournament=spring", "--state", str(state), code=2)
     assert "tournament is set by nomicpoker tournament start when it creates the table, not by table set" \
         in res.output
+
+
+def _four_tables(tmp_path):
+    """A tournament of twelve at four tables of three, started, zoe on the rail: a showdown at
+    each of three tables leaves two players at each (no table broken, none to balance)."""
+    state = started(tmp_path, ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim", "lee"))
+    run("tournament", "rail", "--name", "spring", "--join", "zoe", "--state", str(state))
+    return state
+
+
+def _showdown_of_three(state, table):
+    """A hand of ``table`` (three seated): the button moves all in, the next folds, the last
+    calls, both reveal; the real poll after each comment."""
+    forum = LocalForum(forum_db_path(state))
+    n, thread, button = _hand(state, table)
+    post = ("forum", "post", "--state", str(state), "--as")
+    acted = [button]
+    run(*post, button, thread, f"HAND{n} ROUND1 raise 1000")
+    run("poll", "--state", str(state))
+    for word in ("fold", "call"):
+        cells = dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{table}' AND hand = {n} "
+                                 "AND column = 'Turn' ORDER BY id"))
+        [who] = [p for p, v in cells.items() if v == "x"]
+        run(*post, who, thread, f"HAND{n} ROUND1 {word}")
+        run("poll", "--state", str(state))
+        acted.append(who)
+    for p in (acted[2], button):
+        msg = next(m for m in reversed(forum.inbox(p)) if f"hand {n}," in m.body)
+        cards = re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body).group(1)
+        run(*post, p, thread, f"HAND{n} reveal {cards}")
+        run("poll", "--state", str(state))
+    assert rows(state, f"SELECT 1 FROM np_hand_end WHERE table_name = '{table}' AND hand = {n}")
+    return n
+
+
+def test_a_poll_reads_the_newest_watermark_not_every_rail_event(tmp_path):
+    """Each run's event carries the rail's watermark (``covered``: every table's last hand
+    handled), and a run reads only the newest event: the older ``rail_showdowns`` and
+    ``rail_asks`` events made unreadable, the next showdown still goes once, and nothing older
+    goes again. Folding every event at every poll (the cost grew with the tournament) would
+    fail here on the first unreadable one."""
+    state = _four_tables(tmp_path)
+    forum = LocalForum(forum_db_path(state))
+    first = _showdown_of_three(state, "spring-t1")
+    second = _showdown_of_three(state, "spring-t2")
+    marks = rows(state, "SELECT seq, kind, data FROM np_tournament_event WHERE kind IN ('rail_showdowns', 'rail_asks') "
+                        "ORDER BY seq")
+    shows = [(q, json.loads(d)) for q, k, d in marks if k == "rail_showdowns"]
+    assert len(shows) == 2 and shows[-1][1]["covered"] == {"spring-t1": first, "spring-t2": second}
+    newest = {k: max(q for q, kk, _d in marks if kk == k) for k in ("rail_showdowns", "rail_asks")}
+    con = sqlite3.connect(state / "ledger.db")
+    with con:
+        con.execute("UPDATE np_tournament_event SET data = 'not JSON: never read again' WHERE kind IN "
+                    "('rail_showdowns', 'rail_asks') AND seq NOT IN (?, ?)", tuple(newest.values()))
+    con.close()
+    third = _showdown_of_three(state, "spring-t3")
+    assert sorted(m.subject for m in _showdowns(forum, "zoe")) == sorted(
+        f"Tournament spring: showdown at {t}, hand {n}"
+        for t, n in (("spring-t1", first), ("spring-t2", second), ("spring-t3", third)))
+    last = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'rail_showdowns' "
+                                  "ORDER BY seq DESC LIMIT 1")[0][0])
+    assert last["upto"] == {"spring-t3": third} and last["sent"] == [["spring-t3", third, ["zoe"]]]
+    assert last["covered"] == {"spring-t1": first, "spring-t2": second, "spring-t3": third}
+
+
+def test_rail_events_from_before_the_watermark_are_folded_once(tmp_path):
+    """A ledger whose rail events carry no watermark (an older release's): the run folds them as
+    before, sends nothing twice, and its own event carries the watermark from then on."""
+    state = _four_tables(tmp_path)
+    forum = LocalForum(forum_db_path(state))
+    first = _showdown_of_three(state, "spring-t1")
+    con = sqlite3.connect(state / "ledger.db")
+    with con:
+        con.execute("UPDATE np_tournament_event SET data = json_remove(data, '$.covered') "
+                    "WHERE kind IN ('rail_showdowns', 'rail_asks')")
+    con.close()
+    run("poll", "--state", str(state))
+    assert len(_showdowns(forum, "zoe")) == 1
+    second = _showdown_of_three(state, "spring-t2")
+    assert [m.subject for m in _showdowns(forum, "zoe")] == [
+        f"Tournament spring: showdown at spring-t1, hand {first}", f"Tournament spring: showdown at spring-t2, hand {second}"]
+    last = json.loads(rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'rail_showdowns' "
+                                  "ORDER BY seq DESC LIMIT 1")[0][0])
+    assert last["covered"] == {"spring-t1": first, "spring-t2": second}
