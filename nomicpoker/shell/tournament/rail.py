@@ -26,7 +26,7 @@ instead: one comment per showdown, in the thread the director gave (``--thread``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -152,18 +152,8 @@ def send_standings(engine: Engine, state: Path, name: str, now: Callable[[], dat
                                                             "via": {w: members[w].table for w in on}})
     if not on:
         return Sent(day, ())
-    opened: dict[str, object] = {}
-    for f, who in groups(members, on):
-        forum = _open(opened, f, state, forum_factory)
-        thread = threads.get(f.key)
-        if thread is not None:  # a forum without private messages: one comment in its rail thread
-            key = f"{name}-rail-day{day}"
-            forum.post_comment(thread, in_dialect(f"{body}\n\n{reference_tag(key)}\n",  # type: ignore[attr-defined]
-                                                  forum.abilities.markup), tag=key)  # type: ignore[attr-defined]
-            continue
-        for w in who:
-            forum.send_private(w, f"Tournament {name}: standings, day {day}",  # type: ignore[attr-defined]
-                               text_in_dialect(body, forum.abilities.markup))  # type: ignore[attr-defined]
+    _deliver(_Rail(members, threads, state, forum_factory), on, f"Tournament {name}: standings, day {day}",
+             body, f"{body}\n\n", f"{name}-rail-day{day}")
     return Sent(day, tuple(on))
 
 
@@ -187,10 +177,37 @@ def _threads(s: Session, name: str, members: dict[str, RailForum], to, what: str
     return threads, ""
 
 
-def _open(opened: dict, f: RailForum, state: Path, forum_factory: ForumFactory):  # type: ignore[no-untyped-def]
-    if f.key not in opened:
-        opened[f.key] = forum_factory(f.kind, f.config, state)
-    return opened[f.key]
+@dataclass(frozen=True)
+class _Rail:
+    """Where one run's rail messages go: each member's forum (:mod:`.rail_forums`), the rail
+    thread of each forum without private messages, and the forums opened so far (one each)."""
+
+    members: dict[str, RailForum]
+    threads: dict[str, str]
+    state: Path
+    forum_factory: ForumFactory
+    opened: dict[str, object] = field(default_factory=dict)
+
+    def forum(self, f: RailForum):  # type: ignore[no-untyped-def]
+        if f.key not in self.opened:
+            self.opened[f.key] = self.forum_factory(f.kind, f.config, self.state)
+        return self.opened[f.key]
+
+
+def _deliver(rail: _Rail, to, subject: str, body: str, comment: str, key: str) -> None:  # type: ignore[no-untyped-def]
+    """One rail message to everyone in ``to``, each on the forum where he gets them: a private
+    message each (``subject``, ``body``) where the forum has them, else one comment for all of
+    them in that forum's rail thread (``comment``, then the reference tag ``key``: a re-run
+    finds what a crashed one posted)."""
+    for f, who in groups(rail.members, to):
+        forum = rail.forum(f)
+        markup = forum.abilities.markup
+        thread = rail.threads.get(f.key)
+        if thread is not None:  # a forum without private messages: one comment in its rail thread
+            forum.post_comment(thread, in_dialect(f"{comment}{reference_tag(key)}\n", markup), tag=key)
+            continue
+        for w in who:
+            forum.send_private(w, subject, text_in_dialect(body, markup))
 
 
 def rail_thread(s: Session, name: str) -> str | None:
@@ -313,23 +330,14 @@ def send_showdowns(engine: Engine, state: Path, name: str, now: Callable[[], dat
         add_event(s, name, "rail_showdowns", iso(now()), data={
             "upto": upto, "sent": [[t, n, list(to)] for t, n, _b, to in todo], **({"via": via} if via else {}),
             "covered": watermarks.advanced(covered, upto)})
-    opened: dict[str, object] = {}
+    rail = _Rail(members, threads, state, forum_factory)
     for tname, n, body, to in todo:
         text = (f"Tournament {name} ({row.title}): the showdown of hand {n} at table {tname}.\n\n"
                 + _untagged(body)
                 + "\n(You are on the rail of this tournament: RAIL OFF in your table's thread, or ask the "
                 "Dealer, takes you off it.)\n")
-        for f, who in groups(members, to):  # each on the forum where he plays (rail_forums)
-            forum = _open(opened, f, state, forum_factory)
-            thread = threads.get(f.key)
-            if thread is not None:  # a forum without private messages: one comment in its rail thread
-                key = f"{name}-rail-{tname}-h{n}"
-                forum.post_comment(thread, in_dialect(f"{text}\n{reference_tag(key)}\n",  # type: ignore[attr-defined]
-                                                      forum.abilities.markup), tag=key)  # type: ignore[attr-defined]
-                continue
-            for w in who:
-                forum.send_private(w, f"Tournament {name}: showdown at {tname}, hand {n}",  # type: ignore[attr-defined]
-                                   text_in_dialect(text, forum.abilities.markup))  # type: ignore[attr-defined]
+        _deliver(rail, to, f"Tournament {name}: showdown at {tname}, hand {n}", text, f"{text}\n",
+                 f"{name}-rail-{tname}-h{n}")
     return Showdowns(name, tuple(Showdown(t, n, to) for t, n, _b, to in todo))
 
 
