@@ -1,0 +1,284 @@
+"""The resume sweep (issue 24, the determinism family): a table played over days by a random
+script, polled after every comment (so every poll resumes the fold from the last one's
+snapshot), must post and record exactly what a replay from the first input gives, whatever the
+hash seed of either process.
+
+WHY: the 1,000-player tournament run found an end-of-hand post ("On vacation: p0474, p0847")
+that named the players in the order they went when replayed and in alphabetical order when
+the poll resumed from its snapshot (a dict stored as JSON with sorted keys). The same family:
+any dict whose order differs between a resumed and a replayed fold, any ``set`` of names
+iterated into a post, a private message or a ledger row (a set's order follows the process's
+``PYTHONHASHSEED``, and every cron poll is a new process).
+
+How (:func:`sweep`): the script is played in a child process with one hash seed
+(``python -m kits.sweeps.resume play``), which polls after every comment and every clock jump;
+then ``nomicpoker audit`` replays the ledger from nothing in children with other hash seeds,
+and in this process. ``audit`` compares every derived row (verdicts, GNDT entries, every
+dealer post and private message in the outbox, hand ends, actions) byte for byte.
+
+The script (:func:`play`, from a seed): four players whose names are not in alphabetical
+order, office hours with weekends off, a reminder, three timeouts to sit out, a flood notice;
+``GONE`` with and without a date, ``GONE RESIGN``, ``BACK``, ``START``, ``WHAT``, ``PROTEST``
+and ``UNDO``, ``SEATLOG`` and ``RAIL``, actions (legal or not, in turn or not, with table
+talk), reveals at a showdown (now and then of the wrong cards), advance actions in the thread
+and private ones to the Dealer's inbox, edits and deletions, late comments in older hands'
+threads, chat and noise, and clock jumps that let reminders and deadlines pass (timeouts,
+AWOL, sitting out). A hand is started whenever none runs. Three kinds of table (:data:`KINDS`).
+
+What it found: the vacation order above (fixed by the lead: the snapshot keeps every mapping's
+order, tests/e2e/days/test_days_resume_order.py) and a closed hand's seats dropped by the
+snapshot (tests/e2e/cycle/test_resume_equals_replay.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+#: the players, not in alphabetical order (a sorted dict would show)
+PLAYERS = ("carol", "alice", "dave", "bob")
+SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,
+            "weekends_off": True, "reminders": 1, "max_timeouts": 3, "flood_threshold": 2}
+#: what each kind of table adds to :data:`SETTINGS` (a seed plays the kind ``seed % 3``): a table
+#: of its own; a tournament's table as ``tournament start`` makes it (WRGPT's vacation, everybody
+#: on vacation at the start, SEATLOG/RAIL, all-in chances posted); a table of edition 2 with a
+#: floorman, vacations that may win, and chances
+KINDS = ({}, {"tournament": "cup", "wrgpt_vacation": True, "start_on_vacation": True, "private_asks": True,
+              "equity": True},
+         {"edition": 2, "floorman": "dave", "vacation_can_win": True, "equity": True})
+NY = ZoneInfo("America/New_York")
+#: Friday 4 December 2026, 16:00 New York
+T0 = datetime(2026, 12, 4, 16, 0, tzinfo=NY).astimezone(timezone.utc)
+
+PUBLIC = ["GONE", "GONE Friday", "GONE 13 Dec", "GONE until the 20th", "BACK", "START 8",
+          "START 14", "WHAT", "nice hand", "raise banana", "HAND9 ROUND1 call", "CALL *", "FOLD/R",
+          "CHECK/FOLD", "IF/N=2 FOLD ELSE CALL *", "UNDO", "SEATLOG", "RAIL"]
+ACTIONS = ["fold", "call", "check", "raise 4", "raise 10", "bet 3", "check", "call\n\nTALK: I have it", "call",
+           "fold", "check", "call", "raise 30", "all in"]
+PRIVATE = ["CALL *", "FOLD/R", "CHECK/FOLD", "IF/N=2 FOLD ELSE CALL *", "JAM", "RAISE 6", "hello dealer",
+           "UNDO", "SEATLOG", "BET 5/R"]
+
+
+@dataclass
+class Played:
+    """What the live run did: how many polls, how many resumed from the snapshot, how many
+    dealer comments, hands, and the kinds of step the script took."""
+
+    polls: int = 0
+    resumed: int = 0
+    posts: int = 0
+    hands: int = 0
+    steps: dict[str, int] = field(default_factory=dict)
+    folded: list[str] = field(default_factory=list)
+
+
+def _running(t) -> bool:  # type: ignore[no-untyped-def]
+    from sqlmodel import Session
+
+    from nomicpoker.shell.storage import ledger
+
+    with Session(t.engine) as s:
+        started = len(ledger.hand_rows(s, t.name))
+        ended = len(ledger.stored_rows(s, t.name, "hand_end"))
+    return started > ended
+
+
+def _turns(t) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The GNDT Turn column: ``x`` to act, ``-`` still in the hand (at a showdown: to reveal)."""
+    return {p: turn for p, (_m, turn, _pot) in t.gndt().items()}
+
+
+def _hole(t, who: str, number: int) -> str | None:  # type: ignore[no-untyped-def]
+    msg = next((m for m in reversed(t.forum.inbox(who)) if f"hand {number}," in m.body), None)
+    found = re.search(r"\(([2-9TJQKA][shdc] [2-9TJQKA][shdc])\)", msg.body) if msg else None
+    return found.group(1) if found else None
+
+
+def play(tmp: Path, seed: int, steps: int = 60) -> Played:
+    """Play the script of ``seed`` on a new table in ``tmp`` (this process), polling after
+    every comment and clock jump."""
+    from nomicpoker.adapters.local import LocalForum
+    from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.dealer.service import ServiceError
+    from nomicpoker.shell.jobs.demo import Player
+    from nomicpoker.shell.storage import secrets_store
+    from nomicpoker.shell.storage.paths import forum_db_path
+
+    from kits.tables.bot import Table, fixed_secrets
+
+    rng = random.Random(seed)
+    now = [T0]
+    clock = lambda: now[0]  # noqa: E731
+    t = Table(tmp, players=PLAYERS, stack=300, ruleset="roberts-nlhe", issue_decks=False, seed=f"resume-{seed}",
+              settings={**SETTINGS, **KINDS[seed % len(KINDS)]})
+    t.forum = LocalForum(forum_db_path(t.state), clock=clock)
+    out = Played()
+    resigned: set[str] = set()
+    protest: list = []  # [protester, steps until the UNDO]
+    said: list[tuple[str, str, str]] = []  # (author, thread, comment id) of the players' comments
+    threads: list[str] = []  # every hand's thread, oldest first
+
+    def poll() -> None:
+        report = t.poll(now=clock)
+        assert report.ok, [x.error for x in report.tables]
+        out.polls += 1
+        for x in report.tables:
+            out.folded.append(x.folded)
+            out.resumed += x.folded == "resumed"
+
+    def say(who: str, body: str, thread: str | None = None) -> None:
+        cid = t.forum.post_as(who, thread or t.thread, body)
+        said.append((who, thread or t.thread, cid))
+
+    def count(kind: str) -> None:
+        out.steps[kind] = out.steps.get(kind, 0) + 1
+
+    def start() -> None:
+        number = out.hands + 1
+        secrets_store.write(t.state, t.name, number, fixed_secrets(f"{t.seed}:{number}"))
+        try:
+            started = service.start_hand(t.engine, t.state, t.name, 0, blinds=(1, 2), now=clock)
+        except ServiceError:  # fewer than two players to deal in (broke, sitting out, resigned)
+            count("start refused")
+            return
+        if started.report.error:
+            count("start refused")
+            return
+        out.hands = number
+        t.thread = started.thread
+        t.p = {n: Player(n, t.forum, started.thread) for n in t.players}
+        threads.append(started.thread)
+        count("start")
+
+    for _ in range(steps):
+        now[0] += timedelta(minutes=rng.choice([1, 5, 20, 45, 90]))
+        if not _running(t) and rng.random() < 0.7:
+            start()
+            poll()
+            continue
+        if not threads:
+            continue
+        roll = rng.random()
+        turns = _turns(t)
+        actor = next((p for p, x in turns.items() if x == "x"), None)
+        still = sorted(p for p, x in turns.items() if x == "-")
+        who = rng.choice(PLAYERS)
+        if protest and protest[1] == 0:  # the protester withdraws it (else the table stays frozen)
+            say(protest[0], "UNDO")
+            protest.clear()
+            count("UNDO")
+        elif protest:
+            protest[1] -= 1
+        if roll < 0.4 and actor is not None:
+            body = rng.choice(ACTIONS)
+            if rng.random() < 0.3:
+                body = f"HAND{out.hands} {body}"
+            say(actor, body)
+            count("action")
+        elif roll < 0.4 and still and _running(t):  # a showdown: reveal (now and then, wrong cards)
+            shower = rng.choice(still)
+            cards = _hole(t, shower, out.hands) if rng.random() < 0.9 else "7h 2s"
+            say(shower, f"HAND{out.hands} reveal {cards or '7h 2s'}")
+            count("reveal")
+        elif roll < 0.42 and not protest:
+            say(who, "PROTEST the dealer skipped me")
+            protest.extend([who, rng.choice([0, 1, 3])])
+            count("PROTEST")
+        elif roll < 0.47:
+            say(who, rng.choice(ACTIONS))  # out of turn, or by a player not seated
+            count("action out of turn")
+        elif roll < 0.54:
+            t.forum.send_private_as(who, t.forum.dealer, f"advance ({t.name})", rng.choice(PRIVATE))
+            count("private")
+        elif roll < 0.59:
+            now[0] += timedelta(hours=rng.choice([2, 3, 5, 9, 30, 70]))  # reminders, deadlines
+            count("clock")
+        elif roll < 0.63 and said:  # an edit or a deletion of an earlier comment
+            author, _thread, cid = rng.choice(said[-12:])
+            if rng.random() < 0.8:
+                t.forum.edit_comment(cid, rng.choice(ACTIONS + PUBLIC), author=author)
+                count("edit")
+            else:
+                t.forum.delete_comment(cid, author=author)
+                count("delete")
+        elif roll < 0.67 and len(threads) > 1:  # a late word in an older hand's thread
+            say(who, rng.choice(ACTIONS + PUBLIC), thread=rng.choice(threads[-3:-1]))
+            count("late")
+        elif roll < 0.68 and not resigned:
+            say(who, "GONE RESIGN")
+            resigned.add(who)
+            count("resign")
+        elif roll < 0.76:
+            say(who, "BACK")
+            count("BACK")
+        else:
+            body = rng.choice(PUBLIC)
+            say(who, body)
+            count(body.split()[0])
+        poll()
+    now[0] += timedelta(hours=80)  # whatever is due by now
+    poll()
+    out.posts = len(t.dealer_bodies_all())
+    return out
+
+
+def _env(hash_seed: str) -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("NOMICPOKER_")}
+    tests = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join(x for x in (tests, base.get("PYTHONPATH", "")) if x)
+    return {**base, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": path}
+
+
+def play_in_child(tmp: Path, seed: int, steps: int, hash_seed: str) -> Played:
+    """:func:`play` in a child process whose ``PYTHONHASHSEED`` is ``hash_seed``."""
+    res = subprocess.run([sys.executable, "-m", "kits.sweeps.resume", "play", str(tmp), str(seed), str(steps)],
+                         capture_output=True, text=True, timeout=600, env=_env(hash_seed))
+    assert res.returncode == 0, res.stdout + res.stderr
+    return Played(**json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+def audit_in_child(state: Path, hash_seed: str) -> str:
+    """``nomicpoker audit`` of the table in a child process whose ``PYTHONHASHSEED`` is
+    ``hash_seed``: its output (it asserts the exit code is 0)."""
+    from kits.tables.cli import CLI
+
+    res = subprocess.run([sys.executable, "-c", CLI, "audit", "--state", str(state)], capture_output=True,
+                         text=True, timeout=600, env=_env(hash_seed))
+    assert res.returncode == 0, f"audit with PYTHONHASHSEED={hash_seed}:\n{res.stdout}{res.stderr}"
+    return res.stdout
+
+
+def sweep(tmp: Path, seed: int, steps: int, live_hash: str = "1", replay_hashes: tuple[str, ...] = ("2", "3")) -> Played:
+    """Play ``seed``'s script with hash seed ``live_hash``, then audit it in this process and
+    with each of ``replay_hashes``: every row and post of the live run must be the replay's."""
+    from nomicpoker.shell.audit.audit import audit
+    from nomicpoker.shell.storage import paths
+    from nomicpoker.shell.storage.store import open_engine
+
+    played = play_in_child(tmp, seed, steps, live_hash)
+    state = tmp / "state"
+    engine = open_engine(paths.db_url(state))
+    try:
+        names, diffs = audit(engine, state)
+    finally:
+        engine.dispose()
+    assert names == ["T"] and diffs == [], [str(d) for d in diffs][:5]
+    for h in replay_hashes:
+        said = audit_in_child(state, h)
+        assert "identical" in said, said
+    return played
+
+
+if __name__ == "__main__":  # python -m kits.sweeps.resume play TMP SEED STEPS
+    from dataclasses import asdict
+
+    _cmd, tmp_arg, seed_arg, steps_arg = sys.argv[1:5]
+    print(json.dumps(asdict(play(Path(tmp_arg), int(seed_arg), int(steps_arg)))))

@@ -1,0 +1,34 @@
+"""The resume sweep (issue 24, the determinism family), long form: 24 scripts of 100 steps,
+eight of each kind of table (tests/kits/sweeps/resume.py), each played in a child process with
+one hash seed and polled after every comment and clock jump (so every poll resumes the fold
+from the last one's snapshot), then replayed by ``audit`` in this process and in children with
+two other hash seeds: every verdict, GNDT entry, dealer post, private message, hand end and
+action row must be the replay's, byte for byte. A dict whose order a resume loses, a ``set``
+of names iterated into a post, a field of the fold's state a snapshot drops: each shows here as
+a difference. The CI-size sample is tests/e2e/days/test_days_resume_sweep.py.
+
+    pytest -n 0 tests/slow/test_resume_sweep.py
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kits.sweeps.resume import sweep
+
+#: the seeds in parts (one test each, so the workers share them): each part holds every kind
+PARTS = tuple(tuple(range(3 + 8 * k, 11 + 8 * k)) for k in range(3))  # 3-10, 11-18, 19-26
+#: the kinds of step the scripts take (tests/kits/sweeps/resume.py): each part must take all
+STEPS = {"start", "action", "action out of turn", "reveal", "private", "clock", "edit", "late", "BACK", "GONE",
+         "START", "WHAT", "PROTEST", "UNDO"}
+
+
+@pytest.mark.parametrize("part", range(len(PARTS)))
+def test_a_resumed_poll_posts_what_the_replay_posts(tmp_path, part):
+    seen: set[str] = set()
+    for seed in PARTS[part]:
+        played = sweep(tmp_path / str(seed), seed, steps=100, live_hash=str(seed),
+                       replay_hashes=(str(seed + 1000), "0"))
+        assert played.resumed >= played.polls * 3 // 4, (seed, played)
+        seen |= set(played.steps)
+    assert STEPS <= seen, sorted(STEPS - seen)
