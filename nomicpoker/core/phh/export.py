@@ -12,7 +12,11 @@ Players are ``p1`` .. ``pn`` from the first seat after the button (the button is
 :mod:`nomicpoker.core.phh.phh` reads them. ``roberts-nlhe`` hands are exact: PokerKit replays
 them to the same finishing stacks (a test does). ``blognomic-2008`` hands are exported as far
 as PHH can say them and marked ``_nomicpoker_exact = false`` with the reasons, per hand, in
-``_nomicpoker_not_expressed`` (docs/phh.md lists them all).
+``_nomicpoker_not_expressed`` (docs/phh.md lists them all). So is a hand of either ruleset in
+which the dealer showed a player's cards with a bar (``reveal_away``: a player away at a
+tournament's table wins only the pots no player present contests), with the ledger's pots
+(``_nomicpoker_pots``), ``winnings`` and the players barred (``_nomicpoker_barred``): PHH has no
+barred show, and PokerKit would pay such a pot to the best cards.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ def _holes(record: Mapping[str, Any], ruleset: Ruleset) -> dict[str, tuple[str, 
     return holes
 
 
+def _barred(record: Mapping[str, Any]) -> list[str]:
+    """The players whose cards the dealer showed with a bar (``reveal_away``), in order."""
+    return list(dict.fromkeys(a["player"] for a in record.get("actions") or () if a.get("event") == "reveal_away"))
+
+
 def _differences(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     """What PHH (and PokerKit reading it) cannot say about this hand under this ruleset."""
     out: list[str] = []
@@ -73,6 +82,13 @@ def _differences(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     if ruleset.min_hole_cards:
         out.append(f"a hand must use at least {ruleset.min_hole_cards} hole card(s); five of a kind "
                    "ranks above a straight flush")
+    barred = _barred(record)
+    if barred:
+        out.append(f"{', '.join(barred)} away at a tournament's table: the dealer showed their cards with a "
+                   "bar (reveal_away), so they win only the pots no player present contests (WRGPT: \"You "
+                   "cannot win a contested hand while on vacation\"); PHH writes them as any show, and PokerKit "
+                   "pays each pot to the best cards shown: the pots as the ledger paid them are in "
+                   "_nomicpoker_pots, the winnings in winnings")
     if any(a.get("event") == "fold_out" for a in record.get("actions") or ()):
         out.append("a player was folded out of turn (no Hole Card Draw in time, a vacation, the "
                    "Dealer's hand fold): written as their fold when PHH's turn reaches them")
@@ -146,6 +162,15 @@ def export_phh(record: Mapping[str, Any], ruleset: Ruleset) -> PhhHand:
     ]
     if hand.result is not None:
         fields.insert(1, ("finishing_stacks", tuple(hand.seat(p).money for p in order)))
+        if _barred(record):  # a barred show: what PHH's shows alone would pay otherwise, as the ledger paid it
+            won = {p: 0 for p in order}
+            for award in hand.result.awards:
+                for p, v in award.shares.items():
+                    won[p] += v
+            fields.insert(2, ("winnings", tuple(won[p] for p in order)))
+            fields += [("_nomicpoker_barred", tuple(_barred(record))),
+                       ("_nomicpoker_pots", tuple((("amount", a.amount), ("players", tuple(a.eligible)),
+                                                   ("winners", tuple(a.winners))) for a in hand.result.awards))]
     diffs = _differences(record, ruleset)
     fields.append(("_nomicpoker_exact", not diffs))
     if diffs:
