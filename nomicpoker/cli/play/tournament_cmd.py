@@ -160,6 +160,9 @@ def start(name: str = NameOpt,
                    f"{sum(len(t.players()) for t in done.draw.tables)} players at {len(done.tables)} table(s)")
         for line in structure_lines(done.structure):
             typer.echo(line)
+        for tname in done.kept:
+            typer.echo(f"{tname}: made by the interrupted start, kept (the tables made now have its settings and "
+                       "rules)")
         from nomicpoker.core.tournament.seating import next_positions
 
         kinds = _kinds(engine, done.tables)

@@ -43,7 +43,7 @@ from nomicpoker.shell.dealer.fold_now import fold_now
 from nomicpoker.shell.storage.locks import Busy, run_lock
 from nomicpoker.core.words.dialects import text_in_dialect
 from nomicpoker.core.words.render import reference_tag
-from nomicpoker.shell.storage.rulesets import read_ruleset
+from nomicpoker.shell.storage.rulesets import RulesetFiles, read_ruleset
 from nomicpoker.shell.storage.store import HandRow, TableRow, dumps, loads, transaction
 from nomicpoker.core.rules import limits
 from nomicpoker.shell.cycle.private_inbox import players_see_thread
@@ -162,11 +162,13 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
                  dealer: str = "Dealer", issue_decks: bool | None = None, deadline_hours: int | None = None,
                  button: str | None = None, now: Callable[[], datetime] = utcnow,
                  forum_factory: ForumFactory = default_forum_factory,
-                 settings: dict | None = None) -> TableRow:
+                 settings: dict | None = None, ruleset_files: RulesetFiles | None = None) -> TableRow:
     """Validate and store a new table. Every mistake the Dealer can make on the command line
     (a bad name, one player, a button not at the table, an unknown ruleset, a bad forum config
     key) is a coded error (:class:`ServiceError`, ``RulesetError``, ``ForumError``) raised
-    before anything is written, so a failed ``table create`` leaves no half-made table."""
+    before anything is written, so a failed ``table create`` leaves no half-made table.
+    ``ruleset_files``: the rules to pin, already read (a tournament's tables pin what its
+    first tables pinned); else the ruleset ``ruleset`` names is read now."""
     if not valid_table_name(name):
         raise ServiceError("bad_name", f"table name {name!r}: use letters, digits, '-' and '_' (max 40)")
     players = [p.strip() for p in players if p.strip()]
@@ -196,7 +198,7 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
     button = button or players[-1]
     if button not in players:
         raise ServiceError("bad_button", f"--button {button!r} is not one of the players")
-    files = read_ruleset(ruleset)  # RulesetError names the problem
+    files = ruleset_files or read_ruleset(ruleset)  # RulesetError names the problem
     rs = files.ruleset
     settings_from(values, rs.deadline_hours).check_sense()  # a cap or reminders against the deadline
     check_deck_fits(rs, len(players))
@@ -248,7 +250,9 @@ def create_table(engine: Engine, state: Path, name: str, players: Sequence[str],
         s.add(row)
         pinned.pin(s, name, files, row_time)  # the table keeps these rules whatever the file does
         s.flush()
-    with transaction(engine) as s:  # the "table created" ledger rows come from the fold
+        # the "table created" ledger rows come from the fold, in the same transaction: a table
+        # is there with its rows or not at all (a tournament start stopped between the two left
+        # a table that a start run again kept without its rows)
         table = ledger.get_table(s, name)
         ledger.store_fold(s, name, fold_for(s, table, state))
     return row

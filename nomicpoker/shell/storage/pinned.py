@@ -132,6 +132,17 @@ def files(session: Session, table: TableRow, content_hash: str) -> dict[str, str
     return {"toml": row.toml, "text": row.text}
 
 
+def pinned_files(session: Session, table: TableRow, content_hash: str) -> RulesetFiles:
+    """The ruleset ``table`` pinned with ``content_hash``, as the files a new table pins
+    (:func:`pin`): a tournament's tables made by a start run again pin the rules its first
+    tables pinned, whatever this release's bundled file says
+    (:func:`nomicpoker.shell.tournament.director.start`)."""
+    rs = ruleset(session, table, content_hash)
+    row = session.exec(select(RulesetRow).where(RulesetRow.table_name == table.name,
+                                                RulesetRow.content_hash == content_hash)).one()
+    return RulesetFiles(rs, row.toml, row.text, row.origin)
+
+
 def amendments(session: Session, table: str) -> list[DealerEventRow]:
     return list(session.exec(select(DealerEventRow).where(DealerEventRow.table_name == table,
                                                           DealerEventRow.kind == AMEND)

@@ -41,7 +41,7 @@ from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.dealer.service import ServiceError, create_table, valid_table_name
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.paths import secrets_dir
-from nomicpoker.shell.storage.rulesets import read_ruleset
+from nomicpoker.shell.storage.rulesets import RulesetFiles, read_ruleset
 from nomicpoker.shell.storage.secrets_store import write_private
 from nomicpoker.shell.storage.store import TableRow, dumps, loads, transaction
 from nomicpoker.shell.storage.tournament_rows import TournamentEventRow, TournamentRow
@@ -67,6 +67,8 @@ class Started:
     structure: Structure
     draw: Draw
     tables: tuple[str, ...]  # the table names, in draw order
+    #: the tables an interrupted start had made (run again: kept, and the others made as they were)
+    kept: tuple[str, ...] = ()
 
 
 def seed_path(state: Path, name: str) -> Path:
@@ -249,19 +251,23 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
     names = tuple(table_name(name, t.number) for t in draw.tables)
     with Session(engine) as s:  # the tables already there must be this draw's (a start run again)
         existing = {r.name: r for r in s.exec(select(TableRow).where(TableRow.name.in_(names))).all()}  # type: ignore[attr-defined]
-    for t, tname in zip(draw.tables, names):
-        if tname in existing and loads(existing[tname].players) != list(t.players()):
-            raise TournamentError("exists", f"table {tname} already exists with other players: rename or remove "
-                                  "it before starting this tournament")
-    # SEATLOG and RAIL are answered at its tables (shell/tournament/asks), in the thread or by private
-    # message (core/fold/advance_private); WRGPT's vacation (core/fold/away)
-    settings: dict = {"tournament": name, "wrgpt_vacation": True, "private_asks": True}
-    if structure.start_on_vacation:  # every player on vacation from creation (shell/tournament/vacation_start)
-        settings["start_on_vacation"] = True
-    if level.ante:
-        settings["ante"] = level.ante
-    if level.big_blind:
-        settings["blinds"] = (level.small_blind, level.big_blind)
+        for t, tname in zip(draw.tables, names):
+            if tname in existing and loads(existing[tname].players) != list(t.players()):
+                raise TournamentError("exists", f"table {tname} already exists with other players: rename or "
+                                      "remove it before starting this tournament")
+        # SEATLOG and RAIL are answered at its tables (shell/tournament/asks), in the thread or by private
+        # message (core/fold/advance_private); WRGPT's vacation (core/fold/away)
+        settings: dict = {"tournament": name, "wrgpt_vacation": True, "private_asks": True}
+        if structure.start_on_vacation:  # every player on vacation from creation (shell/tournament/vacation_start)
+            settings["start_on_vacation"] = True
+        if level.ante:
+            settings["ante"] = level.ante
+        if level.big_blind:
+            settings["blinds"] = (level.small_blind, level.big_blind)
+        files = None
+        kept = [n for n in names if n in existing]
+        if kept:  # a start run again: the tables made now are made as the first attempt made its own
+            settings, files = _as_made(s, existing[kept[0]])
     for t, tname in zip(draw.tables, names):
         if tname in existing:
             continue
@@ -272,7 +278,7 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
             kind, config = (forums or {}).get(t.number, (row.forum_kind, {}))
             create_table(engine, state, tname, list(t.players()), structure.starting_money, ruleset=row.ruleset,
                          forum=kind, forum_config=config, dealer=row.dealer, button=button,
-                         settings=dict(settings), now=now)
+                         settings=dict(settings), ruleset_files=files, now=now)
         except ServiceError as exc:
             raise TournamentError(exc.code, f"table {tname}: {exc.message}") from exc
     at = iso(now())
@@ -285,7 +291,20 @@ def start(engine: Engine, state: Path, name: str, now: Callable[[], datetime] = 
         tables = [{"number": t.number, "table": n, "seats": list(t.seats), "button": t.last.button}
                   for t, n in zip(draw.tables, names)]
         add_event(s, name, "start", at, data={"tables": tables, "level": level.number})
-    return Started(row, structure, draw, names)
+    return Started(row, structure, draw, names, tuple(kept))
+
+
+def _as_made(session: Session, first: TableRow) -> "tuple[dict, RulesetFiles]":
+    """The settings and the pinned rules of a table an interrupted start made: what the tables
+    a start run again makes are given. WHY not this release's: the first attempt may have run
+    under an older release (before ``wrgpt_vacation`` or ``private_asks``, with an older bundled
+    ruleset, another edition), and every table of one tournament must read its players' comments
+    and messages alike and play the same rules. The table's own record says what it was given:
+    its settings as made (``np_table.settings``: the edition stamped, every key set) and the
+    ruleset it pinned then (``np_table.ruleset_hash``)."""
+    from nomicpoker.shell.storage import pinned
+
+    return loads(first.settings), pinned.pinned_files(session, first, first.ruleset_hash)
 
 
 def tables_of(session: Session, name: str) -> list[str]:

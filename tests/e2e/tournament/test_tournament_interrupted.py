@@ -1,0 +1,130 @@
+"""A director's command interrupted part-way and run again (issue 24): every table of one
+tournament alike, whatever release ran the first attempt.
+
+``tournament start`` makes one table per drawn table, each in its own transaction (a table on
+e-mail mails its players their IDs as it is made), so a start can stop with some tables made.
+Run again, it keeps those and makes the others. The tables it makes then take the settings and
+the rules the first attempt gave the tables it made (the tables' own record: their settings,
+their pinned ruleset), not this release's: a start interrupted under an older release (before
+``private_asks``, say, or with an older bundled ruleset) and finished under this one gives a
+tournament whose tables all read the same private messages and play the same rules.
+
+Real parts: the director's commands through the CLI on the local forum; a crash is a forked
+child dying at a crash point (``NOMICPOKER_CRASH_AT``, tests/kits/sweeps/crash.py), as a killed
+process dies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from sqlmodel import Session
+
+from kits.sweeps.crash import die_at
+from kits.tables.tournament import STRUCTURE, rows, run
+from nomicpoker.core.rules.validate import ruleset_from_content
+from nomicpoker.core.tournament.seating import next_positions
+from nomicpoker.shell import faults
+from nomicpoker.shell.dealer.service import create_table
+from nomicpoker.shell.storage import paths
+from nomicpoker.shell.storage.rulesets import RulesetFiles, read_ruleset
+from nomicpoker.shell.storage.store import open_engine
+from nomicpoker.shell.tournament import director
+
+PLAYERS = "ann,bob,cy,dee,eve,fay,gus"
+
+
+def _created(tmp_path, size: int = 3):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "spring.toml"
+    path.write_text(STRUCTURE.format(size=size))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(path), "--players", PLAYERS, "--state", str(state))
+    return state
+
+
+def _tables(state) -> dict[str, tuple[dict, str]]:
+    """Each table's settings as made, and the content hash of the ruleset it pinned."""
+    out = {}
+    for name, settings, pinned in rows(state, "SELECT t.name, t.settings, t.ruleset_hash FROM np_table t ORDER BY t.id"):
+        out[name] = (json.loads(settings), pinned)
+    assert all(h in {c for (c,) in rows(state, f"SELECT content_hash FROM np_ruleset WHERE table_name = '{n}'")}
+               for n, (_s, h) in out.items())
+    return out
+
+
+def test_a_start_interrupted_under_an_older_release_finishes_with_every_table_alike(tmp_path):
+    """The first attempt, by an older release, made table 1 and stopped: its settings had no
+    ``wrgpt_vacation`` and no ``private_asks`` (they came later), and it pinned an older text of
+    the ruleset. This release's start keeps table 1 and makes tables 2 and 3 as table 1 was
+    made: the same settings, the same pinned rules."""
+    state = _created(tmp_path)
+    engine = open_engine(paths.db_url(state))
+    try:
+        with Session(engine) as s:  # what the older release's start drew (the draw is the seed's)
+            row = director.get(s, "spring")
+            draw = director.draw_of(row, director.entrants(s, "spring"), director.seed_path(state, "spring")
+                                    .read_text("ascii").strip())
+        current = read_ruleset("roberts-nlhe")
+        older_text = current.text.replace("\n", "\n\n", 1)  # an older wording of the same rules
+        older = RulesetFiles(ruleset_from_content(current.toml, older_text, "older roberts-nlhe"), current.toml,
+                             older_text, "roberts-nlhe")
+        assert older.ruleset.content_hash != current.ruleset.content_hash
+        first = draw.tables[0]
+        create_table(engine, state, "spring-t1", list(first.players()), 1000, ruleset="roberts-nlhe",
+                     button=first.player_at(next_positions(first).button),
+                     settings={"tournament": "spring", "blinds": (5, 10)}, ruleset_files=older)
+    finally:
+        engine.dispose()
+    out = run("tournament", "start", "--name", "spring", "--state", str(state)).output
+    assert "spring-t1: made by the interrupted start, kept" in out
+    made = _tables(state)
+    assert sorted(made) == ["spring-t1", "spring-t2", "spring-t3"]
+    assert "private_asks" not in made["spring-t1"][0] and "wrgpt_vacation" not in made["spring-t1"][0]
+    assert made["spring-t2"] == made["spring-t3"] == made["spring-t1"]
+    assert made["spring-t1"][1] == older.ruleset.content_hash
+    # the tables read a private message alike: SEATLOG at table 3 is what it is at table 1
+    # (advance actions only, as the older release's tables read them)
+    run("hand", "start", "--table", "spring-t3", "--state", str(state))
+    t3 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t3'")[0][0])
+    run("forum", "message", "--state", str(state), "--as", t3[0], "SEATLOG")
+    run("poll", "--state", str(state))
+    assert rows(state, "SELECT status, code FROM np_verdict WHERE thread = '~private'") == [
+        ("ignored", "private_not_advance")]
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_a_start_killed_at_each_crash_point_and_run_again_makes_the_same_tables(tmp_path):
+    """This release's start killed at each of its crash points (every ledger commit, before and
+    after), then run again: the same three tables, alike, each with its "table created" rows,
+    the start recorded once, audit identical. (A kill between a table's row and its rows left
+    a table that the start run again kept without them: audit differed.)"""
+    reference = _created(tmp_path / "reference")
+    trace = tmp_path / "trace"
+    os.environ[faults.TRACE] = str(trace)
+    try:
+        faults.reset()
+        engine = open_engine(paths.db_url(reference))
+        director.start(engine, reference, "spring")
+        engine.dispose()
+    finally:
+        del os.environ[faults.TRACE]
+        faults.reset()
+    points = len(trace.read_text().splitlines())
+    assert points > 5, points
+    want = _tables(reference)
+    for k in range(1, points + 1):
+        state = _created(tmp_path / f"k{k}")
+        url = paths.db_url(state)
+        code = die_at(k, url, lambda engine: director.start(engine, state, "spring"))
+        assert code == faults.CRASH_EXIT, (k, code)
+        if rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'start'") == [(1,)]:
+            # killed after its last commit: the start is done, and says so when run again
+            out = run("tournament", "start", "--name", "spring", "--state", str(state), code=1).output
+            assert "error: tournament spring has already started" in out
+        else:
+            run("tournament", "start", "--name", "spring", "--state", str(state))
+        assert _tables(state) == want, k
+        assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'start'") == [(1,)]
+        assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
