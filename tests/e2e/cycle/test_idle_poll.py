@@ -471,15 +471,11 @@ def test_a_broken_tables_thread_and_the_live_tables_are_still_checked(tmp_path):
     behaviour, docs/tournaments.md). A comment at the live table's hand: the check defers and
     the full poll reads it."""
     from kits.tables.bot import fixed_secrets
-    from kits.tables.tournament import STRUCTURE, play_all_in, rows
+    from kits.tables.tournament import play_all_in, rows, started
     from kits.tables.tournament import run as cli
     from nomicpoker.shell.storage import secrets_store
 
-    path = tmp_path / "spring.toml"
-    path.write_text(STRUCTURE.format(size=3))
-    st = tmp_path / "state"
-    cli("tournament", "create", "--structure", str(path), "--players", "ann,bob,cy,dee", "--state", str(st))
-    cli("tournament", "start", "--name", "spring", "--state", str(st))
+    st = started(tmp_path, "ann,bob,cy,dee")
     play_all_in(st, "spring-t2")
     assert "table 2 is broken" in cli("tournament", "advance", "--name", "spring", "--state", str(st)).output
     secrets_store.write(st, "spring-t1", 1, fixed_secrets("spring-t1:1"))
