@@ -8,7 +8,11 @@ other, the change log saying why: :mod:`nomicpoker.core.fold.roster_moves`), and
 tournament's ``moves`` event (every move of the step, the tables broken, the positions drawn
 for a final table or a redraw) from which :mod:`.seatmap` rebuilds the seats. An interrupted
 run left nothing (the transaction) or everything but the posts (the next poll sends them), so
-``tournament advance`` is simply run again.
+``tournament advance`` is simply run again. Nothing, that is, in the ledger: a move into an
+e-mail table mails the player his ID before it is recorded, and a run killed between the two
+left a welcome to a table he has not joined; the moves are kept in the state folder before the
+mail goes, and the next run makes them as planned or corrects the welcome
+(:mod:`.pending_moves`).
 
 Only between hands: a move whose table is playing a hand waits for the next ``advance`` (and
 ``hand start`` refuses to deal at a table a move waits for: :func:`pending_at`).
@@ -27,7 +31,7 @@ from sqlmodel import Session
 from nomicpoker.core.tournament.balance import Move, Plan, rebalance, redraw_moves
 from nomicpoker.core.tournament.clock_rules import day_number, level_for
 from nomicpoker.core.tournament.draw import Entrant, redraw
-from nomicpoker.ports import ChecksEnrol, ForumError
+from nomicpoker.ports import ChecksEnrol, Forum, ForumError
 from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
 from nomicpoker.shell.cycle.outbox import send_outbox
@@ -35,6 +39,7 @@ from nomicpoker.shell.cycle.replay import adjudicate
 from nomicpoker.shell.cycle.report import TableReport
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import DealerEventRow, TableRow, dumps, loads, transaction
+from nomicpoker.shell.tournament import pending_moves
 from nomicpoker.shell.tournament.director import TournamentError, add_event, events, get, next_seq, structure_of
 from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
 
@@ -196,41 +201,97 @@ def finish_if_won(engine: Engine, name: str, now: Callable[[], datetime] = utcno
         return left[0]
 
 
+@dataclass(frozen=True)
+class _Decision:
+    """What a step of ``advance`` would do now (:func:`_decide`), before anything is written."""
+
+    m: SeatMap
+    plan: Plan
+    event: str
+    redrawn: int
+    whole: bool
+    done: tuple[Move, ...]
+    waiting: tuple[Move, ...]
+    #: each destination's roster after the moves (table number -> players)
+    seated: dict[int, list[str]]
+
+    def key(self) -> list[list]:
+        """The moves, as the pending file records them (plain JSON)."""
+        return [[mv.player, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat] for mv in self.done]
+
+    def arriving(self) -> dict[str, list[str]]:
+        """Each destination table's name -> the players the moves bring there."""
+        out: dict[str, list[str]] = {}
+        for mv in self.done:
+            out.setdefault(self.m.names[mv.to_table], []).append(mv.player)
+        return out
+
+
+def _decide(s: Session, name: str, t: datetime) -> "_Decision | Moved":
+    """The moves to make now, or what :func:`_carry_out` says when none can be made."""
+    m, plan, event, redrawn = plan_for(s, name, t)
+    if not plan.moves and not redrawn:
+        return Moved((), tuple(plan.broken), False, ())
+    busy = {n for n, h in m.running.items() if h}
+    whole = plan.final or bool(redrawn)  # made at once or not at all
+    if whole and busy & ({mv.from_table for mv in plan.moves} | {mv.to_table for mv in plan.moves}
+                         | ({tb.number for tb in plan.tables} if redrawn else set())):
+        return Moved((), (), False, plan.moves, redraw=redrawn, redraw_waits=True)
+    done: list[Move] = []
+    waiting: list[Move] = []
+    occupied = {(n, s_) for n, tb in m.tables.items() for s_, _p in tb.occupied()}
+    for mv in plan.moves:
+        if mv.from_table in busy or mv.to_table in busy or any(w.player == mv.player for w in waiting):
+            waiting.append(mv)  # (a player's move on from a table he has not reached waits with his first)
+            continue
+        if (mv.to_table, mv.to_seat) in occupied and not whole:
+            waiting.append(mv)  # its seat is freed by a move that waits
+            continue
+        occupied.discard((mv.from_table, mv.from_seat))
+        occupied.add((mv.to_table, mv.to_seat))
+        done.append(mv)
+    if not done and not redrawn:
+        return Moved((), (), False, tuple(waiting))
+    seated = {}  # each destination's roster after the moves, all checked before any ID mail goes
+    for n in sorted({mv.to_table for mv in done}):
+        gone = {mv.player for mv in done if mv.from_table == n}
+        arriving = [mv.player for mv in done if mv.to_table == n]
+        seated[n] = [p for p in ledger.roster(s, ledger.get_table(s, m.names[n])) if p not in gone] + arriving
+    return _Decision(m, plan, event, redrawn, whole, tuple(done), tuple(waiting), seated)
+
+
 def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetime]) -> Moved:
     t = now()
+    with Session(engine) as s:
+        d = _decide(s, name, t)
+        recorded = len(events(s, name, "moves"))
+    pending_moves.settle(engine, state, name, d.key() if isinstance(d, _Decision) else None,
+                         d.arriving() if isinstance(d, _Decision) else {}, recorded)
+    if isinstance(d, Moved):
+        return d
+    with Session(engine) as s:
+        tables = {n: ledger.get_table(s, d.m.names[n])
+                  for n in {n for mv in d.done for n in (mv.from_table, mv.to_table)}}
+    seatings = [(tables[n], d.seated[n]) for n in sorted(d.seated)]
+    opened = _check_enrol(state, seatings)  # every table checked: a refusal records and mails nothing
+    mails = [(forum, table, players) for forum, table, players in opened if _sends_ids(forum)]
+    if mails:  # the intended moves are kept before any ID mail goes (the run may be killed after it)
+        pending_moves.write(state, name, iso(t), recorded, d.key(), d.arriving())
+    for forum, table, players in mails:
+        try:
+            forum.enrol(table.name, list(players))
+        except ForumError as exc:
+            raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
+                                  f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
     with transaction(engine) as s:
-        m, plan, event, redrawn = plan_for(s, name, t)
-        if not plan.moves and not redrawn:
-            return Moved((), tuple(plan.broken), False, ())
-        busy = {n for n, h in m.running.items() if h}
-        whole = plan.final or bool(redrawn)  # made at once or not at all
-        if whole and busy & ({mv.from_table for mv in plan.moves} | {mv.to_table for mv in plan.moves}
-                             | ({tb.number for tb in plan.tables} if redrawn else set())):
-            return Moved((), (), False, plan.moves, redraw=redrawn, redraw_waits=True)
-        done, waiting = [], []
-        occupied = {(n, s_) for n, tb in m.tables.items() for s_, _p in tb.occupied()}
-        for mv in plan.moves:
-            if mv.from_table in busy or mv.to_table in busy or any(w.player == mv.player for w in waiting):
-                waiting.append(mv)  # (a player's move on from a table he has not reached waits with his first)
-                continue
-            if (mv.to_table, mv.to_seat) in occupied and not whole:
-                waiting.append(mv)  # its seat is freed by a move that waits
-                continue
-            occupied.discard((mv.from_table, mv.from_seat))
-            occupied.add((mv.to_table, mv.to_seat))
-            done.append(mv)
-        if not done and not redrawn:
-            return Moved((), (), False, tuple(waiting))
+        again = _decide(s, name, t)
+        if isinstance(again, Moved) or again.key() != d.key():  # (the run lock keeps the seats as they were)
+            raise TournamentError("changed", f"the seats of tournament {name} changed while advance ran: "
+                                  "nothing was moved; run it again")
+        done, waiting, m, plan, event, redrawn = d.done, d.waiting, again.m, d.plan, d.event, d.redrawn
         rosters: dict[int, list[str]] = {}
         seat_of = dict(m.history)
         at = iso(t)
-        tables = {n: ledger.get_table(s, tn) for n, tn in m.names.items()}
-        seated = {}  # each destination's roster after the moves, all checked before any ID mail goes
-        for n in sorted({mv.to_table for mv in done}):
-            gone = {mv.player for mv in done if mv.from_table == n}
-            arriving = [mv.player for mv in done if mv.to_table == n]
-            seated[n] = [p for p in ledger.roster(s, tables[n]) if p not in gone] + arriving
-        _enrol(state, [(tables[n], seated[n]) for n in sorted(seated)])  # before anything is recorded
         touched: set[int] = set()
         out_rows = []
         for mv in done:
@@ -257,7 +318,7 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
             out_rows.append({"player": mv.player, "from_table": mv.from_table, "from_seat": mv.from_seat,
                              "to_table": mv.to_table, "to_seat": mv.to_seat, "chips": chips, "reason": mv.reason})
         drawn = []
-        if whole:
+        if d.whole:
             drawn = [{"number": tb.number, "last": [tb.last.button, tb.last.small_blind, tb.last.big_blind],
                       "hands": m.hands[tb.number]} for tb in plan.tables]
         broken = [b for b in plan.broken if not any(mv.from_table == b for mv in waiting)]
@@ -267,20 +328,25 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         for n in sorted(touched):
             adjudicate(s, tables[n], state, t)
         names = [m.names[n] for n in sorted(touched)]
+    pending_moves.forget(state, name)
     errors = _send(engine, state, names, now)
     return Moved(tuple(done), tuple(broken), plan.final, tuple(waiting), errors, redraw=redrawn)
 
 
-def _enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> None:
-    """The players each table will seat, given what its forum knows players by before a move
-    into it is recorded: on e-mail his secret ID, mailed to him once (the table's ``enrol``, as
-    ``table create`` does; a player moved from another forum has never had one, and without it
-    no mail of his is read); an IRC table checks every seat is a nick. A forum that cannot take
-    him (no address in the e-mail roster, not a nick) refuses the move: nothing is recorded.
+def _sends_ids(forum: Forum) -> bool:
+    return isinstance(forum, ChecksEnrol) or forum.abilities.player_ids
 
-    Every table is checked before any of them is enrolled (``check_enrol`` where ``enrol``
-    sends something; ``enrol`` itself where it sends nothing), so a refusal at one table has
-    mailed nobody a welcome to another table he never joins."""
+
+def _check_enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> list[tuple[Forum, TableRow, Sequence[str]]]:
+    """The players each table will seat, checked against what its forum knows players by
+    before a move into it is recorded: on e-mail his secret ID is mailed to him once (the
+    table's ``enrol``, as ``table create`` does; a player moved from another forum has never
+    had one, and without it no mail of his is read); an IRC table checks every seat is a nick.
+    A forum that cannot take him (no address in the e-mail roster, not a nick) refuses the
+    move: nothing is recorded. Every table is checked before any of them is enrolled
+    (``check_enrol`` where ``enrol`` sends something; ``enrol`` itself where it sends nothing),
+    so a refusal at one table has mailed nobody a welcome to another table he never joins.
+    Returns each table's forum, opened, with its players: :func:`_carry_out` mails the IDs."""
     opened = []
     for table, players in seatings:
         forum = forums.forum_for(table, state)
@@ -293,8 +359,13 @@ def _enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> N
             raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
                                   f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
         opened.append((forum, table, players))
-    for forum, table, players in opened:
-        if isinstance(forum, ChecksEnrol) or forum.abilities.player_ids:
+    return opened
+
+
+def _enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> None:
+    """:func:`_check_enrol` every table, then send the IDs (a late entrant's table)."""
+    for forum, table, players in _check_enrol(state, seatings):
+        if _sends_ids(forum):
             try:
                 forum.enrol(table.name, list(players))
             except ForumError as exc:

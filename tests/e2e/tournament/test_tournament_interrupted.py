@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from sqlmodel import Session
 
+from kits.servers.mail import dealer_config, start_servers
 from kits.sweeps.crash import die_at
 from kits.tables.tournament import STRUCTURE, rows, run
 from nomicpoker.core.rules.validate import ruleset_from_content
@@ -30,7 +32,7 @@ from nomicpoker.shell.dealer.service import create_table
 from nomicpoker.shell.storage import paths
 from nomicpoker.shell.storage.rulesets import RulesetFiles, read_ruleset
 from nomicpoker.shell.storage.store import open_engine
-from nomicpoker.shell.tournament import director
+from nomicpoker.shell.tournament import director, moves
 
 PLAYERS = "ann,bob,cy,dee,eve,fay,gus"
 
@@ -128,3 +130,87 @@ def test_a_start_killed_at_each_crash_point_and_run_again_makes_the_same_tables(
         assert _tables(state) == want, k
         assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'start'") == [(1,)]
         assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+# --------------------------------------------------------------------------- advance killed after an ID mail
+
+ENTRANTS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
+
+
+@pytest.fixture
+def mail(tmp_path):
+    users = {"dealer": "dealer-pw", **{p: f"{p}-pw" for p in ENTRANTS}}
+    yield from start_servers(tmp_path / "mail", users)
+
+
+def _mail_tournament(mail, tmp_path):
+    """Seven entrants, tables of three: table 2 by e-mail (Dovecot and aiosmtpd on loopback),
+    tables 1 and 3 on the local forum. A player of table 1 is disqualified: the six left fit
+    at two tables, so table 3 is broken, one of its players to table 1 and one to table 2,
+    who is mailed his ID there before the move is recorded."""
+    config = tmp_path / "t2-mail.json"
+    config.write_text(json.dumps({"kind": "email", **dealer_config(mail, tmp_path, ENTRANTS, table="spring-t2")}))
+    structure = tmp_path / "spring.toml"
+    structure.write_text(STRUCTURE.format(size=3))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS), "--state", str(state))
+    run("tournament", "start", "--name", "spring", "--forum", f"2={config}", "--state", str(state))
+    t1, t3 = (json.loads(rows(state, f"SELECT players FROM np_table WHERE name = 'spring-t{n}'")[0][0]) for n in (1, 3))
+    run("tournament", "disqualify", "--name", "spring", "--player", t1[0], "--note", "collusion",
+        "--state", str(state))
+    return state, t3
+
+
+def _welcomes(mail, player: str, subject: str) -> list:
+    return [m for m in mail.inbox(player) if subject in str(m["Subject"])]
+
+
+def _killed_after_the_id_mail(mail, state, t3: list[str]) -> str:
+    """``tournament advance`` killed at its crash points in turn, from the first, until one
+    kill comes after a welcome to table 2 went out (the first such point: right after the
+    mail); returns who got it. Nothing was recorded."""
+    url = paths.db_url(state)
+    for k in range(1, 60):
+        code = die_at(k, url, lambda engine: moves.carry_out(engine, state, "spring"))
+        assert code == faults.CRASH_EXIT, (k, code)
+        welcomed = [p for p in t3 if _welcomes(mail, p, "Your ID for poker table spring-t2")]
+        if welcomed:
+            assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'moves'") == [(0,)]
+            assert rows(state, "SELECT count(*) FROM np_dealer_event WHERE kind = 'move_in'") == [(0,)]
+            [who] = welcomed
+            return who
+    raise AssertionError("no welcome was mailed")
+
+
+def test_advance_killed_after_an_id_mail_makes_the_same_moves_when_run_again(mail, tmp_path):
+    state, t3 = _mail_tournament(mail, tmp_path)
+    mover = _killed_after_the_id_mail(mail, state, t3)
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert f"{mover} moves from table 3 seat" in out and "to table 2 seat" in out
+    assert len(_welcomes(mail, mover, "Your ID for poker table spring-t2")) == 1  # not mailed again
+    assert not _welcomes(mail, mover, "Not moved")
+    assert rows(state, f"SELECT count(*) FROM np_dealer_event WHERE table_name = 'spring-t2' AND kind = 'move_in' "
+                       f"AND player = '{mover}'") == [(1,)]
+    assert not list((state / "pending").glob("_tournament-*"))
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_advance_killed_after_an_id_mail_corrects_the_welcome_when_the_moves_change(mail, tmp_path):
+    """The director disqualifies the player the killed run welcomed to table 2 before running
+    advance again: the moves are not those any more (the other player of table 3 moves, the
+    welcomed one nowhere). He is told once, by mail, that the move was not made."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    mover = _killed_after_the_id_mail(mail, state, t3)
+    run("tournament", "disqualify", "--name", "spring", "--player", mover, "--note", "no show",
+        "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert f"{mover} moves" not in out
+    [note] = _welcomes(mail, mover, "Not moved to poker table spring-t2")
+    assert f"{mover}, the Dealer mailed you your ID for poker table spring-t2 for a move" in note.get_content()
+    assert "you were not moved to table spring-t2" in note.get_content()
+    assert rows(state, f"SELECT count(*) FROM np_dealer_event WHERE player = '{mover}' AND kind = 'move_in'") \
+        == [(0,)]
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    assert len(_welcomes(mail, mover, "Not moved to poker table spring-t2")) == 1  # once
+    assert not list((state / "pending").glob("_tournament-*"))
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output

@@ -1,0 +1,121 @@
+"""The moves an ``advance`` is about to record while their ID mails go (shell).
+
+A move into an e-mail table mails the player his ID for it before the move is recorded (the
+check and the mail come first: a forum that cannot seat him refuses the whole step,
+:mod:`.moves`), so a run killed between the two has welcomed him to a table he has not joined.
+The moves about to be made are written here, synced, before the first ID mail goes, and removed
+once they are recorded. The next run reads them (:func:`settle`): the same moves (nothing
+changed meanwhile) are made as planned, and the ID already mailed is not mailed again (the
+forum's ``enrol`` sends each ID once); moves that are no longer the ones to make (a
+disqualification, a hand ended since) are withdrawn: each player mailed a welcome to a table he
+does not join gets a correction, once.
+
+WHY a file in the state folder (``pending/``, as ``hand start`` keeps its story post's,
+:mod:`nomicpoker.shell.dealer.service`) and not a tournament event: an event would change the
+numbering of the step's draws (:func:`.moves.plan_for`'s ``event``, which ``audit`` and the
+SEATLOG recompute); and a tournament whose tables mail nothing (the local forum, Reddit)
+writes nothing here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from nomicpoker.ports import Forum
+from nomicpoker.shell import faults
+from nomicpoker.shell.cycle import forums
+from nomicpoker.shell.storage import ledger
+from nomicpoker.shell.storage.store import dumps, loads
+from nomicpoker.shell.tournament.seatmap import seat_map
+
+
+def path(state: Path, name: str) -> Path:
+    """Where tournament ``name``'s pending moves are kept ("_" starts no table's name)."""
+    return state / "pending" / f"_tournament-{name}.moves.json"
+
+
+def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence], arriving: Mapping[str, list[str]]) -> None:
+    """Keep the moves about to be made: ``at`` the step's time, ``recorded`` the tournament's
+    ``moves`` events so far (more once these are recorded), ``key`` the moves (player, tables
+    and seats), ``arriving`` each destination table's name -> the players mailed their ID."""
+    target = path(state, name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(dumps({"at": at, "recorded": recorded, "moves": [list(k) for k in key], "arriving": dict(arriving)}))
+        f.flush()
+        os.fsync(f.fileno())
+    faults.point("before pending moves")
+    tmp.replace(target)
+    faults.point("after pending moves")
+
+
+def read(state: Path, name: str) -> dict | None:
+    try:
+        data = loads(path(state, name).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("arriving"), dict) else None
+
+
+def forget(state: Path, name: str) -> None:
+    try:
+        path(state, name).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def settle(engine: Engine, state: Path, name: str, key: list[list] | None, joining: Mapping[str, Sequence[str]],
+           recorded: int) -> None:
+    """What a killed run left pending (module docstring), given the moves to make now (``key``,
+    None: none; ``joining``: each destination's arriving players): kept when they are its moves;
+    else each welcome it mailed to a table its player does not join now is corrected, and it
+    is dropped. Dropped too when its moves were recorded (killed before the file went)."""
+    pending = read(state, name)
+    if pending is None:
+        return
+    if pending.get("recorded") != recorded:
+        forget(state, name)
+        return
+    if key is not None and key == pending.get("moves"):
+        return  # the same moves: made now as planned
+    with Session(engine) as s:
+        m = seat_map(s, name)
+        rows = {t: ledger.get_table(s, t) for t in pending["arriving"] if t in m.names.values()}
+    for tname, players in sorted(pending["arriving"].items()):
+        if tname not in rows:
+            continue
+        forum = forums.forum_for(rows[tname], state)
+        if not forum.abilities.player_ids:
+            continue
+        for player in players:
+            if player not in joining.get(tname, ()):
+                where = next((m.names[n] for n, tb in sorted(m.tables.items()) if player in tb.players()), None)
+                withdraw(forum, tname, player, str(pending["at"]), where)
+    forget(state, name)
+
+
+def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None) -> None:
+    """Tell ``player``, once, that the move to ``table`` his ID mail announced was not made
+    (``where``: the table he sits at now); nothing when no welcome went (the run was killed
+    before it)."""
+    sent = list(forum.sent_private(player))
+    if not any(m.subject.startswith(f"Your ID for poker table {table}") for m in sent):
+        return
+    subject = f"Not moved to poker table {table} (advance of {at[:16].replace('T', ' ')} UTC)"
+    if any(m.subject.startswith(subject) for m in sent):
+        return
+    stay = f"you play on at table {where}" if where else "you sit at no table of the tournament now"
+    forum.send_private(player, subject, (
+        f"{player}, the Dealer mailed you your ID for poker table {table} for a move the tournament "
+        f"director's run did not record (it stopped before, and the seats have changed since): you "
+        f"were not moved to table {table}; {stay}. Keep the ID: should you be moved to table {table} "
+        "later, it is your ID there, and the move will be announced to you.\n"))
+
+
+__all__ = ["forget", "path", "read", "settle", "withdraw", "write"]
