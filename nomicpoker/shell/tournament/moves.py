@@ -266,7 +266,7 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         d = _decide(s, name, t)
         recorded = len(events(s, name, "moves"))
     pending_moves.settle(engine, state, name, d.key() if isinstance(d, _Decision) else None,
-                         d.arriving() if isinstance(d, _Decision) else {}, recorded)
+                         d.arriving() if isinstance(d, _Decision) else {})
     if isinstance(d, Moved):
         return d
     with Session(engine) as s:

@@ -41,7 +41,7 @@ def path(state: Path, name: str) -> Path:
 
 def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence], arriving: Mapping[str, list[str]]) -> None:
     """Keep the moves about to be made: ``at`` the step's time, ``recorded`` the tournament's
-    ``moves`` events so far (more once these are recorded), ``key`` the moves (player, tables
+    ``moves`` events so far (one of those after them holds these once recorded), ``key`` the moves (player, tables
     and seats), ``arriving`` each destination table's name -> the players mailed their ID."""
     target = path(state, name)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -70,21 +70,26 @@ def forget(state: Path, name: str) -> None:
         pass
 
 
-def settle(engine: Engine, state: Path, name: str, key: list[list] | None, joining: Mapping[str, Sequence[str]],
-           recorded: int) -> None:
+def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
+           joining: Mapping[str, Sequence[str]]) -> None:
     """What a killed run left pending (module docstring), given the moves to make now (``key``,
     None: none; ``joining``: each destination's arriving players): kept when they are its moves;
     else each welcome it mailed to a table its player does not join now is corrected, and it
-    is dropped. Dropped too when its moves were recorded (killed before the file went)."""
+    is dropped. Dropped too when its moves were recorded (killed before the file went): a
+    ``moves`` event since the file was written holds exactly them (another, such as a late
+    entrant's, does not count)."""
+    from nomicpoker.shell.tournament.director import events
+
     pending = read(state, name)
     if pending is None:
         return
-    if pending.get("recorded") != recorded:
-        forget(state, name)
-        return
-    if key is not None and key == pending.get("moves"):
-        return  # the same moves: made now as planned
     with Session(engine) as s:
+        since = events(s, name, "moves")[int(pending.get("recorded") or 0):]
+        if any(_key(e.data) == pending.get("moves") for e in since):
+            forget(state, name)
+            return
+        if key is not None and key == pending.get("moves"):
+            return  # the same moves: made now as planned
         m = seat_map(s, name)
         rows = {t: ledger.get_table(s, t) for t in pending["arriving"] if t in m.names.values()}
     for tname, players in sorted(pending["arriving"].items()):
@@ -98,6 +103,12 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None, joini
                 where = next((m.names[n] for n, tb in sorted(m.tables.items()) if player in tb.players()), None)
                 withdraw(forum, tname, player, str(pending["at"]), where)
     forget(state, name)
+
+
+def _key(data: str) -> list[list]:
+    """A recorded ``moves`` event's moves as :func:`write` keeps them."""
+    return [[mv["player"], mv["from_table"], mv["from_seat"], mv["to_table"], mv["to_seat"]]
+            for mv in (loads(data) or {}).get("moves", ())]
 
 
 def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None) -> None:

@@ -214,3 +214,24 @@ def test_advance_killed_after_an_id_mail_corrects_the_welcome_when_the_moves_cha
     assert len(_welcomes(mail, mover, "Not moved to poker table spring-t2")) == 1  # once
     assert not list((state / "pending").glob("_tournament-*"))
     assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_advance_killed_after_recording_its_moves_leaves_nothing_pending(mail, tmp_path):
+    """Killed after the moves' transaction committed, before the kept moves were removed: the
+    next run sees them recorded, removes them, and moves nobody again or corrects nothing."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    url = paths.db_url(state)
+    for k in range(1, 200):
+        code = die_at(k, url, lambda engine: moves.carry_out(engine, state, "spring"))
+        assert code == faults.CRASH_EXIT, (k, code)
+        if rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'moves'") == [(1,)]:
+            break
+    assert list((state / "pending").glob("_tournament-*"))  # killed before it was removed
+    [mover] = [p for p in t3 if _welcomes(mail, p, "Your ID for poker table spring-t2")]
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "moves from" not in out
+    assert not list((state / "pending").glob("_tournament-*"))
+    assert len(_welcomes(mail, mover, "Your ID for poker table spring-t2")) == 1
+    assert not _welcomes(mail, mover, "Not moved")
+    assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'moves'") == [(1,)]
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
