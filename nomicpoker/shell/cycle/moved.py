@@ -187,7 +187,7 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
                      [(r["id"], r["name"], r["active"], r["created"], r["forum_kind"], r["forum_config"])
                       for r in all_tables])
     rows = _table_rows(session, keyed, active_only=True)
-    seated = _seated(conn, all_tables)
+    seated: dict[str, set[str]] | None = None  # read once, and only when an inbox has messages
     by_forum: dict[str, list[dict]] = {}
     for r in all_tables:
         if r["name"] in rows:
@@ -201,7 +201,9 @@ def look(session: Session, state: Path, opener: Callable[[str, dict], Any] | Non
             token = None
             if marks is not None:
                 thread_marks, inbox_mark, inbox = marks
-                players = seated[r["name"]]
+                if inbox and seated is None:
+                    seated = _seated(conn, all_tables)
+                players = seated[r["name"]] if seated is not None else set()
                 mine = tuple(m for m, sender in inbox if sender.lower() in players)
                 token = _digest(*_ledger_part(r, row, len(keyed)),
                                 [(t, thread_marks.get(t)) for t in threads], inbox_mark, mine)
@@ -220,8 +222,10 @@ def _seated(conn: Any, all_tables: Iterable[Mapping[str, Any]]) -> dict[str, set
 
     WHY a set and not :func:`~nomicpoker.shell.storage.ledger.roster`: only membership counts
     here, and a ``move_in`` adds its player to the roster it names (the fold refuses any other),
-    so the set needs neither the events' JSON nor a query per table (the idle poll of a
-    tournament of 1,000 players, docs/benchmarks.md)."""
+    so the set needs neither the events' JSON nor a query per table; and :func:`look` reads it
+    only when a forum's inbox holds messages. Its cost grows with the ledger's dealer events
+    (one scan): 2.7 ms CPU at 2,000, 7.3 ms at 30,000, with 1,890 moves over 112 tables
+    (docs/benchmarks.md, "Tournaments"; the idle poll's target is 100 ms)."""
     from nomicpoker.core.table.roster import MOVE_IN, ROSTER_KINDS
 
     seated = {r["name"]: {p.lower() for p in json.loads(r["players"] or "[]")} for r in all_tables}
