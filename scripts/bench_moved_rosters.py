@@ -10,7 +10,8 @@ from nomicpoker.shell.storage.store import open_engine
 from nomicpoker.shell.cycle.moved import _seated
 
 total = int(sys.argv[1])
-d = Path(tempfile.mkdtemp(dir="/dev/shm"))
+work = tempfile.TemporaryDirectory()
+d = Path(work.name)
 engine = open_engine(f"sqlite:///{d / 'ledger.db'}")
 rnd = random.Random(1)
 with Session(engine) as s:
@@ -34,3 +35,5 @@ with Session(engine) as s:
     for _ in range(20):
         _seated(conn, rows)
     print(f"{total} dealer events (1,890 moves), 112 tables: {(time.process_time() - t) / 20 * 1000:.2f} ms CPU per look")
+engine.dispose()
+work.cleanup()
