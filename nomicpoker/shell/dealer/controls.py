@@ -81,7 +81,7 @@ def _check(kind: str, player: str, players: list[str], result, running: bool, nu
         raise ServiceError("no_hand", f"no hand is running: nothing to {kind}")
     if kind == "fold":
         cur = result.state.current
-        seat = cur.hand.seat(player)
+        seat = cur.hand.find_seat(player)  # None: a player of the table not dealt in (sitting out)
         if seat is None or seat.folded:
             raise ServiceError("bad_player", f"{player} is not in hand {number} (seated and not folded)")
     if kind in ("seat", "unseat") and running:

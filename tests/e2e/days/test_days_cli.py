@@ -96,6 +96,10 @@ def test_the_dealers_controls_on_the_command_line(tmp_path):
     assert "sitting out: carol" in cli(st, "table", "show", "--table", "T")
     assert "seated alice, bob;" in cli(st, "hand", "start", "--table", "T", "--blinds", "1,2")
     cli(st, "table", "seat", "--table", "T", "--player", "carol", "--note", "sorry", code=1)
+    # carol is a player of the table but has no seat in hand 2: one line, not a KeyError (found
+    # by the resume sweep, tests/kits/sweeps/resume.py)
+    assert "carol is not in hand 2" in cli(st, "hand", "fold", "--table", "T", "--player", "carol", "--note", "x",
+                                           code=1)
     cli(st, "hand", "fold", "--table", "T", "--player", "alice", "--note", "asked to")  # bob takes 3
     assert money(st) == {"alice": 99, "bob": 101, "carol": 100}
     cli(st, "table", "seat", "--table", "T", "--player", "carol", "--note", "sorry")
