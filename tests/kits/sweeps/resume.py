@@ -19,7 +19,8 @@ dealer post and private message in the outbox, hand ends, actions) byte for byte
 The script (:func:`play`, from a seed): four players whose names are not in alphabetical
 order, office hours with weekends off, a reminder, three timeouts to sit out, a flood notice;
 ``GONE`` with and without a date, ``GONE RESIGN``, ``BACK``, ``START``, ``WHAT``, ``PROTEST``
-and ``UNDO``, ``SEATLOG`` and ``RAIL``, actions (legal or not, in turn or not, with table
+and ``UNDO``, ``SEATLOG``, ``RAIL`` and ``SCORE``, the Dealer's controls (pause, resume,
+void, fold, seat, unseat, settings), actions (legal or not, in turn or not, with table
 talk), reveals at a showdown (now and then of the wrong cards), advance actions in the thread
 and private ones to the Dealer's inbox, edits and deletions, late comments in older hands'
 threads, chat and noise, and clock jumps that let reminders and deadlines pass (timeouts,
@@ -47,22 +48,31 @@ from zoneinfo import ZoneInfo
 PLAYERS = ("carol", "alice", "dave", "bob")
 SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,
             "weekends_off": True, "reminders": 1, "max_timeouts": 3, "flood_threshold": 2}
-#: what each kind of table adds to :data:`SETTINGS` (a seed plays the kind ``seed % 3``): a table
-#: of its own; a tournament's table as ``tournament start`` makes it (WRGPT's vacation, everybody
-#: on vacation at the start, SEATLOG/RAIL, all-in chances posted); a table of edition 2 with a
-#: floorman, vacations that may win, and chances
-KINDS = ({}, {"tournament": "cup", "wrgpt_vacation": True, "start_on_vacation": True, "private_asks": True,
-              "equity": True},
-         {"edition": 2, "floorman": "dave", "vacation_can_win": True, "equity": True})
+#: the kinds of table, a seed plays the kind ``seed % len(KINDS)``: the ruleset, and what the
+#: kind adds to :data:`SETTINGS`. A table of its own; a tournament's table as ``tournament
+#: start`` makes it (WRGPT's vacation, everybody on vacation at the start, SEATLOG/RAIL in
+#: private messages, all-in chances posted); a table of edition 2 with a floorman, vacations
+#: that may win, and chances; a BlogNomic table (blognomic-2008: antes, the Hole Card Draw with
+#: the dice and issued decks, its deadline, ``HAND ROUND`` actions)
+KINDS = (("roberts-nlhe", {}),
+         ("roberts-nlhe", {"tournament": "cup", "wrgpt_vacation": True, "start_on_vacation": True,
+                           "private_asks": True, "equity": True}),
+         ("roberts-nlhe", {"edition": 2, "floorman": "dave", "vacation_can_win": True, "equity": True}),
+         ("blognomic-2008", {}))
 NY = ZoneInfo("America/New_York")
 #: Friday 4 December 2026, 16:00 New York
 T0 = datetime(2026, 12, 4, 16, 0, tzinfo=NY).astimezone(timezone.utc)
 
 PUBLIC = ["GONE", "GONE Friday", "GONE 13 Dec", "GONE until the 20th", "BACK", "START 8",
           "START 14", "WHAT", "nice hand", "raise banana", "HAND9 ROUND1 call", "CALL *", "FOLD/R",
-          "CHECK/FOLD", "IF/N=2 FOLD ELSE CALL *", "UNDO", "SEATLOG", "RAIL"]
+          "CHECK/FOLD", "IF/N=2 FOLD ELSE CALL *", "UNDO", "SEATLOG", "RAIL", "SCORE"]
 ACTIONS = ["fold", "call", "check", "raise 4", "raise 10", "bet 3", "check", "call\n\nTALK: I have it", "call",
            "fold", "check", "call", "raise 30", "all in"]
+#: the Dealer's controls (``nomicpoker table pause|resume|void|fold|seat|unseat|set``), with
+#: a settings change's values; one the table's state refuses is counted and skipped
+CONTROLS = [("pause", {}), ("resume", {}), ("resume", {}), ("void", {}), ("fold", {}), ("unseat", {}), ("seat", {}),
+            ("seat", {}), ("settings", {"reminders": 2}), ("settings", {"max_timeouts": 2}),
+            ("settings", {"vacation_can_win": True}), ("settings", {"deadline_hours": 6})]
 PRIVATE = ["CALL *", "FOLD/R", "CHECK/FOLD", "IF/N=2 FOLD ELSE CALL *", "JAM", "RAISE 6", "hello dealer",
            "UNDO", "SEATLOG", "BET 5/R"]
 
@@ -102,11 +112,21 @@ def _hole(t, who: str, number: int) -> str | None:  # type: ignore[no-untyped-de
     return found.group(1) if found else None
 
 
+def _round(t) -> int:  # type: ignore[no-untyped-def]
+    """The betting round of the Dealer's last turn notice in the hand's thread (1 before any)."""
+    for body in reversed(t.dealer_bodies()):
+        found = re.search(r"round (\d+) \(", body)
+        if found:
+            return int(found.group(1))
+    return 1
+
+
 def play(tmp: Path, seed: int, steps: int = 60) -> Played:
     """Play the script of ``seed`` on a new table in ``tmp`` (this process), polling after
     every comment and clock jump."""
     from nomicpoker.adapters.local import LocalForum
     from nomicpoker.shell.dealer import service
+    from nomicpoker.shell.dealer.controls import control
     from nomicpoker.shell.dealer.service import ServiceError
     from nomicpoker.shell.jobs.demo import Player
     from nomicpoker.shell.storage import secrets_store
@@ -117,14 +137,18 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
     rng = random.Random(seed)
     now = [T0]
     clock = lambda: now[0]  # noqa: E731
-    t = Table(tmp, players=PLAYERS, stack=300, ruleset="roberts-nlhe", issue_decks=False, seed=f"resume-{seed}",
-              settings={**SETTINGS, **KINDS[seed % len(KINDS)]})
+    ruleset, extra = KINDS[seed % len(KINDS)]
+    blog = ruleset == "blognomic-2008"
+    t = Table(tmp, players=PLAYERS, stack=300, ruleset=ruleset, issue_decks=blog, seed=f"resume-{seed}",
+              settings={**SETTINGS, **extra})
     t.forum = LocalForum(forum_db_path(t.state), clock=clock)
     out = Played()
     resigned: set[str] = set()
-    protest: list = []  # [protester, steps until the UNDO]
+    protest: list = []  # [protester ("": the Dealer's pause), steps until the UNDO or the resume]
     said: list[tuple[str, str, str]] = []  # (author, thread, comment id) of the players' comments
     threads: list[str] = []  # every hand's thread, oldest first
+    drawn: dict[str, tuple[int, int]] = {}  # this hand's Hole Card Draws (distinct dice), by player
+    stated: set[str] = set()  # players who stated their draw this hand
 
     def poll() -> None:
         report = t.poll(now=clock)
@@ -134,9 +158,17 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
             out.folded.append(x.folded)
             out.resumed += x.folded == "resumed"
 
-    def say(who: str, body: str, thread: str | None = None) -> None:
+    def say(who: str, body: str, thread: str | None = None) -> str:
         cid = t.forum.post_as(who, thread or t.thread, body)
         said.append((who, thread or t.thread, cid))
+        return cid
+
+    def resume() -> None:
+        try:
+            control(t.engine, t.state, t.name, "resume", "the sweep resumes", now=clock)
+            count("control resume")
+        except ServiceError:  # resumed already (a resume of the script's own)
+            count("control refused")
 
     def count(kind: str) -> None:
         out.steps[kind] = out.steps.get(kind, 0) + 1
@@ -145,7 +177,8 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
         number = out.hands + 1
         secrets_store.write(t.state, t.name, number, fixed_secrets(f"{t.seed}:{number}"))
         try:
-            started = service.start_hand(t.engine, t.state, t.name, 0, blinds=(1, 2), now=clock)
+            started = service.start_hand(t.engine, t.state, t.name, ante=5 if blog else 0, blinds=() if blog else (1, 2),
+                                         now=clock)
         except ServiceError:  # fewer than two players to deal in (broke, sitting out, resigned)
             count("start refused")
             return
@@ -156,6 +189,14 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
         t.thread = started.thread
         t.p = {n: Player(n, t.forum, started.thread) for n in t.players}
         threads.append(started.thread)
+        drawn.clear()
+        stated.clear()
+        for p in t.p.values() if blog else ():  # a BlogNomic hand: each player's issued deck, from his inbox
+            p.checksum = ""
+            try:
+                p.read_deck(number)
+            except LookupError:  # not dealt in (sitting out)
+                pass
         count("start")
 
     for _ in range(steps):
@@ -171,21 +212,48 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
         actor = next((p for p, x in turns.items() if x == "x"), None)
         still = sorted(p for p, x in turns.items() if x == "-")
         who = rng.choice(PLAYERS)
-        if protest and protest[1] == 0:  # the protester withdraws it (else the table stays frozen)
-            say(protest[0], "UNDO")
+        if protest and protest[1] == 0:  # the protester withdraws it, the Dealer resumes a pause
+            if protest[0]:
+                say(protest[0], "UNDO")
+                count("UNDO")
+            else:
+                resume()
             protest.clear()
-            count("UNDO")
         elif protest:
             protest[1] -= 1
         if roll < 0.4 and actor is not None:
             body = rng.choice(ACTIONS)
-            if rng.random() < 0.3:
+            if blog:  # the ruleset reads only HAND n ROUND r actions (now and then the wrong round)
+                body = f"HAND{out.hands} ROUND{_round(t) + (rng.random() < 0.1)} {body}"
+            elif rng.random() < 0.3:
                 body = f"HAND{out.hands} {body}"
             say(actor, body)
             count("action")
+        elif roll < 0.4 and still and blog and any(p not in stated for p in still):  # the Hole Card Draw
+            drawer = rng.choice([p for p in still if p not in stated])
+            if drawer not in drawn or rng.random() < 0.1:  # roll the dice (again)
+                cid = say(drawer, f"HAND#{out.hands} DICE52 DICE52")
+                poll()
+                dice = t.p[drawer].dice_results(cid)
+                if dice and dice[0] != dice[1]:
+                    drawn[drawer] = dice
+                count("dice")
+                continue
+            a, b = drawn[drawer]
+            if rng.random() < 0.1:  # the wrong checksum: refused, he states it again later
+                say(drawer, f"cards {a}, {b}, Cards printed by: nobody")
+            else:
+                say(drawer, f"cards {a}, {b}, {t.p[drawer].checksum}")
+                t.p[drawer].positions = (a, b)
+                stated.add(drawer)
+            count("draw")
         elif roll < 0.4 and still and _running(t):  # a showdown: reveal (now and then, wrong cards)
             shower = rng.choice(still)
-            cards = _hole(t, shower, out.hands) if rng.random() < 0.9 else "7h 2s"
+            if blog:
+                cards = " ".join(t.p[shower].hole()) if shower in stated else None
+            else:
+                cards = _hole(t, shower, out.hands)
+            cards = cards if rng.random() < 0.9 else "7h 2s"
             say(shower, f"HAND{out.hands} reveal {cards or '7h 2s'}")
             count("reveal")
         elif roll < 0.42 and not protest:
@@ -212,11 +280,20 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
         elif roll < 0.67 and len(threads) > 1:  # a late word in an older hand's thread
             say(who, rng.choice(ACTIONS + PUBLIC), thread=rng.choice(threads[-3:-1]))
             count("late")
-        elif roll < 0.68 and not resigned:
+        elif roll < 0.7:
+            kind, data = rng.choice(CONTROLS)
+            try:
+                control(t.engine, t.state, t.name, kind, f"the sweep's {kind}", player=who, data=data, now=clock)
+                count(f"control {kind}")
+                if kind == "pause" and not protest:  # the Dealer resumes it a few steps later
+                    protest.extend(["", rng.choice([0, 1, 3])])
+            except ServiceError:  # not now (no hand to void, nobody sitting out, ...)
+                count("control refused")
+        elif roll < 0.71 and not resigned:
             say(who, "GONE RESIGN")
             resigned.add(who)
             count("resign")
-        elif roll < 0.76:
+        elif roll < 0.78:
             say(who, "BACK")
             count("BACK")
         else:
@@ -275,6 +352,25 @@ def sweep(tmp: Path, seed: int, steps: int, live_hash: str = "1", replay_hashes:
         said = audit_in_child(state, h)
         assert "identical" in said, said
     return played
+
+
+def tournament_sweep(tmp: Path, players: int, seed: str, live_hash: str, replay_hashes: tuple[str, ...]) -> str:
+    """A whole tournament on the local forum (``scripts/bench_tournament.py --only play``: the
+    director's loop, tables broken and balanced, the final table, redraws, vacations, timeouts,
+    private advance actions; one poll per round, each table resumed from its snapshot) in a
+    child with hash seed ``live_hash``, which audits it itself (exit 1 on a difference); then
+    ``audit`` in children with each of ``replay_hashes``. The bench's output."""
+    from _paths import ROOT
+
+    keep = tmp / "tournament"
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_tournament.py"), "--players", str(players),
+                          "--only", "play", "--seed", seed, "--money", "800", "--keep", str(keep)],
+                         capture_output=True, text=True, timeout=900, env=_env(live_hash))
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    for h in replay_hashes:
+        said = audit_in_child(keep / "state", h)
+        assert "the replay is identical to the ledger" in said, said
+    return res.stdout
 
 
 if __name__ == "__main__":  # python -m kits.sweeps.resume play TMP SEED STEPS
