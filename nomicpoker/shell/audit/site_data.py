@@ -113,7 +113,7 @@ def table_summary(s: Session, t: TableRow) -> dict[str, Any]:
     last = hands[-1] if hands else None
     rules = rules_history(s, t)
     return {"name": t.name, "ruleset": rules["name"], "ruleset_hash": rules["hash"],
-            "amendments": len(rules["amendments"]), "forum": t.forum_kind, "players": loads(t.players),
+            "amendments": len(rules["amendments"]), "forum": t.forum_kind, "players": ledger.roster(s, t),
             "hands": len(hands), "created": t.created,
             "status": "no hands yet" if last is None else
             (f"hand {last.number} ended" if last.number in ended else f"hand {last.number} running")}
@@ -202,24 +202,48 @@ def _change(e: Any) -> dict[str, str]:
 
 def chip_counts(s: Session, t: TableRow) -> tuple[list[str], list[tuple[str, list[int]]]]:
     """Money of every player at the start and after each ended hand: the hand's starting
-    Money, less the chips its steps put in, plus its payouts (the public record's numbers)."""
-    players = loads(t.players)
-    money = {p: t.money for p in players}
-    labels, values = ["start"], {p: [t.money] for p in players}
+    Money, less the chips its steps put in, plus its payouts (the public record's numbers).
+    At a tournament's table the players moved in are charted too, and the moves between hands
+    carry their chips (a player moved out has 0 from then on, one moved in what he brought:
+    the ``move_out``/``move_in`` events, core/table/roster); moves after the last ended hand
+    (a broken table) make a last point, "after the moves"."""
+    from nomicpoker.core.table.roster import MOVE_IN, ROSTER_KINDS
+
+    created = loads(t.players)
+    moves = [e for e in ledger.dealer_events(s, t.name) if e.kind in ROSTER_KINDS]
+    players = list(dict.fromkeys([*created, *(e.player for e in moves if e.kind == MOVE_IN)]))
+    money = {p: t.money if p in created else 0 for p in players}
+    labels, values = ["start"], {p: [money[p]] for p in players}
     ends = {r.hand: r for r in ledger.stored_rows(s, t.name, "hand_end")}
     put: dict[tuple[int, str], int] = {}  # chips each player put in each hand (one pass, not one per seat)
     for a in ledger.stored_rows(s, t.name, "action"):
         put[(a.hand, a.player)] = put.get((a.hand, a.player), 0) + a.chips
+
+    def moved(before: int | None) -> bool:
+        """Apply the moves recorded before hand ``before`` started (None: all left)."""
+        done = False
+        while moves and (before is None or moves[0].hand < before):
+            ev = moves.pop(0)
+            money[ev.player] = int(ev.data.get("chips", 0)) if ev.kind == MOVE_IN else 0
+            done = True
+        return done
+
+    def point(label: str) -> None:
+        labels.append(label)
+        for p in players:
+            values[p].append(money.get(p, 0))
+
     for h in ledger.hand_rows(s, t.name):
+        moved(h.number)  # between hands: before this one was dealt
         if h.number not in ends:
             continue
         for p, m in loads(h.seats):
             money[p] = m - put.get((h.number, p), 0)
         for p, got in loads(ends[h.number].payouts).items():
             money[p] = money.get(p, 0) + got
-        labels.append(f"hand {h.number}")
-        for p in players:
-            values[p].append(money.get(p, 0))
+        point(f"hand {h.number}")
+    if moved(None):
+        point("after the moves")
     return labels, [(p, values[p]) for p in players]
 
 

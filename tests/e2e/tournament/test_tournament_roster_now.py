@@ -17,7 +17,7 @@ import re
 
 from sqlmodel import Session
 
-from kits.tables.tournament import STRUCTURE, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
+from kits.tables.tournament import STRUCTURE, fold_around, made, play_all_in, rows, run  # noqa: F401 (made: a fixture)
 from nomicpoker.shell.cycle import moved
 from nomicpoker.shell.cycle.forums import open_forum
 from nomicpoker.shell.storage import paths
@@ -128,3 +128,43 @@ def test_a_table_waiting_for_back_does_not_wait_for_a_disqualified_player(tmp_pa
     dealt = [p for p, _m in json.loads(rows(state, "SELECT seats FROM np_hand WHERE table_name = 'spring-t1'")[0][0])]
     assert t1[0] not in dealt and sorted(dealt) == sorted(t1[1:])
     assert "identical" in run("audit", "--state", str(state)).output
+
+
+def test_the_sites_chip_chart_follows_the_players_moved_in_and_out(made):
+    """The auditors' site charts each player's Money at a table after each hand: at the final
+    table the players moved in are charted with the chips they brought (their GNDT Money), and
+    at the broken table the players who left it drop to 0 once they left."""
+    from nomicpoker.shell.audit.site_data import chip_counts, table_summary
+    from nomicpoker.shell.storage import ledger
+
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t2", "--state", str(state))
+    fold_around(state, "spring-t2", 1)  # table 2's hand 1, then its players leave for the final table
+    play_all_in(state, "spring-t1")  # table 1's hand 1: one player out
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    run("hand", "start", "--table", "spring-t1", "--state", str(state))
+    fold_around(state, "spring-t1", 2)  # the final table's first hand
+    gndt = {t: dict(rows(state, f"SELECT player, new FROM np_entry WHERE table_name = '{t}' AND column = 'Money' "
+                                "ORDER BY id")) for t in ("spring-t1", "spring-t2")}
+    left = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    engine = open_engine(paths.db_url(state))
+    try:
+        with Session(engine) as s:
+            final = ledger.get_table(s, "spring-t1")
+            labels, series = chip_counts(s, final)
+            broken_labels, broken = chip_counts(s, ledger.get_table(s, "spring-t2"))
+            summaries = {t: table_summary(s, ledger.get_table(s, t))["players"] for t in ("spring-t1", "spring-t2")}
+    finally:
+        engine.dispose()
+    assert labels == ["start", "hand 1", "hand 2"]
+    charted = dict(series)
+    assert sorted(charted) == sorted(gndt["spring-t1"])  # every player of its GNDT, the ones moved in too
+    assert {p: v[-1] for p, v in charted.items()} == {p: int(m) for p, m in gndt["spring-t1"].items()}
+    assert all(charted[p][:2] == [0, 0] for p in left)  # not at this table before the move
+    # the broken table: its hand, then the moves that emptied it (a last point, as its GNDT says)
+    assert broken_labels == ["start", "hand 1", "after the moves"]
+    assert sorted(p for p, _v in broken) == sorted(left)
+    assert sum(v[1] for _p, v in broken) == 2000 and all(v[0] == 1000 and v[2] == 0 for _p, v in broken)
+    assert all(int(gndt["spring-t2"][p]) == 0 for p in left)
+    assert summaries["spring-t2"] == [] and sorted(summaries["spring-t1"]) == sorted(gndt["spring-t1"])
