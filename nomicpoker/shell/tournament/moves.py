@@ -31,6 +31,7 @@ from sqlmodel import Session
 from nomicpoker.core.tournament.balance import Move, Plan, rebalance, redraw_moves
 from nomicpoker.core.tournament.clock_rules import day_number, level_for
 from nomicpoker.core.tournament.draw import Entrant, redraw
+from nomicpoker.core.tournament.structure import Structure
 from nomicpoker.ports import ChecksEnrol, Forum, ForumError
 from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.cycle.deadlines import iso, utcnow
@@ -395,45 +396,47 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
     earliest due for the big blind (Robert's: "A new player assumes the position of the available
     seat and is dealt right into the game, except when seated between the button and the small
     blind."). Recorded as the tournament's ``enter`` and ``moves`` events and a ``move_in`` at
-    the table, in one transaction; refused (nothing written) while that table plays a hand."""
-    from nomicpoker.core.tournament.balance import seat_late_entrant
-    from nomicpoker.core.tournament.seating import SeatingError
+    the table, in one transaction; refused (nothing written) while that table plays a hand. At an
+    e-mail table his ID is mailed first, the seat kept pending meanwhile (:mod:`.pending_moves`:
+    a run killed after the mail is run again to the same seat, or the welcome is corrected)."""
     from nomicpoker.shell.dealer.service import HAND_START_LOCK_WAIT
     from nomicpoker.shell.storage.locks import Busy, run_lock
-    from nomicpoker.shell.tournament.director import _check_players, _refuse_disqualified, entrants
 
+    what = pending_moves.entry(player)
     try:
         with run_lock(engine, state, HAND_START_LOCK_WAIT):
             t = now()
-            with transaction(engine) as s:
-                row = get(s, name)
-                structure = structure_of(row)
-                [p] = _check_players([player], row.dealer) or [""]
-                if not p:
-                    raise TournamentError("bad_players", "give the player's name (--player NAME)")
-                _refuse_disqualified(s, name, p, "he does not enter again")
-                _check_players(entrants(s, name) + [p], row.dealer)
-                if not structure.late_entry_levels:
-                    raise TournamentError("started", f"tournament {name} has started and its structure allows no late "
-                                          "entry (late_entry_levels = 0)")
-                m = seat_map(s, name)
-                day = day_number(datetime.fromisoformat(row.started), t)
-                reached = max((level_for(structure, hands_dealt=m.hands[tb.number], day=day).number for tb in m.live()),
-                              default=1)
-                if reached > structure.late_entry_levels:
-                    raise TournamentError("late", f"late entry to tournament {name} closed when level "
-                                          f"{structure.late_entry_levels} ended (a table deals level {reached})")
+            refusal: TournamentError | None = None
+            with Session(engine) as s:
                 try:
-                    _tables, mv = seat_late_entrant(m.live(), p, structure.break_order(len(m.names)))
-                except SeatingError as exc:
-                    raise TournamentError(exc.code, exc.message) from exc
-                dst = m.names[mv.to_table]
-                if m.running[mv.to_table]:
-                    raise TournamentError("hand_running", f"{p}'s seat is at table {dst}, which is playing hand "
-                                          f"{m.running[mv.to_table]}: enter him once it ends")
+                    p, mv, m, structure = _late_seat(s, name, player, t)
+                except TournamentError as exc:
+                    refusal = exc
+                else:
+                    dst = m.names[mv.to_table]
+                    table = ledger.get_table(s, dst)
+                    recorded = len(events(s, name, "moves"))
+            if refusal is not None:  # a welcome a killed run mailed is corrected, then the refusal said
+                pending_moves.settle(engine, state, name, None, {}, what)
+                raise refusal
+            key = [[p, 0, 0, mv.to_table, mv.to_seat]]
+            pending_moves.settle(engine, state, name, key, {dst: [p]}, what)
+            with Session(engine) as s:
+                seating = [(table, ledger.roster(s, table) + [p])]
+            for forum, tbl, players in _check_enrol(state, seating):
+                if _sends_ids(forum):
+                    pending_moves.write(state, name, iso(t), recorded, key, {dst: [p]}, what)
+                    try:
+                        forum.enrol(tbl.name, list(players))
+                    except ForumError as exc:
+                        raise TournamentError("forum", f"table {tbl.name} ({tbl.forum_kind}) cannot seat "
+                                              f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
+            with transaction(engine) as s:
+                again = _late_seat(s, name, player, t)
+                if (again[0], again[1]) != (p, mv):  # (the run lock keeps the seats as they were)
+                    raise TournamentError("changed", f"the seats of tournament {name} changed while enter ran: "
+                                          "nothing was recorded; run it again")
                 at = iso(t)
-                table = ledger.get_table(s, dst)
-                _enrol(state, [(table, ledger.roster(s, table) + [p])])
                 seat_of = {**{pl: st for (n, pl), st in m.history.items() if n == mv.to_table}, p: mv.to_seat}
                 new = sorted(ledger.roster(s, table) + [p], key=lambda q: seat_of.get(q, 0))
                 why = f"a late entrant (late entry until level {structure.late_entry_levels} ends)"
@@ -449,8 +452,42 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                      "chips": chips, "reason": "late_entry"}], "broken": [], "final": False, "drawn": [], "redraw": 0})
                 s.flush()
                 adjudicate(s, table, state, t)
+            pending_moves.forget(state, name, what)
     except Busy as exc:
         raise TournamentError("busy", f"a poll has held the lock of {exc.where} for {HAND_START_LOCK_WAIT} "
                               "seconds: try again") from exc
     _send(engine, state, [dst], now)
     return mv
+
+
+def _late_seat(s: Session, name: str, player: str, t: datetime) -> "tuple[str, Move, SeatMap, Structure]":
+    """The late entrant's name as entered and his seat now, or the refusal (TournamentError)."""
+    from nomicpoker.core.tournament.balance import seat_late_entrant
+    from nomicpoker.core.tournament.seating import SeatingError
+    from nomicpoker.shell.tournament.director import _check_players, _refuse_disqualified, entrants
+
+    row = get(s, name)
+    structure = structure_of(row)
+    [p] = _check_players([player], row.dealer) or [""]
+    if not p:
+        raise TournamentError("bad_players", "give the player's name (--player NAME)")
+    _refuse_disqualified(s, name, p, "he does not enter again")
+    _check_players(entrants(s, name) + [p], row.dealer)
+    if not structure.late_entry_levels:
+        raise TournamentError("started", f"tournament {name} has started and its structure allows no late "
+                              "entry (late_entry_levels = 0)")
+    m = seat_map(s, name)
+    day = day_number(datetime.fromisoformat(row.started), t)
+    reached = max((level_for(structure, hands_dealt=m.hands[tb.number], day=day).number for tb in m.live()),
+                  default=1)
+    if reached > structure.late_entry_levels:
+        raise TournamentError("late", f"late entry to tournament {name} closed when level "
+                              f"{structure.late_entry_levels} ended (a table deals level {reached})")
+    try:
+        _tables, mv = seat_late_entrant(m.live(), p, structure.break_order(len(m.names)))
+    except SeatingError as exc:
+        raise TournamentError(exc.code, exc.message) from exc
+    if m.running[mv.to_table]:
+        raise TournamentError("hand_running", f"{p}'s seat is at table {m.names[mv.to_table]}, which is playing "
+                              f"hand {m.running[mv.to_table]}: enter him once it ends")
+    return p, mv, m, structure

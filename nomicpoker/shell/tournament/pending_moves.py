@@ -19,6 +19,7 @@ writes nothing here.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -34,16 +35,26 @@ from nomicpoker.shell.storage.store import dumps, loads
 from nomicpoker.shell.tournament.seatmap import seat_map
 
 
-def path(state: Path, name: str) -> Path:
-    """Where tournament ``name``'s pending moves are kept ("_" starts no table's name)."""
-    return state / "pending" / f"_tournament-{name}.moves.json"
+#: what is pending: an ``advance``'s moves, or one late entrant's seat (:func:`entry`)
+MOVES = "moves"
 
 
-def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence], arriving: Mapping[str, list[str]]) -> None:
+def entry(player: str) -> str:
+    """The pending step of late entrant ``player`` (his own file: an advance's may be pending too)."""
+    return "enter-" + hashlib.sha256(player.strip().casefold().encode("utf-8")).hexdigest()[:16]
+
+
+def path(state: Path, name: str, what: str = MOVES) -> Path:
+    """Where tournament ``name``'s pending ``what`` is kept ("_" starts no table's name)."""
+    return state / "pending" / f"_tournament-{name}.{what}.json"
+
+
+def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence], arriving: Mapping[str, list[str]],
+          what: str = MOVES) -> None:
     """Keep the moves about to be made: ``at`` the step's time, ``recorded`` the tournament's
     ``moves`` events so far (one of those after them holds these once recorded), ``key`` the moves (player, tables
     and seats), ``arriving`` each destination table's name -> the players mailed their ID."""
-    target = path(state, name)
+    target = path(state, name, what)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -55,23 +66,23 @@ def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence
     faults.point("after pending moves")
 
 
-def read(state: Path, name: str) -> dict | None:
+def read(state: Path, name: str, what: str = MOVES) -> dict | None:
     try:
-        data = loads(path(state, name).read_text("utf-8"))
+        data = loads(path(state, name, what).read_text("utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("arriving"), dict) else None
 
 
-def forget(state: Path, name: str) -> None:
+def forget(state: Path, name: str, what: str = MOVES) -> None:
     try:
-        path(state, name).unlink()
+        path(state, name, what).unlink()
     except FileNotFoundError:
         pass
 
 
 def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
-           joining: Mapping[str, Sequence[str]]) -> None:
+           joining: Mapping[str, Sequence[str]], what: str = MOVES) -> None:
     """What a killed run left pending (module docstring), given the moves to make now (``key``,
     None: none; ``joining``: each destination's arriving players): kept when they are its moves;
     else each welcome it mailed to a table its player does not join now is corrected, and it
@@ -80,13 +91,13 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
     entrant's, does not count)."""
     from nomicpoker.shell.tournament.director import events
 
-    pending = read(state, name)
+    pending = read(state, name, what)
     if pending is None:
         return
     with Session(engine) as s:
         since = events(s, name, "moves")[int(pending.get("recorded") or 0):]
         if any(_key(e.data) == pending.get("moves") for e in since):
-            forget(state, name)
+            forget(state, name, what)
             return
         if key is not None and key == pending.get("moves"):
             return  # the same moves: made now as planned
@@ -101,8 +112,8 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
         for player in players:
             if player not in joining.get(tname, ()):
                 where = next((m.names[n] for n, tb in sorted(m.tables.items()) if player in tb.players()), None)
-                withdraw(forum, tname, player, str(pending["at"]), where)
-    forget(state, name)
+                withdraw(forum, tname, player, str(pending["at"]), where, entered=what != MOVES)
+    forget(state, name, what)
 
 
 def _key(data: str) -> list[list]:
@@ -111,22 +122,24 @@ def _key(data: str) -> list[list]:
             for mv in (loads(data) or {}).get("moves", ())]
 
 
-def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None) -> None:
+def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None, entered: bool = False) -> None:
     """Tell ``player``, once, that the move to ``table`` his ID mail announced was not made
-    (``where``: the table he sits at now); nothing when no welcome went (the run was killed
-    before it)."""
+    (``where``: the table he sits at now; ``entered``: it was his late entry, not a move);
+    nothing when no welcome went (the run was killed before it)."""
     sent = list(forum.sent_private(player))
     if not any(m.subject.startswith(f"Your ID for poker table {table}") for m in sent):
         return
-    subject = f"Not moved to poker table {table} (advance of {at[:16].replace('T', ' ')} UTC)"
+    step = "entry" if entered else "advance"
+    subject = f"Not {'seated at' if entered else 'moved to'} poker table {table} ({step} of {at[:16].replace('T', ' ')} UTC)"
     if any(m.subject.startswith(subject) for m in sent):
         return
     stay = f"you play on at table {where}" if where else "you sit at no table of the tournament now"
+    what = "your late entry" if entered else "a move"
     forum.send_private(player, subject, (
-        f"{player}, the Dealer mailed you your ID for poker table {table} for a move the tournament "
+        f"{player}, the Dealer mailed you your ID for poker table {table} for {what} the tournament "
         f"director's run did not record (it stopped before, and the seats have changed since): you "
-        f"were not moved to table {table}; {stay}. Keep the ID: should you be moved to table {table} "
-        "later, it is your ID there, and the move will be announced to you.\n"))
+        f"were not {'seated at' if entered else 'moved to'} table {table}; {stay}. Keep the ID: should "
+        f"you be seated at table {table} later, it is your ID there, and it will be announced to you.\n"))
 
 
-__all__ = ["forget", "path", "read", "settle", "withdraw", "write"]
+__all__ = ["MOVES", "entry", "forget", "path", "read", "settle", "withdraw", "write"]

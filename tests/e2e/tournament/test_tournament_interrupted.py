@@ -135,11 +135,12 @@ def test_a_start_killed_at_each_crash_point_and_run_again_makes_the_same_tables(
 # --------------------------------------------------------------------------- advance killed after an ID mail
 
 ENTRANTS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
+LATE = ("zed", "yan")
 
 
 @pytest.fixture
 def mail(tmp_path):
-    users = {"dealer": "dealer-pw", **{p: f"{p}-pw" for p in ENTRANTS}}
+    users = {"dealer": "dealer-pw", **{p: f"{p}-pw" for p in ENTRANTS + LATE}}
     yield from start_servers(tmp_path / "mail", users)
 
 
@@ -234,4 +235,63 @@ def test_advance_killed_after_recording_its_moves_leaves_nothing_pending(mail, t
     assert len(_welcomes(mail, mover, "Your ID for poker table spring-t2")) == 1
     assert not _welcomes(mail, mover, "Not moved")
     assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'moves'") == [(1,)]
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def _late_entry_tournament(mail, tmp_path):
+    """Five entrants at tables of three (late entry until level 1 ends): table 1 (three players)
+    on the local forum, table 2 (two) by e-mail, where a late entrant is seated (the table with
+    the fewest players) and mailed his ID before his entry is recorded."""
+    config = tmp_path / "t2-mail.json"
+    config.write_text(json.dumps({"kind": "email", **dealer_config(mail, tmp_path, ENTRANTS + LATE,
+                                                                   table="spring-t2")}))
+    structure = tmp_path / "spring.toml"
+    structure.write_text(STRUCTURE.format(size=3).replace("level_length = 5", "level_length = 5\nlate_entry_levels = 1"))
+    state = tmp_path / "state"
+    run("tournament", "create", "--structure", str(structure), "--players", ",".join(ENTRANTS[:5]), "--state",
+        str(state))
+    run("tournament", "start", "--name", "spring", "--forum", f"2={config}", "--state", str(state))
+    assert len(json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])) == 2
+    return state
+
+
+def _entry_killed_after_the_id_mail(mail, state) -> None:
+    url = paths.db_url(state)
+    for k in range(1, 60):
+        code = die_at(k, url, lambda engine: moves.enter_late(engine, state, "spring", "zed"))
+        assert code == faults.CRASH_EXIT, (k, code)
+        if _welcomes(mail, "zed", "Your ID for poker table spring-t2"):
+            assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'enter' AND player = 'zed'") \
+                == [(0,)]
+            return
+    raise AssertionError("no welcome was mailed")
+
+
+def test_a_late_entry_killed_after_the_id_mail_is_seated_there_when_run_again(mail, tmp_path):
+    state = _late_entry_tournament(mail, tmp_path)
+    _entry_killed_after_the_id_mail(mail, state)
+    out = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state)).output
+    assert "zed enters late at table 2 seat" in out
+    assert len(_welcomes(mail, "zed", "Your ID for poker table spring-t2")) == 1
+    assert not _welcomes(mail, "zed", "Not seated")
+    assert not list((state / "pending").glob("_tournament-*"))
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_a_late_entry_killed_after_the_id_mail_and_refused_since_corrects_the_welcome(mail, tmp_path):
+    """Before zed's entry is run again, yan enters and takes the last free seat (table 2's):
+    zed's entry is refused now (every table full), and he is told once that he was not seated
+    at table 2."""
+    state = _late_entry_tournament(mail, tmp_path)
+    _entry_killed_after_the_id_mail(mail, state)
+    out = run("tournament", "enter", "--name", "spring", "--player", "yan", "--state", str(state)).output
+    assert "yan enters late at table 2 seat" in out
+    refused = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state), code=1).output
+    assert refused.startswith("error: ")
+    [note] = _welcomes(mail, "zed", "Not seated at poker table spring-t2")
+    assert "zed, the Dealer mailed you your ID for poker table spring-t2 for your late entry" in note.get_content()
+    assert "you were not seated at table spring-t2; you sit at no table of the tournament now" in note.get_content()
+    run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state), code=1)
+    assert len(_welcomes(mail, "zed", "Not seated at poker table spring-t2")) == 1  # once
+    assert not list((state / "pending").glob("_tournament-*"))
     assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
