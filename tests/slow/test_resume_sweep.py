@@ -1,5 +1,5 @@
 """The resume sweep (issue 24, the determinism family), long form: 24 scripts of 100 steps,
-six of each kind of table (tests/kits/sweeps/resume.py), each played in a child process with
+four or five of each kind of table (tests/kits/sweeps/resume.py), each played in a child process with
 one hash seed and polled after every comment and clock jump (so every poll resumes the fold
 from the last one's snapshot), then replayed by ``audit`` in this process and in children with
 two other hash seeds: every verdict, GNDT entry, dealer post, private message, hand end and

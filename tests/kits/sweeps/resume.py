@@ -24,7 +24,7 @@ void, fold, seat, unseat, settings), actions (legal or not, in turn or not, with
 talk), reveals at a showdown (now and then of the wrong cards), advance actions in the thread
 and private ones to the Dealer's inbox, edits and deletions, late comments in older hands'
 threads, chat and noise, and clock jumps that let reminders and deadlines pass (timeouts,
-AWOL, sitting out). A hand is started whenever none runs. Three kinds of table (:data:`KINDS`).
+AWOL, sitting out). A hand is started whenever none runs. Five kinds of table (:data:`KINDS`).
 
 What it found: the vacation order above (fixed by the lead: the snapshot keeps every mapping's
 order, tests/e2e/days/test_days_resume_order.py) and a closed hand's seats dropped by the
@@ -48,17 +48,22 @@ from zoneinfo import ZoneInfo
 PLAYERS = ("carol", "alice", "dave", "bob")
 SETTINGS = {"deadline_hours": 4, "tz": "America/New_York", "day_start": 9, "day_length": 9,
             "weekends_off": True, "reminders": 1, "max_timeouts": 3, "flood_threshold": 2}
+#: a kind's key (not a setting): the table answers as an e-mail table does, every answer to one
+#: player sent privately (its stored abilities say players do not read the thread)
+MAIL = "_mail"
 #: the kinds of table, a seed plays the kind ``seed % len(KINDS)``: the ruleset, and what the
 #: kind adds to :data:`SETTINGS`. A table of its own; a tournament's table as ``tournament
 #: start`` makes it (WRGPT's vacation, everybody on vacation at the start, SEATLOG/RAIL in
 #: private messages, all-in chances posted); a table of edition 2 with a floorman, vacations
 #: that may win, and chances; a BlogNomic table (blognomic-2008: antes, the Hole Card Draw with
-#: the dice and issued decks, its deadline, ``HAND ROUND`` actions)
+#: the dice and issued decks, its deadline, ``HAND ROUND`` actions); a table whose players do
+#: not read the thread, answered privately as at an e-mail table (:data:`MAIL`)
 KINDS = (("roberts-nlhe", {}),
          ("roberts-nlhe", {"tournament": "cup", "wrgpt_vacation": True, "start_on_vacation": True,
                            "private_asks": True, "equity": True}),
          ("roberts-nlhe", {"edition": 2, "floorman": "dave", "vacation_can_win": True, "equity": True}),
-         ("blognomic-2008", {}))
+         ("blognomic-2008", {}),
+         ("roberts-nlhe", {"equity": True, MAIL: True}))
 NY = ZoneInfo("America/New_York")
 #: Friday 4 December 2026, 16:00 New York
 T0 = datetime(2026, 12, 4, 16, 0, tzinfo=NY).astimezone(timezone.utc)
@@ -112,6 +117,20 @@ def _hole(t, who: str, number: int) -> str | None:  # type: ignore[no-untyped-de
     return found.group(1) if found else None
 
 
+def _answer_privately(t) -> None:  # type: ignore[no-untyped-def]
+    """The table's stored abilities as an e-mail table's: players do not read the thread, so
+    the fold answers each of them privately (WRGPT's mail: WHAT, BACK, reminders, vacations)."""
+    from nomicpoker.ports import Abilities
+
+    sql = t.sql()
+    (raw,) = sql.execute("SELECT abilities FROM np_table WHERE name = ?", (t.name,)).fetchone()
+    stored = json.loads(raw)
+    stored.update(players_see_thread=False, private_send=True)
+    sql.execute("UPDATE np_table SET abilities = ? WHERE name = ?", (Abilities(**stored).as_json(), t.name))
+    sql.commit()
+    sql.close()
+
+
 def _round(t) -> int:  # type: ignore[no-untyped-def]
     """The betting round of the Dealer's last turn notice in the hand's thread (1 before any)."""
     for body in reversed(t.dealer_bodies()):
@@ -139,8 +158,11 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
     clock = lambda: now[0]  # noqa: E731
     ruleset, extra = KINDS[seed % len(KINDS)]
     blog = ruleset == "blognomic-2008"
+    mail = bool(extra.get(MAIL))
     t = Table(tmp, players=PLAYERS, stack=300, ruleset=ruleset, issue_decks=blog, seed=f"resume-{seed}",
-              settings={**SETTINGS, **extra})
+              settings={**SETTINGS, **{k: v for k, v in extra.items() if k != MAIL}})
+    if mail:
+        _answer_privately(t)
     t.forum = LocalForum(forum_db_path(t.state), clock=clock)
     out = Played()
     resigned: set[str] = set()
