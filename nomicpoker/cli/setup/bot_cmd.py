@@ -238,7 +238,7 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
         if not rows:
             typer.echo("no tables (nomicpoker table create --name T --players alice,bob --money 100)")
         from nomicpoker.core.errors import CodedError
-        from nomicpoker.shell.storage import pinned
+        from nomicpoker.shell.storage import ledger, pinned
 
         from sqlmodel import Session  # the database layer only when needed
         with Session(engine) as s:
@@ -247,7 +247,8 @@ def table_list(state: Optional[str] = StateOpt, db: Optional[str] = DbOpt) -> No
                     rules = pinned.current_ruleset(s, t).name
                 except CodedError:  # a table from before pinning whose file changed: table show says why
                     rules = f"{t.ruleset} (not pinned)"
-                typer.echo(f"{t.name}\t{rules}\t{t.forum_kind}\t{', '.join(json.loads(t.players))}")
+                # seated now: a tournament's moves change who sits at its tables
+                typer.echo(f"{t.name}\t{rules}\t{t.forum_kind}\t{', '.join(ledger.roster(s, t))}")
 
 
 @table_app.command("show", example='nomicpoker table show --table T --state /srv/poker/state')

@@ -194,7 +194,7 @@ def _table_forum(table: str, state: Path, db: Optional[str]) -> tuple[str, dict[
             hands = ledger.hand_rows(session, table)
             held = held_rows(session, table)
             facts: dict[str, object] = {
-                "players": loads(row.players), "dealer": row.dealer,
+                "players": ledger.roster(session, row), "dealer": row.dealer,  # seated now (a tournament's moves)
                 "thread": hands[-1].thread if hands else None,
                 "held": len(held), "held_since": held[0].sent_at if held else None,
             }

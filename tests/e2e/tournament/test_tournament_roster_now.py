@@ -168,3 +168,22 @@ def test_the_sites_chip_chart_follows_the_players_moved_in_and_out(made):
     assert sum(v[1] for _p, v in broken) == 2000 and all(v[0] == 1000 and v[2] == 0 for _p, v in broken)
     assert all(int(gndt["spring-t2"][p]) == 0 for p in left)
     assert summaries["spring-t2"] == [] and sorted(summaries["spring-t1"]) == sorted(gndt["spring-t1"])
+
+
+def test_table_list_and_forum_check_read_the_players_seated_now(made):
+    """``table list`` names the players seated at each table now, and ``forum check`` checks
+    the seats of those players against the thread (a player moved in who has not commented
+    there is named), not the players the table was created with."""
+    _path, state, _ = made
+    run("tournament", "start", "--name", "spring", "--state", str(state))
+    play_all_in(state, "spring-t1")
+    moving = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    listed = {line.split("\t")[0]: line.split("\t")[3]
+              for line in run("table", "list", "--state", str(state)).output.rstrip("\n").splitlines()}
+    created = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    assert sorted(listed["spring-t1"].split(", ")) == sorted(created + moving)
+    assert listed["spring-t2"] == ""
+    check = run("forum", "check", "--table", "spring-t1", "--state", str(state)).output
+    for p in moving:  # they joined after the thread's hand: nobody of that name commented there
+        assert f"seat {p!r} matches nobody who has commented on" in check, check
