@@ -285,11 +285,12 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
             raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
                                   f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
     with transaction(engine) as s:
-        again = _decide(s, name, t)
-        if isinstance(again, Moved) or again.key() != d.key():  # (the run lock keeps the seats as they were)
-            raise TournamentError("changed", f"the seats of tournament {name} changed while advance ran: "
-                                  "nothing was moved; run it again")
-        done, waiting, m, plan, event, redrawn = d.done, d.waiting, again.m, d.plan, d.event, d.redrawn
+        if mails:  # the mails took time: the seats are read again (the run lock keeps them as they were)
+            again = _decide(s, name, t)
+            if isinstance(again, Moved) or again.key() != d.key():
+                raise TournamentError("changed", f"the seats of tournament {name} changed while advance ran: "
+                                      "nothing was moved; run it again")
+        done, waiting, m, plan, event, redrawn = d.done, d.waiting, d.m, d.plan, d.event, d.redrawn
         rosters: dict[int, list[str]] = {}
         seat_of = dict(m.history)
         at = iso(t)
