@@ -71,15 +71,17 @@ class Moved:
     redraw_waits: bool = False
 
 
-def plan_for(session: Session, name: str, now: datetime | None = None) -> tuple[SeatMap, Plan, str, int]:
+def plan_for(session: Session, name: str, now: datetime | None = None,
+             event: str | None = None) -> tuple[SeatMap, Plan, str, int]:
     """The seats now and what the core decides for them (the draw's ``event`` name is the
-    tournament's next event number, so each step's draws are reproducible): breaks, balancing
-    and the final table first; once none is needed, the redraw that is due (:func:`redraw_due_at`),
-    whose number is the last value (0: not a redraw)."""
+    tournament's next event number, so each step's draws are reproducible; given, the number a
+    killed run drew by: :func:`.pending_moves.draw_event`): breaks, balancing and the final table
+    first; once none is needed, the redraw that is due (:func:`redraw_due_at`), whose number is
+    the last value (0: not a redraw)."""
     row = get(session, name)
     m = seat_map(session, name)
     structure = structure_of(row)
-    event = str(next_seq(session, name))
+    event = event or str(next_seq(session, name))
     order = structure.break_order(len(m.names))
     live = m.live()
     if len(live) < 2:  # nothing to balance; the last table plays on (or the tournament is won)
@@ -228,9 +230,10 @@ class _Decision:
         return out
 
 
-def _decide(s: Session, name: str, t: datetime) -> "_Decision | Moved":
-    """The moves to make now, or what :func:`_carry_out` says when none can be made."""
-    m, plan, event, redrawn = plan_for(s, name, t)
+def _decide(s: Session, name: str, t: datetime, event: str | None = None) -> "_Decision | Moved":
+    """The moves to make now (``event``: the draws' number, :func:`plan_for`), or what
+    :func:`_carry_out` says when none can be made."""
+    m, plan, event, redrawn = plan_for(s, name, t, event)
     if not plan.moves and not redrawn:
         return Moved((), tuple(plan.broken), False, ())
     busy = {n for n, h in m.running.items() if h}
@@ -263,8 +266,8 @@ def _decide(s: Session, name: str, t: datetime) -> "_Decision | Moved":
 
 def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetime]) -> Moved:
     t = now()
-    with Session(engine) as s:
-        d = _decide(s, name, t)
+    with Session(engine) as s:  # a killed run's draws keep their number while the seats are as they were
+        d = _decide(s, name, t, pending_moves.draw_event(s, state, name))
         recorded = len(events(s, name, "moves"))
     pending_moves.settle(engine, state, name, d.key() if isinstance(d, _Decision) else None,
                          d.arriving() if isinstance(d, _Decision) else {})
@@ -277,7 +280,8 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
     opened = _check_enrol(state, seatings)  # every table checked: a refusal records and mails nothing
     mails = [(forum, table, players) for forum, table, players in opened if _sends_ids(forum)]
     if mails:  # the intended moves are kept before any ID mail goes (the run may be killed after it)
-        pending_moves.write(state, name, iso(t), recorded, d.key(), d.arriving())
+        pending_moves.write(state, name, iso(t), recorded, d.key(), d.arriving(), event=d.event,
+                            seats=pending_moves.seats_digest(d.m))
     for forum, table, players in mails:
         try:
             forum.enrol(table.name, list(players))
@@ -286,7 +290,7 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
                                   f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
     with transaction(engine) as s:
         if mails:  # the mails took time: the seats are read again (the run lock keeps them as they were)
-            again = _decide(s, name, t)
+            again = _decide(s, name, t, d.event)
             if isinstance(again, Moved) or again.key() != d.key():
                 raise TournamentError("changed", f"the seats of tournament {name} changed while advance ran: "
                                       "nothing was moved; run it again")

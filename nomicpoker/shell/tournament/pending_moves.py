@@ -32,7 +32,7 @@ from nomicpoker.shell import faults
 from nomicpoker.shell.cycle import forums
 from nomicpoker.shell.storage import ledger
 from nomicpoker.shell.storage.store import dumps, loads
-from nomicpoker.shell.tournament.seatmap import seat_map
+from nomicpoker.shell.tournament.seatmap import SeatMap, seat_map
 
 
 #: what is pending: an ``advance``'s moves, or one late entrant's seat (:func:`entry`)
@@ -49,16 +49,26 @@ def path(state: Path, name: str, what: str = MOVES) -> Path:
     return state / "pending" / f"_tournament-{name}.{what}.json"
 
 
+def seats_digest(m: SeatMap) -> str:
+    """What the step's draws read of the seat map (each table's seats, the last positions dealt
+    there, the hands dealt: the level reached), as a short digest: equal, the draws are too."""
+    seen = [[n, list(t.seats), [t.last.button, t.last.small_blind, t.last.big_blind], m.hands.get(n, 0)]
+            for n, t in sorted(m.tables.items())]
+    return hashlib.sha256(dumps(seen).encode("utf-8")).hexdigest()[:32]
+
+
 def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence], arriving: Mapping[str, list[str]],
-          what: str = MOVES) -> None:
+          what: str = MOVES, event: str = "", seats: str = "") -> None:
     """Keep the moves about to be made: ``at`` the step's time, ``recorded`` the tournament's
     ``moves`` events so far (one of those after them holds these once recorded), ``key`` the moves (player, tables
-    and seats), ``arriving`` each destination table's name -> the players mailed their ID."""
+    and seats), ``arriving`` each destination table's name -> the players mailed their ID, ``event`` the
+    number the step's draws are named by and ``seats`` the seat map's :func:`seats_digest` (:func:`draw_event`)."""
     target = path(state, name, what)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(dumps({"at": at, "recorded": recorded, "moves": [list(k) for k in key], "arriving": dict(arriving)}))
+        f.write(dumps({"at": at, "recorded": recorded, "moves": [list(k) for k in key], "arriving": dict(arriving),
+                       "event": event, "seats": seats}))
         f.flush()
         os.fsync(f.fileno())
     faults.point("before pending moves")
@@ -72,6 +82,24 @@ def read(state: Path, name: str, what: str = MOVES) -> dict | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("arriving"), dict) else None
+
+
+def draw_event(session: Session, state: Path, name: str) -> str | None:
+    """The number a killed run named its draws by, when the seats and the ``moves`` recorded are
+    what they were then (None: nothing pending, or they changed). WHY: the draws are named by the
+    tournament's next event number (:func:`.moves.plan_for`), and a poll between the kill and the
+    re-run records events (the rail's ``rail_asks``, ``rail_showdowns``) without changing a seat:
+    re-planned under the new number, the same seats would give other moves, and the welcome the
+    killed run mailed would be withdrawn for nothing. The ``moves`` event recorded then carries
+    this number, so ``audit`` and the SEATLOG recompute the same draw."""
+    from nomicpoker.shell.tournament.director import events
+
+    pending = read(state, name)
+    if pending is None or not pending.get("event"):
+        return None
+    if len(events(session, name, "moves")) != pending.get("recorded"):
+        return None
+    return str(pending["event"]) if seats_digest(seat_map(session, name)) == pending.get("seats") else None
 
 
 def forget(state: Path, name: str, what: str = MOVES) -> None:
@@ -142,4 +170,4 @@ def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None, 
         f"you be seated at table {table} later, it is your ID there, and it will be announced to you.\n"))
 
 
-__all__ = ["MOVES", "entry", "forget", "path", "read", "settle", "withdraw", "write"]
+__all__ = ["MOVES", "draw_event", "entry", "forget", "path", "read", "seats_digest", "settle", "withdraw", "write"]

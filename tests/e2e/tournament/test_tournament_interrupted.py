@@ -295,3 +295,50 @@ def test_a_late_entry_killed_after_the_id_mail_and_refused_since_corrects_the_we
     assert len(_welcomes(mail, "zed", "Not seated at poker table spring-t2")) == 1  # once
     assert not list((state / "pending").glob("_tournament-*"))
     assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+# --------------------------------------------------------------------------- the kept moves between the kill and the re-run
+
+def _pending(state):
+    return list((state / "pending").glob("_tournament-*.json"))
+
+
+def test_a_poll_between_the_kill_and_the_rerun_keeps_the_moves_as_planned(mail, tmp_path):
+    """The killed advance mailed X his ID for table 2. Before the director runs it again,
+    cron's polls answer a player's SEATLOG (a ``rail_asks`` tournament event: any poll with a
+    verdict records one) until a plan numbered by the tournament's next event would draw other
+    moves. The seats have not changed: the re-run draws by the number the killed run kept, makes
+    its moves (X to table 2, no "Not moved" mail, no second ID mail), and records that number."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    mover = _killed_after_the_id_mail(mail, state, t3)
+    pending = json.loads(next(iter(_pending(state))).read_text())
+    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    asker = next(p for p in t1 if p not in [e for (e,) in rows(
+        state, "SELECT player FROM np_tournament_event WHERE kind = 'disqualify'")])
+    engine = open_engine(paths.db_url(state))
+    try:
+        for i in range(8):  # polls that answer a SEATLOG, as cron's would, until the plan differs
+            run("forum", "message", "--state", str(state), "--as", asker, "SEATLOG")
+            run("poll", "--state", str(state))
+            with Session(engine) as s:
+                _m, plan, _e, _r = moves.plan_for(s, "spring")
+            key = [[mv.player, mv.from_table, mv.from_seat, mv.to_table, mv.to_seat] for mv in plan.moves]
+            if key != pending["moves"]:
+                break
+        else:
+            pytest.skip("eight polls' events left the draw as it was")
+        assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'rail_asks'")[0][0] >= 1
+    finally:
+        engine.dispose()
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    assert not _welcomes(mail, mover, "Not moved to poker table spring-t2"), (pending["moves"], key)
+    assert len(_welcomes(mail, mover, "Your ID for poker table spring-t2")) == 1  # not mailed again
+    assert rows(state, f"SELECT count(*) FROM np_dealer_event WHERE table_name = 'spring-t2' AND kind = 'move_in' "
+                       f"AND player = '{mover}'") == [(1,)]
+    [(data,)] = rows(state, "SELECT data FROM np_tournament_event WHERE kind = 'moves'")
+    recorded = json.loads(data)
+    assert [[mv["player"], mv["from_table"], mv["from_seat"], mv["to_table"], mv["to_seat"]]
+            for mv in recorded["moves"]] == pending["moves"]
+    assert recorded["event"] == pending["event"]  # the killed run's draw, named as it was then
+    assert not _pending(state)
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
