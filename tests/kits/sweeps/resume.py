@@ -302,7 +302,7 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
         elif roll < 0.67 and len(threads) > 1:  # a late word in an older hand's thread
             say(who, rng.choice(ACTIONS + PUBLIC), thread=rng.choice(threads[-3:-1]))
             count("late")
-        elif roll < 0.7:
+        elif roll < 0.695:
             kind, data = rng.choice(CONTROLS)
             try:
                 control(t.engine, t.state, t.name, kind, f"the sweep's {kind}", player=who, data=data, now=clock)
@@ -311,11 +311,17 @@ def play(tmp: Path, seed: int, steps: int = 60) -> Played:
                     protest.extend(["", rng.choice([0, 1, 3])])
             except ServiceError:  # not now (no hand to void, nobody sitting out, ...)
                 count("control refused")
-        elif roll < 0.71 and not resigned:
+        elif roll < 0.705:  # two players go, in the reverse of alphabetical order: the table is told
+            first, second = sorted(rng.sample(PLAYERS, 2), reverse=True)  # in the order they went
+            say(first, "GONE Friday")
+            poll()
+            say(second, rng.choice(["GONE", "GONE 13 Dec"]))
+            count("GONE two")
+        elif roll < 0.715 and not resigned:
             say(who, "GONE RESIGN")
             resigned.add(who)
             count("resign")
-        elif roll < 0.78:
+        elif roll < 0.765:
             say(who, "BACK")
             count("BACK")
         else:
