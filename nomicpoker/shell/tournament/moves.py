@@ -280,7 +280,9 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
     opened = _check_enrol(state, seatings)  # every table checked: a refusal records and mails nothing
     mails = [(forum, table, players) for forum, table, players in opened if _sends_ids(forum)]
     if mails:  # the intended moves are kept before any ID mail goes (the run may be killed after it)
-        pending_moves.write(state, name, iso(t), recorded, d.key(), d.arriving(), event=d.event,
+        welcomed = pending_moves.to_welcome(state, name, [(forum, table.name) for forum, table, _p in mails],
+                                            d.arriving())
+        pending_moves.write(state, name, iso(t), recorded, d.key(), welcomed, event=d.event,
                             seats=pending_moves.seats_digest(d.m))
     for forum, table, players in mails:
         try:
@@ -430,7 +432,8 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                 seating = [(table, ledger.roster(s, table) + [p])]
             for forum, tbl, players in _check_enrol(state, seating):
                 if _sends_ids(forum):
-                    pending_moves.write(state, name, iso(t), recorded, key, {dst: [p]}, what)
+                    welcomed = pending_moves.to_welcome(state, name, [(forum, tbl.name)], {dst: [p]}, what)
+                    pending_moves.write(state, name, iso(t), recorded, key, welcomed, what)
                     try:
                         forum.enrol(tbl.name, list(players))
                     except ForumError as exc:

@@ -8,7 +8,10 @@ once they are recorded. The next run reads them (:func:`settle`): the same moves
 changed meanwhile) are made as planned, and the ID already mailed is not mailed again (the
 forum's ``enrol`` sends each ID once); moves that are no longer the ones to make (a
 disqualification, a hand ended since) are withdrawn: each player mailed a welcome to a table he
-does not join gets a correction, once.
+does not join gets a correction, once, naming where this run seats him. The file lists only the
+players the step mails (no ID for that table yet), keeps the number the step's draws are named
+by (:func:`draw_event`), and is checked when read: one of another shape stops the command
+(``TournamentError('pending')``) rather than be ignored.
 
 WHY a file in the state folder (``pending/``, as ``hand start`` keeps its story post's,
 :mod:`nomicpoker.shell.dealer.service`) and not a tournament event: an event would change the
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -77,11 +81,68 @@ def write(state: Path, name: str, at: str, recorded: int, key: Sequence[Sequence
 
 
 def read(state: Path, name: str, what: str = MOVES) -> dict | None:
+    """What is pending (None: nothing). ``TournamentError('pending')`` when the file cannot be
+    read or is not of the shape :func:`write` gives it (edited by hand, cut short by a full
+    disk): ignoring it would leave a welcome uncorrected, guessing could move the wrong
+    players, so the command stops, nothing done, and says what to do (:func:`_unreadable`)."""
+    where = path(state, name, what)
     try:
-        data = loads(path(state, name, what).read_text("utf-8"))
-    except (OSError, ValueError):
+        text = where.read_text("utf-8")
+    except FileNotFoundError:
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("arriving"), dict) else None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _unreadable(name, where, what, f"it cannot be read ({exc})") from exc
+    try:
+        data = loads(text)
+    except ValueError as exc:
+        raise _unreadable(name, where, what, f"it is not JSON ({exc})") from exc
+    problem = _shape(data)
+    if problem:
+        raise _unreadable(name, where, what, problem)
+    return data
+
+
+def _shape(data: object) -> str:
+    """What is wrong with a pending file's content ("" when it is as :func:`write` writes it;
+    ``event`` and ``seats`` may be missing: an older release's file)."""
+    if not isinstance(data, dict):
+        return "it is not a JSON object"
+    missing = [k for k in ("at", "recorded", "moves", "arriving") if k not in data]
+    if missing:
+        return f"it has no {', '.join(repr(k) for k in missing)}"
+    if not isinstance(data["at"], str) or not _is_time(data["at"]):
+        return f"its \"at\" ({data['at']!r}) is not the step's time (an ISO 8601 date)"
+    if isinstance(data["recorded"], bool) or not isinstance(data["recorded"], int) or data["recorded"] < 0:
+        return f"its \"recorded\" ({data['recorded']!r}) is not a count of moves events"
+    if not isinstance(data["moves"], list) or not all(
+            isinstance(mv, list) and len(mv) == 5 and isinstance(mv[0], str)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in mv[1:]) for mv in data["moves"]):
+        return "its \"moves\" are not [player, from table, from seat, to table, to seat] lists"
+    if not isinstance(data["arriving"], dict) or not all(
+            isinstance(t, str) and isinstance(ps, list) and all(isinstance(p, str) for p in ps)
+            for t, ps in data["arriving"].items()):
+        return "its \"arriving\" is not each table's name -> the players mailed their ID"
+    bad = [k for k in ("event", "seats") if not isinstance(data.get(k, ""), str)]
+    return f"its {', '.join(repr(k) for k in bad)} is not a string" if bad else ""
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _unreadable(name: str, where: Path, what: str, problem: str) -> Exception:
+    from nomicpoker.shell.tournament.director import TournamentError
+
+    step = "tournament advance" if what == MOVES else "tournament enter"
+    return TournamentError("pending", (
+        f"tournament {name}: the pending file {where} is not one this release can read: {problem}. It keeps "
+        f"what a killed `{step}` was doing while it mailed players their IDs (docs/tournaments.md); nothing "
+        "was done now. Restore it if it was edited; else delete it and run the command again (a player "
+        "mailed an ID for a move that was not made then gets no correction: tell him yourself)"))
 
 
 def draw_event(session: Session, state: Path, name: str) -> str | None:
@@ -103,10 +164,31 @@ def draw_event(session: Session, state: Path, name: str) -> str | None:
 
 
 def forget(state: Path, name: str, what: str = MOVES) -> None:
-    try:
-        path(state, name, what).unlink()
-    except FileNotFoundError:
-        pass
+    path(state, name, what).unlink(missing_ok=True)
+
+
+def unwelcomed(forum: Forum, table: str, players: Sequence[str]) -> list[str]:
+    """The ``players`` ``forum`` has mailed no ID for ``table`` yet: those a step's ``enrol``
+    will mail, the only ones a pending file lists (a player who holds his ID from before, moved
+    back to a table he sat at, is mailed nothing, so no correction is owed him)."""
+    return [p for p in players if not _id_mailed(forum.sent_private(p), table)]
+
+
+def to_welcome(state: Path, name: str, tables: Sequence[tuple[Forum, str]], arriving: Mapping[str, Sequence[str]],
+               what: str = MOVES) -> dict[str, list[str]]:
+    """What a step's pending file lists, by table (its forum, its name): the arriving players
+    holding no ID there yet (:func:`unwelcomed`), and those a killed run's file, kept by
+    :func:`settle` for the same moves, listed (their welcome may have gone since: still owed a
+    correction should this run be killed too and the moves change)."""
+    kept = read(state, name, what)
+    out = {t: unwelcomed(forum, t, arriving.get(t, ())) for forum, t in tables}
+    for t, ps in (kept or {}).get("arriving", {}).items():
+        out[t] = list(dict.fromkeys([*ps, *out.get(t, [])]))
+    return out
+
+
+def _id_mailed(sent: Sequence, table: str) -> bool:
+    return any(m.subject.startswith(f"Your ID for poker table {table}") for m in sent)
 
 
 def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
@@ -119,6 +201,7 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
     entrant's, does not count)."""
     from nomicpoker.shell.tournament.director import events
 
+    path(state, name, what).with_suffix(".tmp").unlink(missing_ok=True)  # cut short: no mail went after it
     pending = read(state, name, what)
     if pending is None:
         return
@@ -131,6 +214,7 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
             return  # the same moves: made now as planned
         m = seat_map(s, name)
         rows = {t: ledger.get_table(s, t) for t in pending["arriving"] if t in m.names.values()}
+    dest = {p: t for t, ps in joining.items() for p in ps}
     for tname, players in sorted(pending["arriving"].items()):
         if tname not in rows:
             continue
@@ -139,8 +223,11 @@ def settle(engine: Engine, state: Path, name: str, key: list[list] | None,
             continue
         for player in players:
             if player not in joining.get(tname, ()):
-                where = next((m.names[n] for n, tb in sorted(m.tables.items()) if player in tb.players()), None)
-                withdraw(forum, tname, player, str(pending["at"]), where, entered=what != MOVES)
+                bound = dest.get(player)  # where this run seats him (his table now may be one it breaks)
+                where = bound or next((m.names[n] for n, tb in sorted(m.tables.items()) if player in tb.players()),
+                                      None)
+                withdraw(forum, tname, player, str(pending["at"]), where, entered=what != MOVES,
+                         instead=bound is not None)
     forget(state, name, what)
 
 
@@ -150,18 +237,24 @@ def _key(data: str) -> list[list]:
             for mv in (loads(data) or {}).get("moves", ())]
 
 
-def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None, entered: bool = False) -> None:
+def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None, entered: bool = False,
+             instead: bool = False) -> None:
     """Tell ``player``, once, that the move to ``table`` his ID mail announced was not made
-    (``where``: the table he sits at now; ``entered``: it was his late entry, not a move);
-    nothing when no welcome went (the run was killed before it)."""
+    (``where``: the table he sits at after this run, ``instead``: which this run moves or seats
+    him to; ``entered``: it was his late entry, not a move); nothing when no welcome went (the
+    run was killed before it: the pending file lists only players who held no ID there before,
+    :func:`unwelcomed`)."""
     sent = list(forum.sent_private(player))
-    if not any(m.subject.startswith(f"Your ID for poker table {table}") for m in sent):
+    if not _id_mailed(sent, table):
         return
     step = "entry" if entered else "advance"
     subject = f"Not {'seated at' if entered else 'moved to'} poker table {table} ({step} of {at[:16].replace('T', ' ')} UTC)"
     if any(m.subject.startswith(subject) for m in sent):
         return
-    stay = f"you play on at table {where}" if where else "you sit at no table of the tournament now"
+    if where and instead:
+        stay = f"you are {'seated at' if entered else 'moved to'} table {where} instead"
+    else:
+        stay = f"you play on at table {where}" if where else "you sit at no table of the tournament now"
     what = "your late entry" if entered else "a move"
     forum.send_private(player, subject, (
         f"{player}, the Dealer mailed you your ID for poker table {table} for {what} the tournament "
@@ -170,4 +263,5 @@ def withdraw(forum: Forum, table: str, player: str, at: str, where: str | None, 
         f"you be seated at table {table} later, it is your ID there, and it will be announced to you.\n"))
 
 
-__all__ = ["MOVES", "draw_event", "entry", "forget", "path", "read", "seats_digest", "settle", "withdraw", "write"]
+__all__ = ["MOVES", "draw_event", "entry", "forget", "path", "read", "seats_digest", "settle", "to_welcome", "unwelcomed",
+           "withdraw", "write"]

@@ -342,3 +342,118 @@ def test_a_poll_between_the_kill_and_the_rerun_keeps_the_moves_as_planned(mail, 
     assert recorded["event"] == pending["event"]  # the killed run's draw, named as it was then
     assert not _pending(state)
     assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_advance_killed_corrects_no_welcome_it_did_not_mail(mail, tmp_path):
+    """Both players of table 3 hold an ID for table 2 from before (as a player moved back to a
+    table he sat at does): the advance killed once its moves are kept mailed nobody (``enrol``
+    sends each ID once), and its file lists nobody to correct. The plan changes (the mover is
+    disqualified): the re-run must not tell him "the Dealer mailed you your ID ... for a move":
+    no such mail went."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    engine = open_engine(paths.db_url(state))
+    try:
+        from nomicpoker.shell.cycle import forums
+        from nomicpoker.shell.storage import ledger
+        with Session(engine) as s:
+            t2 = ledger.get_table(s, "spring-t2")
+        forums.forum_for(t2, state).enrol("spring-t2", list(t3))  # both hold an ID for t2 from before
+    finally:
+        engine.dispose()
+    before = {p: len(_welcomes(mail, p, "Your ID for poker table spring-t2")) for p in t3}
+    url = paths.db_url(state)
+    for k in range(1, 60):  # killed at the first point where the moves are pending
+        code = die_at(k, url, lambda engine: moves.carry_out(engine, state, "spring"))
+        assert code == faults.CRASH_EXIT, (k, code)
+        if _pending(state):
+            break
+    [f] = _pending(state)
+    kept = json.loads(f.read_text())
+    [mover] = [mv[0] for mv in kept["moves"] if mv[3] == 2]
+    assert kept["arriving"] == {"spring-t2": []}  # nobody this run mails
+    assert {p: len(_welcomes(mail, p, "Your ID for poker table spring-t2")) for p in t3} == before  # none sent
+    run("tournament", "disqualify", "--name", "spring", "--player", mover, "--note", "no show",
+        "--state", str(state))
+    run("tournament", "advance", "--name", "spring", "--state", str(state))
+    assert not _welcomes(mail, mover, "Not moved to poker table spring-t2")
+    assert not _pending(state)
+
+
+def test_a_correction_names_the_table_the_run_moves_him_to_not_the_one_it_breaks(mail, tmp_path):
+    """The killed run welcomed X to table 2 (table 3 broken: its first player drawn to table 1,
+    X to table 2). The other player of table 3 is disqualified before the re-run: X, alone at
+    table 3, is drawn first now and moved to table 1, table 3 broken. His correction names
+    table 1, not "you play on at table spring-t3" (the table this very run breaks)."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    mover = _killed_after_the_id_mail(mail, state, t3)
+    [other] = [p for p in t3 if p != mover]
+    run("tournament", "disqualify", "--name", "spring", "--player", other, "--note", "no show", "--state", str(state))
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert f"{mover} moves from table 3 seat" in out
+    assert "to table 1 seat" in out.split(f"{mover} moves from", 1)[1].split("\n")[0]
+    [note] = _welcomes(mail, mover, "Not moved to poker table spring-t2")
+    text = note.get_content()
+    assert "you were not moved to table spring-t2; you are moved to table spring-t1 instead" in text
+    assert "spring-t3" not in text
+    assert "the replay is identical to the ledger" in run("audit", "--state", str(state)).output
+
+
+def test_a_late_entry_corrected_names_the_table_he_is_seated_at_instead(mail, tmp_path):
+    """zed's entry was killed after his welcome to table 2; two players of table 1 are
+    disqualified before it is run again: table 1 (one player) has the fewest now, and zed is
+    seated there. His correction says so, not "you sit at no table of the tournament now"."""
+    state = _late_entry_tournament(mail, tmp_path)
+    _entry_killed_after_the_id_mail(mail, state)
+    t1 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t1'")[0][0])
+    for p in t1[:2]:
+        run("tournament", "disqualify", "--name", "spring", "--player", p, "--note", "no show", "--state", str(state))
+    out = run("tournament", "enter", "--name", "spring", "--player", "zed", "--state", str(state)).output
+    assert "zed enters late at table 1 seat" in out
+    [note] = _welcomes(mail, "zed", "Not seated at poker table spring-t2")
+    text = note.get_content()
+    assert "you were not seated at table spring-t2; you are seated at table spring-t1 instead" in text
+    assert "no table" not in text
+    assert not _pending(state)
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    ('{"arriving": {"spring-t2": ["%s"]}, "moves": []}', "it has no 'at', 'recorded'"),
+    ('{"at": "2030-01-01T00:00:00+00:00", "recorded": "x", "moves": [], "arriving": {"spring-t2": ["%s"]}}',
+     "its \"recorded\" ('x') is not a count of moves events"),
+    ('{"at": "2030-01-01T00:00:00+00:00", "recorded": 0, "moves": [["%s", 3]], "arriving": {}}',
+     "its \"moves\" are not [player, from table, from seat, to table, to seat] lists"),
+    ('{"at": "2030-01-01T00:00:00+00:00", "recorded": 0, "moves": [], "arriving": {"spring-t2": ["%s"', "it is not JSON"),
+])
+def test_a_malformed_pending_file_is_a_clear_error_through_the_cli(mail, tmp_path, content, problem):
+    """A pending file of another shape (hand-edited, cut short): ``advance`` stops before
+    anything is moved or mailed, with a message naming the file, what is wrong and what to do,
+    and exits 1; the file is left for the director (not silently ignored: the welcome it stands
+    for would never be corrected)."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    (state / "pending").mkdir(exist_ok=True)
+    t2 = json.loads(rows(state, "SELECT players FROM np_table WHERE name = 'spring-t2'")[0][0])
+    kept = state / "pending" / "_tournament-spring.moves.json"
+    kept.write_text(content % t2[0])
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state), code=1).output
+    assert out.startswith("error: ")
+    assert f"the pending file {kept} is not one this release can read: {problem}" in out
+    assert "Restore it if it was edited; else delete it and run the command again" in out
+    assert "Traceback" not in out
+    assert rows(state, "SELECT count(*) FROM np_tournament_event WHERE kind = 'moves'") == [(0,)]
+    assert not any(_welcomes(mail, p, "Your ID for poker table spring-t2") for p in t3)
+    assert kept.exists()
+    kept.unlink()  # the director's way out: the moves are made
+    assert "moves from table 3" in run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+
+
+def test_a_pending_file_cut_short_before_it_was_complete_is_removed(mail, tmp_path):
+    """Killed while the moves were being kept (the ``.tmp`` written, not yet renamed): no ID
+    mail went after it, so the next run removes the leftover, even one with nothing to move."""
+    state, t3 = _mail_tournament(mail, tmp_path)
+    assert "moves from table 3" in run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    leftover = state / "pending" / "_tournament-spring.moves.tmp"
+    leftover.write_text('{"at": "2030-01-01T00:0')
+    out = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
+    assert "moves from" not in out
+    assert not leftover.exists()
+    assert not list((state / "pending").glob("_tournament-*"))
