@@ -49,9 +49,13 @@ from nomicpoker.shell.storage.tournament_rows import TournamentEventRow, Tournam
 
 
 class TournamentError(CodedError):
-    """Codes: ``bad_name``, ``exists``, ``unknown``, ``bad_players``, ``started``,
-    ``not_started``, ``bad_order``, ``seed``, ``bad_player``, ``paused``, ``not_paused``,
-    ``hand_running``, ``disqualified``."""
+    """Codes (each names what failed and what to do; the commands print it and exit 1):
+    ``bad_forum``, ``bad_name``, ``bad_order``, ``bad_player``, ``bad_players``, ``bad_table``,
+    ``bad_thread``, ``busy``, ``changed``, ``disqualified``, ``draw_differs``, ``exists``,
+    ``finished``, ``forum``, ``hand_dealt``, ``hand_running``, ``held``, ``late``,
+    ``moves_pending``, ``no_note``, ``no_thread``, ``not_paused``, ``not_running``,
+    ``not_started``, ``not_the_level``, ``paused``, ``pending`` (a pending-moves file of
+    another shape), ``redraw_waits``, ``seed``, ``started``, ``unknown``."""
 
 
 @dataclass(frozen=True)
