@@ -141,9 +141,13 @@ def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
     _path, state, _ = made
     run("tournament", "start", "--name", "spring", "--state", str(state))
     out_order: list[str] = []
+    out_hands: list[set[str]] = []  # who went out on each hand that eliminated someone
     for _ in range(12):
         money = play_all_in(state, "spring-t1")
-        out_order += [p for p, m in money.items() if m == "0" and p not in out_order]
+        busted = [p for p, m in money.items() if m == "0" and p not in out_order]
+        out_order += busted
+        if busted:
+            out_hands.append(set(busted))
         adv = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
         if "is over" in adv:
             break
@@ -154,8 +158,11 @@ def test_played_to_one_winner_places_in_reverse_order_of_elimination(made):
     assert f"the tournament is over: {winner} wins with all 4000 chips" in show
     standing = show.split("standings:\n", 1)[1].splitlines()
     assert standing[0].startswith(f"  1. {winner} (4000 chips)")
-    # the last one out is 2nd, the first one out 4th (players out on one hand share by stacks)
-    assert standing[-1].split(". ", 1)[1].startswith(out_order[0]) or len(set(out_order)) < 3
+    # the last one out is 2nd, the first one out 4th: players out on one hand share their places
+    # (ranked among themselves by stacks), so each place is one of its hand's players
+    placed = [line.split(". ", 1)[1].split(" ", 1)[0] for line in standing[1:4]]
+    assert [next(i for i, hand in enumerate(out_hands) if p in hand) for p in placed] == \
+        sorted((i for i, hand in enumerate(out_hands) for _p in hand), reverse=True), (placed, out_hands)
     again = run("tournament", "advance", "--name", "spring", "--state", str(state)).output
     assert f"tournament spring is over: {winner} wins" in again
     assert "chips conserved: 4000" in run("audit", "--state", str(state)).output
