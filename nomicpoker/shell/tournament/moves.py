@@ -285,11 +285,7 @@ def _carry_out(engine: Engine, state: Path, name: str, now: Callable[[], datetim
         pending_moves.write(state, name, iso(t), recorded, d.key(), welcomed, event=d.event,
                             seats=pending_moves.seats_digest(d.m))
     for forum, table, players in mails:
-        try:
-            forum.enrol(table.name, list(players))
-        except ForumError as exc:
-            raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
-                                  f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
+        _mail_ids(forum, table, players)
     with transaction(engine) as s:
         if mails:  # the mails took time: the seats are read again (the run lock keeps them as they were)
             again = _decide(s, name, t, d.event)
@@ -345,6 +341,17 @@ def _sends_ids(forum: Forum) -> bool:
     return isinstance(forum, ChecksEnrol) or forum.abilities.player_ids
 
 
+def _mail_ids(forum: Forum, table: TableRow, players: Sequence[str]) -> None:
+    """Mail each player arriving at ``table`` his ID for it (once: the forum's ``enrol``). A
+    forum that refuses stops the step before anything is recorded (``advance`` and ``enter``
+    alike), so the director sees why and nobody is moved."""
+    try:
+        forum.enrol(table.name, list(players))
+    except ForumError as exc:
+        raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
+                              f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
+
+
 def _check_enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> list[tuple[Forum, TableRow, Sequence[str]]]:
     """The players each table will seat, checked against what its forum knows players by
     before a move into it is recorded: on e-mail his secret ID is mailed to him once (the
@@ -368,17 +375,6 @@ def _check_enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]
                                   f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
         opened.append((forum, table, players))
     return opened
-
-
-def _enrol(state: Path, seatings: Sequence[tuple[TableRow, Sequence[str]]]) -> None:
-    """:func:`_check_enrol` every table, then send the IDs (a late entrant's table)."""
-    for forum, table, players in _check_enrol(state, seatings):
-        if _sends_ids(forum):
-            try:
-                forum.enrol(table.name, list(players))
-            except ForumError as exc:
-                raise TournamentError("forum", f"table {table.name} ({table.forum_kind}) cannot seat "
-                                      f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
 
 
 def _send(engine: Engine, state: Path, names: Sequence[str], now: Callable[[], datetime]) -> tuple[str, ...]:
@@ -434,11 +430,7 @@ def enter_late(engine: Engine, state: Path, name: str, player: str, now: Callabl
                 if _sends_ids(forum):
                     welcomed = pending_moves.to_welcome(state, name, [(forum, tbl.name)], {dst: [p]}, what)
                     pending_moves.write(state, name, iso(t), recorded, key, welcomed, what)
-                    try:
-                        forum.enrol(tbl.name, list(players))
-                    except ForumError as exc:
-                        raise TournamentError("forum", f"table {tbl.name} ({tbl.forum_kind}) cannot seat "
-                                              f"{', '.join(players)}: {exc.message}; nothing was moved") from exc
+                    _mail_ids(forum, tbl, players)
             with transaction(engine) as s:
                 again = _late_seat(s, name, player, t)
                 if (again[0], again[1]) != (p, mv):  # (the run lock keeps the seats as they were)
