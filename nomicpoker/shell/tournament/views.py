@@ -86,7 +86,10 @@ def current_standings(session: Session, name: str) -> tuple[Standing, ...]:
     structure = structure_of(row)
     dq = [e.player for e in events(session, name, "disqualify")]
     chips: dict[str, int] = {p: structure.starting_money for p in entrants(session, name)}
-    outs: list[tuple[str, int, str, int]] = []  # (started_at, table number, player, stack at start)
+    # (started_at, table number, hand number, player, stack at start): the hand number breaks a
+    # tie of two hands at one table started in the same second (``started_at`` is to the second),
+    # which made them "the same hand" and ranked their players by stacks, not by when they went out
+    outs: list[tuple[str, int, int, str, int]] = []
     for number, tname in enumerate(tables_of(session, name), start=1):
         table = ledger.get_table(session, tname)
         money = ledger.current_money(session, table)
@@ -99,10 +102,10 @@ def current_standings(session: Session, name: str) -> tuple[Standing, ...]:
             dealt = [h for h in hands if p in dict(loads(h.seats))]
             if chips[p] == 0 and dealt and dealt[-1].number in ended:
                 last = dealt[-1]
-                outs.append((last.started_at, number, p, int(dict(loads(last.seats))[p])))
+                outs.append((last.started_at, number, last.number, p, int(dict(loads(last.seats))[p])))
     outs.sort()
-    order = {(a, n): i for i, (a, n) in enumerate(sorted({(a, n) for a, n, _p, _s in outs}), start=1)}
-    elims = [Elimination(p, order[(a, n)], stack) for a, n, p, stack in outs]
+    order = {k: i for i, k in enumerate(sorted({(a, n, h) for a, n, h, _p, _s in outs}), start=1)}
+    elims = [Elimination(p, order[(a, n, h)], stack) for a, n, h, p, stack in outs]
     elims += [Elimination(p, 0, 0, disqualified=True) for p in dq]
     live = {p: c for p, c in chips.items() if p not in {e.player for e in elims}}
     return standings(live, elims, structure.payouts)
